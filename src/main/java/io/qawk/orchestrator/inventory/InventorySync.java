@@ -1,0 +1,221 @@
+package io.qawk.orchestrator.inventory;
+
+import io.qawk.orchestrator.hawkbit.DistributionSetRef;
+import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitTarget;
+import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
+import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
+import io.qawk.orchestrator.systemtype.Component;
+import io.qawk.orchestrator.systemtype.DeviceKey;
+import io.qawk.orchestrator.systemtype.SystemType;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * Keeps the local copy of hawkBit's targets that the system types care about.
+ *
+ * <p>One pass: list every component's matching targets (paged, 500 a page), read each matched device's
+ * attributes (and metadata when a key uses it), re-read installed and assigned sets only for devices whose
+ * update status or install time moved, then replace the inventory in one transaction. hawkBit being down
+ * aborts the pass and leaves the previous inventory in place.
+ */
+@ApplicationScoped
+public class InventorySync {
+
+    private static final Logger LOG = Logger.getLogger(InventorySync.class);
+
+    @Inject
+    HawkbitGateway hawkbit;
+
+    @Inject
+    InventoryStore store;
+
+    @Inject
+    InventoryConfig config;
+
+    @Inject
+    SyncState state;
+
+    @Inject
+    Clock clock;
+
+    private final ReentrantLock running = new ReentrantLock();
+    private ExecutorService pool;
+
+    @Scheduled(every = "${qawk.inventory.sync-interval:30s}", delayed = "${qawk.inventory.initial-delay:2s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = HawkbitNotConfigured.class)
+    void scheduled() {
+        try {
+            syncNow();
+        } catch (HawkbitUnavailableException e) {
+            LOG.warnf("Inventory sync skipped: hawkBit is unavailable (%s)", e.getMessage());
+        } catch (RuntimeException e) {
+            LOG.error("Inventory sync failed", e);
+        }
+    }
+
+    /** Runs one pass now (waiting for a pass already under way to end first) and says what it found. */
+    public SyncResult syncNow() {
+        running.lock();
+        try {
+            return pass();
+        } finally {
+            running.unlock();
+        }
+    }
+
+    private SyncResult pass() {
+        Instant started = clock.instant();
+        state.started(started);
+        try {
+            List<SystemType> types = QuarkusTransaction.requiringNew().call(() -> SystemType.<SystemType>listAll());
+            DeviceKey defaultGroup = DeviceKey.parse(config.defaultGroupKey()).orElse(null);
+
+            Map<String, HawkbitTarget> observed = new LinkedHashMap<>();
+            Map<Long, Map<String, List<String>>> matched = new HashMap<>();
+            int requests = 0;
+            for (SystemType type : types) {
+                Map<String, List<String>> byDevice = new LinkedHashMap<>();
+                for (Component component : type.components) {
+                    List<HawkbitTarget> targets = hawkbit.targets(component.match);
+                    requests += Math.max(1, (targets.size() + 499) / 500);
+                    for (HawkbitTarget t : targets) {
+                        observed.put(t.controllerId(), t);
+                        byDevice.computeIfAbsent(t.controllerId(), k -> new ArrayList<>(1)).add(component.componentType);
+                    }
+                }
+                matched.put(type.id, byDevice);
+            }
+
+            boolean needMetadata = types.stream().anyMatch(t -> usesMetadata(t.systemKey) || usesMetadata(groupKeyOf(t)));
+            Map<String, DeviceRecord> known = store.loadDevices();
+            Map<String, DeviceRecord> fresh = new ConcurrentHashMap<>();
+            int perDevice = refreshDevices(observed, known, needMetadata, fresh);
+            requests += perDevice;
+
+            List<Membership> memberships = new ArrayList<>();
+            for (SystemType type : types) {
+                DeviceKey systemKey = DeviceKey.parse(type.systemKey).orElseThrow();
+                DeviceKey groupKey = type.groupKey != null ? DeviceKey.parse(type.groupKey).orElse(null) : defaultGroup;
+                memberships.addAll(MembershipRules.classify(type.id, systemKey, groupKey, matched.get(type.id), fresh));
+            }
+            store.replace(fresh.values(), matched.keySet(), memberships, started);
+            Duration took = Duration.between(started, clock.instant());
+            state.completed(clock.instant(), fresh.size(), requests, took);
+            LOG.debugf("Inventory sync: %d devices, %d memberships, %d hawkBit requests, %d ms",
+                    fresh.size(), memberships.size(), requests, took.toMillis());
+            return new SyncResult(fresh.size(), memberships.size(), requests, took.toMillis());
+        } catch (RuntimeException e) {
+            state.failed(clock.instant(), e.getMessage());
+            throw e;
+        }
+    }
+
+    private int refreshDevices(Map<String, HawkbitTarget> observed, Map<String, DeviceRecord> known,
+                               boolean needMetadata, Map<String, DeviceRecord> fresh) {
+        List<CompletableFuture<Integer>> work = new ArrayList<>(observed.size());
+        for (HawkbitTarget t : observed.values()) {
+            work.add(CompletableFuture.supplyAsync(() -> refresh(t, known.get(t.controllerId()), needMetadata, fresh), pool()));
+        }
+        int requests = 0;
+        try {
+            for (CompletableFuture<Integer> f : work) {
+                requests += f.join();
+            }
+        } catch (CompletionException e) {
+            work.forEach(f -> f.cancel(false));
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            throw e;
+        }
+        return requests;
+    }
+
+    /** Reads what the list does not carry; returns how many hawkBit requests it made. */
+    private int refresh(HawkbitTarget t, DeviceRecord before, boolean needMetadata, Map<String, DeviceRecord> fresh) {
+        String id = t.controllerId();
+        try {
+            int requests = 1;
+            Map<String, String> attributes = hawkbit.attributes(id);
+            Map<String, String> metadata = null;
+            if (needMetadata) {
+                metadata = hawkbit.metadata(id);
+                requests++;
+            }
+            boolean setsMoved = before == null
+                    || !Objects.equals(before.updateStatus(), t.updateStatus())
+                    || !Objects.equals(before.installedAt(), t.installedAt());
+            Long installedId = before == null ? null : before.installedSetId();
+            String installed = before == null ? null : before.installedSet();
+            Long assignedId = before == null ? null : before.assignedSetId();
+            String assigned = before == null ? null : before.assignedSet();
+            if (setsMoved) {
+                Optional<DistributionSetRef> i = hawkbit.installedSet(id);
+                Optional<DistributionSetRef> a = hawkbit.assignedSet(id);
+                requests += 2;
+                installedId = i.map(DistributionSetRef::id).orElse(null);
+                installed = i.map(DistributionSetRef::label).orElse(null);
+                assignedId = a.map(DistributionSetRef::id).orElse(null);
+                assigned = a.map(DistributionSetRef::label).orElse(null);
+            }
+            fresh.put(id, new DeviceRecord(id, t.name(), t.updateStatus(), t.lastControllerRequestAt(), t.installedAt(),
+                    installedId, installed, assignedId, assigned, attributes, metadata));
+            return requests;
+        } catch (TargetNotFoundException gone) {
+            LOG.debugf("Target %s vanished from hawkBit during the sync", id);
+            return 1;
+        }
+    }
+
+    private String groupKeyOf(SystemType t) {
+        return t.groupKey != null ? t.groupKey : config.defaultGroupKey();
+    }
+
+    private static boolean usesMetadata(String key) {
+        return key != null && key.startsWith("metadata.");
+    }
+
+    private synchronized ExecutorService pool() {
+        if (pool == null) {
+            pool = Executors.newFixedThreadPool(Math.max(1, config.parallelRequests()), r -> {
+                Thread th = new Thread(r, "inventory-sync");
+                th.setDaemon(true);
+                return th;
+            });
+        }
+        return pool;
+    }
+
+    void stop(@Observes ShutdownEvent ev) {
+        if (pool != null) {
+            pool.shutdownNow();
+        }
+    }
+
+    /** What one pass found. */
+    public record SyncResult(int devices, int memberships, int hawkbitRequests, long durationMillis) {
+    }
+}

@@ -1,0 +1,153 @@
+package io.qawk.orchestrator.inventory;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Answers what systems the devices form, from the inventory in Postgres; never waits for hawkBit. */
+@ApplicationScoped
+public class SystemsQuery {
+
+    private static final TypeReference<Map<String, Integer>> COUNTS = new TypeReference<>() {
+    };
+
+    @Inject
+    DataSource dataSource;
+
+    @Inject
+    ObjectMapper json;
+
+    /** One page of a type's systems, sorted by name, optionally only those of one centre. */
+    @Transactional
+    public Page<SystemSummary> systems(long systemTypeId, String group, int offset, int limit) {
+        String where = "system_type_id = ? and problem is null" + (group != null ? " and group_name = ?" : "");
+        try (Connection c = dataSource.getConnection()) {
+            long total;
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select count(distinct system_name) from system_member where " + where)) {
+                bind(ps, systemTypeId, group);
+                try (ResultSet rs = ps.executeQuery()) {
+                    rs.next();
+                    total = rs.getLong(1);
+                }
+            }
+            List<SystemSummary> content = new ArrayList<>();
+            try (PreparedStatement ps = c.prepareStatement(
+                    "select system_name, sum(n), jsonb_object_agg(component_type, n), min(grp), count(distinct grp)"
+                            + " from (select system_name, component_type, count(*) n, min(group_name) grp"
+                            + "       from system_member where " + where
+                            + "       group by system_name, component_type) per_component"
+                            + " group by system_name order by system_name offset ? limit ?")) {
+                int i = bind(ps, systemTypeId, group);
+                ps.setInt(i++, offset);
+                ps.setInt(i, limit);
+                try (ResultSet rs = ps.executeQuery()) {
+                    while (rs.next()) {
+                        Map<String, Integer> components = new TreeMap<>(json.readValue(rs.getString(3), COUNTS));
+                        content.add(new SystemSummary(rs.getString(1), rs.getInt(2), components, rs.getString(4),
+                                null, false));
+                    }
+                }
+            }
+            return new Page<>(total, content);
+        } catch (SQLException | com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("Could not read the systems", e);
+        }
+    }
+
+    /** The devices of one system, or an empty list when the system does not exist. */
+    @Transactional
+    public List<SystemDevice> devices(long systemTypeId, String system) {
+        return deviceRows("m.system_type_id = ? and m.system_name = ? and m.problem is null", systemTypeId, system, 0, 100_000);
+    }
+
+    /** Devices that match a component but form no system (no system key, or several components). */
+    @Transactional
+    public Page<SystemDevice> problems(long systemTypeId, int offset, int limit) {
+        long total = count("select count(*) from system_member where system_type_id = ? and problem is not null", systemTypeId);
+        return new Page<>(total, deviceRows("m.system_type_id = ? and m.problem is not null", systemTypeId, null, offset, limit));
+    }
+
+    @Transactional
+    public long problemCount(long systemTypeId) {
+        return count("select count(*) from system_member where system_type_id = ? and problem is not null", systemTypeId);
+    }
+
+    private long count(String sql, long systemTypeId) {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setLong(1, systemTypeId);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private List<SystemDevice> deviceRows(String where, long systemTypeId, String system, int offset, int limit) {
+        String sql = "select m.controller_id, m.component_type, m.system_name, m.group_name, m.problem,"
+                + " d.installed_set_id, d.installed_set, d.assigned_set_id, d.assigned_set, d.update_status, d.last_poll_at"
+                + " from system_member m join device d on d.controller_id = m.controller_id where " + where
+                + " order by m.component_type, m.controller_id offset ? limit ?";
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            ps.setLong(i++, systemTypeId);
+            if (system != null) {
+                ps.setString(i++, system);
+            }
+            ps.setInt(i++, offset);
+            ps.setInt(i, limit);
+            List<SystemDevice> out = new ArrayList<>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new SystemDevice(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), InventoryStore.longOrNull(rs, 6), rs.getString(7),
+                            InventoryStore.longOrNull(rs, 8), rs.getString(9), rs.getString(10),
+                            InventoryStore.instant(rs.getTimestamp(11))));
+                }
+            }
+            return out;
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int bind(PreparedStatement ps, long systemTypeId, String group) throws SQLException {
+        int i = 1;
+        ps.setLong(i++, systemTypeId);
+        if (group != null) {
+            ps.setString(i++, group);
+        }
+        return i;
+    }
+
+    /** A page of results and how many there are in all. */
+    public record Page<T>(long total, List<T> content) {
+    }
+
+    /** One system as discovered: its name, device count, devices per component, centre, channel. */
+    public record SystemSummary(String system, int devices, Map<String, Integer> components, String group,
+                                String fleet, boolean mixed) {
+    }
+
+    /** One device of a system (or a problem device), with what it runs and how it last reported. */
+    public record SystemDevice(String controllerId, String componentType, String system, String group, String problem,
+                               Long installedSetId, String installedSet, Long assignedSetId, String assignedSet,
+                               String updateStatus, Instant lastPollAt) {
+    }
+
+}

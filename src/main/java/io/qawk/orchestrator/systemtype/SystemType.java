@@ -1,0 +1,62 @@
+package io.qawk.orchestrator.systemtype;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.CollectionTable;
+import jakarta.persistence.Column;
+import jakarta.persistence.ElementCollection;
+import jakarta.persistence.Entity;
+import jakarta.persistence.FetchType;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.JoinColumn;
+import jakarta.persistence.OrderColumn;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/** A topology: the components a system consists of, and the key that says which system a device is in. */
+@Entity
+@Table(name = "system_type")
+public class SystemType extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(nullable = false, unique = true)
+    public String name;
+
+    @Column(name = "system_key", nullable = false)
+    public String systemKey;
+
+    /** Where the centre of a system is read; null means the configured default. */
+    @Column(name = "group_key")
+    public String groupKey;
+
+    @ElementCollection(fetch = FetchType.EAGER)
+    @CollectionTable(name = "system_type_component", joinColumns = @JoinColumn(name = "system_type_id"))
+    @OrderColumn(name = "position")
+    public List<Component> components = new ArrayList<>();
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "updated_at", nullable = false)
+    public Instant updatedAt;
+
+    @Version
+    public long version;
+
+    public static Optional<SystemType> findByName(String name) {
+        return find("name", name).firstResultOptional();
+    }
+
+    public Optional<Component> component(String componentType) {
+        return components.stream().filter(c -> c.componentType.equals(componentType)).findFirst();
+    }
+}

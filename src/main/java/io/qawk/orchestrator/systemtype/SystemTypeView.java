@@ -1,0 +1,19 @@
+package io.qawk.orchestrator.systemtype;
+
+import java.time.Instant;
+import java.util.List;
+
+/** A system type as the API shows it; {@code effectiveGroupKey} is the configured default when none was given. */
+public record SystemTypeView(long id, String name, String systemKey, String groupKey, String effectiveGroupKey,
+                             List<ComponentView> components, Instant createdAt, Instant updatedAt) {
+
+    public record ComponentView(String componentType, String match) {
+    }
+
+    static SystemTypeView of(SystemType t, String defaultGroupKey) {
+        return new SystemTypeView(t.id, t.name, t.systemKey, t.groupKey,
+                t.groupKey != null ? t.groupKey : defaultGroupKey,
+                t.components.stream().map(c -> new ComponentView(c.componentType, c.match)).toList(),
+                t.createdAt, t.updatedAt);
+    }
+}
