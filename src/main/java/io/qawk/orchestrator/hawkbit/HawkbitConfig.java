@@ -1,0 +1,80 @@
+package io.qawk.orchestrator.hawkbit;
+
+import java.time.Duration;
+import java.util.Optional;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+/**
+ * How Qawk reaches hawkBit's Management API ({@code qawk.hawkbit.*}).
+ * <p>
+ * The password is a secret: set it with {@code QAWK_HAWKBIT_PASSWORD}, never in a committed file. Nothing in this
+ * package logs it or puts it (or the Authorization header) into an exception message.
+ */
+@ConfigMapping(prefix = "qawk.hawkbit")
+public interface HawkbitConfig {
+
+    /** Base URL of hawkBit, e.g. {@code http://hawkbit:8080} (without {@code /rest/v1}); unset = hawkBit not configured. */
+    Optional<String> url();
+
+    /** Management API user (HTTP Basic); required when {@code url} is set. */
+    Optional<String> user();
+
+    /** Management API password (HTTP Basic), from {@code QAWK_HAWKBIT_PASSWORD}; required when {@code url} is set. */
+    Optional<String> password();
+
+    /** hawkBit tenant; the Management API takes it from the user, device (DDI) paths need it. */
+    @WithDefault("DEFAULT")
+    String tenant();
+
+    /** Assignment type sent with every assignment: forced, soft or downloadonly. */
+    @WithDefault("forced")
+    AssignmentType assignmentType();
+
+    /** Page size for list calls; hawkBit caps it at 500 silently, so larger values are capped here too. */
+    @WithDefault("500")
+    int pageSize();
+
+    /** Most targets sent in one bulk assignment call (hawkBit's own default limit is 5000). */
+    @WithDefault("5000")
+    int assignBatchSize();
+
+    /** TCP connect timeout per request. */
+    @WithDefault("5s")
+    Duration connectTimeout();
+
+    /** Time allowed for hawkBit's answer per request (one attempt). */
+    @WithDefault("30s")
+    Duration readTimeout();
+
+    /** Retries after a transport error, timeout, 5xx or 429 (0 = try once). */
+    @WithDefault("3")
+    int maxRetries();
+
+    /** Delay before the first retry; doubles per retry, with +/-50 % jitter. */
+    @WithDefault("200ms")
+    Duration retryDelay();
+
+    /** Upper bound of one retry delay. */
+    @WithDefault("5s")
+    Duration retryMaxDelay();
+
+    /** Consecutive failed calls (after their retries) that open the circuit breaker. */
+    @WithDefault("5")
+    int circuitBreakerThreshold();
+
+    /** How long an open circuit breaker fails calls at once before it lets one trial call through. */
+    @WithDefault("10s")
+    Duration circuitBreakerDelay();
+
+    /** The assignment types Qawk uses (hawkBit's {@code timeforced} needs a force time and is not offered). */
+    enum AssignmentType {
+        FORCED, SOFT, DOWNLOADONLY;
+
+        /** The value hawkBit expects in the {@code type} field. */
+        public String wireName() {
+            return name().toLowerCase(java.util.Locale.ROOT);
+        }
+    }
+}

@@ -1,0 +1,80 @@
+package io.qawk.orchestrator.hawkbit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.util.List;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+import io.qawk.orchestrator.hawkbit.RsqlReader.Comparison;
+
+class FiqlTest {
+
+    static final String[] HOSTILE = { "a,b;c==d", "x\" ; name==*", "say \"hi\"", "back\\slash", "tail\\",
+            "\\\"", "*", "dev_01", "(a)", "=in=(b)", "'single'", "spaces and\ttabs", "ümläut-ß", "", "%" };
+
+    @Test
+    void quoteWrapsAndEscapesQuotesAndBackslashes() {
+        assertThat(Fiql.quote("plain")).isEqualTo("\"plain\"");
+        assertThat(Fiql.quote("a,b;c==d")).isEqualTo("\"a,b;c==d\"");
+        assertThat(Fiql.quote("say \"hi\"")).isEqualTo("\"say \\\"hi\\\"\"");
+        assertThat(Fiql.quote("back\\slash")).isEqualTo("\"back\\\\slash\"");
+        assertThat(Fiql.quote("tail\\")).isEqualTo("\"tail\\\\\"");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = { "a,b;c==d", "x\" ; name==*", "say \"hi\"", "back\\slash", "tail\\", "\\\"", "*",
+            "dev_01", "(a)", "=in=(b)", "'single'", "spaces and\ttabs", "ümläut-ß", "", "%" })
+    void hostileValueStaysOneValueOfOneComparison(String value) {
+        for (String query : List.of(Fiql.eq("attribute.device", value), Fiql.ne("name", value),
+                Fiql.like("name", value), Fiql.gt("createdAt", value))) {
+            List<Comparison> comparisons = RsqlReader.comparisons(query);
+            assertThat(comparisons).as(query).hasSize(1);
+            assertThat(comparisons.get(0).values()).as(query).containsExactly(value);
+        }
+    }
+
+    @Test
+    void hostileValuesInListsAndCombinationsKeepTheStructure() {
+        String query = Fiql.and(Fiql.in("controllerId", List.of(HOSTILE)),
+                Fiql.or(Fiql.eq("attribute.site", "a,b;c==d"), Fiql.eq("name", "x\" ; name==*")));
+
+        List<Comparison> comparisons = RsqlReader.comparisons(query);
+        assertThat(comparisons).hasSize(3);
+        assertThat(comparisons.get(0)).isEqualTo(new Comparison("controllerId", "=in=", List.of(HOSTILE)));
+        assertThat(comparisons.get(1)).isEqualTo(new Comparison("attribute.site", "==", List.of("a,b;c==d")));
+        assertThat(comparisons.get(2)).isEqualTo(new Comparison("name", "=in=", List.of("x\" ; name==*")));
+        assertThat(RsqlReader.logicalOperators(query)).isEqualTo("();((),())");
+    }
+
+    @Test
+    void eqComparesExactlyEvenWhenTheValueHoldsLikeWildcards() {
+        // hawkBit turns == into SQL LIKE with '*' as wildcard, unescapable; =in= compares exactly
+        assertThat(Fiql.eq("name", "app")).isEqualTo("name==\"app\"");
+        assertThat(Fiql.eq("name", "*")).isEqualTo("name=in=(\"*\")");
+        assertThat(Fiql.eq("controllerId", "dev_01")).isEqualTo("controllerId=in=(\"dev_01\")");
+        assertThat(Fiql.ne("name", "a*")).isEqualTo("name=out=(\"a*\")");
+        assertThat(Fiql.like("name", "app-*")).isEqualTo("name==\"app-*\"");
+    }
+
+    @Test
+    void andOrSkipEmptyPartsAndParenthesiseCompoundOnes() {
+        assertThat(Fiql.and("a==\"1\"", null, " ", "b==\"2\"")).isEqualTo("(a==\"1\");(b==\"2\")");
+        assertThat(Fiql.or("a==\"1\"")).isEqualTo("a==\"1\"");
+        assertThat(Fiql.and()).isNull();
+        assertThat(Fiql.and(Fiql.or("a==\"1\"", "b==\"2\""), "c==\"3\""))
+                .isEqualTo("((a==\"1\"),(b==\"2\"));(c==\"3\")");
+    }
+
+    @Test
+    void fieldNamesThatAreNotPlainSelectorsAreRejected() {
+        assertThat(Fiql.field("attribute.hw_rev-2")).isEqualTo("attribute.hw_rev-2");
+        for (String bad : new String[] { "attribute.a==b", "a;b", "a b", "a\"", "", "x(y)" }) {
+            assertThatThrownBy(() -> Fiql.eq(bad, "v")).as(bad).isInstanceOf(IllegalArgumentException.class);
+        }
+        assertThatThrownBy(() -> Fiql.in("name", List.of())).isInstanceOf(IllegalArgumentException.class);
+    }
+}

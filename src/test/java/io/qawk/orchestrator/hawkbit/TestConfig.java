@@ -1,0 +1,51 @@
+package io.qawk.orchestrator.hawkbit;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/** A {@link HawkbitConfig} for plain JUnit tests; fast retries, short timeouts. */
+record TestConfig(Optional<String> url, Optional<String> user, Optional<String> password, String tenant, AssignmentType assignmentType,
+        int pageSize, int assignBatchSize, Duration connectTimeout, Duration readTimeout, int maxRetries,
+        Duration retryDelay, Duration retryMaxDelay, int circuitBreakerThreshold, Duration circuitBreakerDelay)
+        implements HawkbitConfig {
+
+    static final String USER = "qawk-admin";
+    static final String PASSWORD = "s3cr3t-Pa55word";
+
+    static TestConfig forUrl(String url) {
+        return new TestConfig(Optional.ofNullable(url), Optional.of(USER), Optional.of(PASSWORD), "DEFAULT", AssignmentType.FORCED, 500, 5000,
+                Duration.ofSeconds(2), Duration.ofSeconds(5), 3, Duration.ofMillis(10), Duration.ofMillis(50), 100,
+                Duration.ofSeconds(10));
+    }
+
+    TestConfig withoutCredentials() {
+        return new TestConfig(url, Optional.empty(), Optional.empty(), tenant, assignmentType, pageSize,
+                assignBatchSize, connectTimeout, readTimeout, maxRetries, retryDelay, retryMaxDelay,
+                circuitBreakerThreshold, circuitBreakerDelay);
+    }
+
+    TestConfig withPageSize(int value) {
+        return new TestConfig(url, user, password, tenant, assignmentType, value, assignBatchSize, connectTimeout,
+                readTimeout, maxRetries, retryDelay, retryMaxDelay, circuitBreakerThreshold, circuitBreakerDelay);
+    }
+
+    TestConfig withAssign(AssignmentType type, int batchSize) {
+        return new TestConfig(url, user, password, tenant, type, pageSize, batchSize, connectTimeout, readTimeout,
+                maxRetries, retryDelay, retryMaxDelay, circuitBreakerThreshold, circuitBreakerDelay);
+    }
+
+    TestConfig withReadTimeout(Duration value) {
+        return new TestConfig(url, user, password, tenant, assignmentType, pageSize, assignBatchSize, connectTimeout,
+                value, maxRetries, retryDelay, retryMaxDelay, circuitBreakerThreshold, circuitBreakerDelay);
+    }
+
+    TestConfig withRetries(int retries) {
+        return new TestConfig(url, user, password, tenant, assignmentType, pageSize, assignBatchSize, connectTimeout,
+                readTimeout, retries, retryDelay, retryMaxDelay, circuitBreakerThreshold, circuitBreakerDelay);
+    }
+
+    TestConfig withBreaker(int threshold, Duration delay) {
+        return new TestConfig(url, user, password, tenant, assignmentType, pageSize, assignBatchSize, connectTimeout,
+                readTimeout, maxRetries, retryDelay, retryMaxDelay, threshold, delay);
+    }
+}

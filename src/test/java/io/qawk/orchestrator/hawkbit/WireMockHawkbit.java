@@ -1,0 +1,71 @@
+package io.qawk.orchestrator.hawkbit;
+
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+import java.util.List;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+
+/** Base of the gateway tests: a WireMock "hawkBit" on 127.0.0.1 and a dynamic port, reset before each test. */
+abstract class WireMockHawkbit {
+
+    static WireMockServer hawkbit;
+    SimpleMeterRegistry registry;
+
+    @BeforeAll
+    static void startHawkbit() {
+        hawkbit = new WireMockServer(options().bindAddress("127.0.0.1").dynamicPort());
+        hawkbit.start();
+    }
+
+    @AfterAll
+    static void stopHawkbit() {
+        hawkbit.stop();
+    }
+
+    @BeforeEach
+    void resetHawkbit() {
+        hawkbit.resetAll();
+        registry = new SimpleMeterRegistry();
+    }
+
+    static TestConfig config() {
+        return TestConfig.forUrl("http://127.0.0.1:" + hawkbit.port() + "/");
+    }
+
+    HawkbitGateway gateway() {
+        return gateway(config());
+    }
+
+    HawkbitGateway gateway(HawkbitConfig config) {
+        return new HawkbitGateway(config, registry);
+    }
+
+    static String page(List<String> items, long total) {
+        return "{\"content\":[" + String.join(",", items) + "],\"total\":" + total + ",\"size\":" + items.size()
+                + "}";
+    }
+
+    static String target(String controllerId) {
+        return "{\"controllerId\":\"" + controllerId + "\",\"name\":\"" + controllerId + "\","
+                + "\"updateStatus\":\"in_sync\",\"createdAt\":1700000000000,"
+                + "\"lastControllerRequestAt\":1700000100000,\"installedAt\":1700000200000,"
+                + "\"_links\":{\"self\":{\"href\":\"http://h/rest/v1/targets/" + controllerId + "\"}}}";
+    }
+
+    static String targets(List<String> controllerIds, long total) {
+        return page(controllerIds.stream().map(WireMockHawkbit::target).collect(Collectors.toList()), total);
+    }
+
+    static String set(long id, String name, String version, boolean complete) {
+        return "{\"id\":" + id + ",\"name\":\"" + name + "\",\"version\":\"" + version + "\",\"complete\":"
+                + complete + ",\"createdAt\":1700000000000,\"type\":\"app\"}";
+    }
+}
