@@ -9,11 +9,18 @@ import java.util.List;
  * @param alreadyAssigned targets whose assigned set already was this one (no new action)
  * @param total           targets hawkBit counted (unknown targets are silently missing here)
  * @param actionIds       ids of the new actions
+ * @param actionByTarget  the new action of each target, where hawkBit's answer links them
  */
-public record AssignmentResult(int assigned, int alreadyAssigned, int total, List<Long> actionIds) {
+public record AssignmentResult(int assigned, int alreadyAssigned, int total, List<Long> actionIds,
+                               java.util.Map<String, Long> actionByTarget) {
 
     public AssignmentResult {
         actionIds = List.copyOf(actionIds);
+        actionByTarget = java.util.Map.copyOf(actionByTarget);
+    }
+
+    public AssignmentResult(int assigned, int alreadyAssigned, int total, List<Long> actionIds) {
+        this(assigned, alreadyAssigned, total, actionIds, java.util.Map.of());
     }
 
     static AssignmentResult empty() {
@@ -28,7 +35,9 @@ public record AssignmentResult(int assigned, int alreadyAssigned, int total, Lis
     AssignmentResult plus(AssignmentResult other) {
         var ids = new java.util.ArrayList<>(actionIds);
         ids.addAll(other.actionIds);
+        var byTarget = new java.util.HashMap<>(actionByTarget);
+        byTarget.putAll(other.actionByTarget);
         return new AssignmentResult(assigned + other.assigned, alreadyAssigned + other.alreadyAssigned,
-                total + other.total, ids);
+                total + other.total, ids, byTarget);
     }
 }

@@ -289,14 +289,29 @@ public class HawkbitGateway {
             throw malformed(operation, "no assigned/alreadyAssigned counts");
         }
         List<Long> actionIds = new ArrayList<>();
+        Map<String, Long> byTarget = new java.util.HashMap<>();
         for (JsonNode action : root.path("assignedActions")) {
             if (action.path("id").canConvertToLong()) {
-                actionIds.add(action.path("id").asLong());
+                long actionId = action.path("id").asLong();
+                actionIds.add(actionId);
+                targetOfActionLink(action.path("_links").path("self").path("href").asText(""))
+                        .ifPresent(target -> byTarget.put(target, actionId));
             }
         }
         return new AssignmentResult(root.get("assigned").asInt(), root.get("alreadyAssigned").asInt(),
                 root.path("total").asInt(root.get("assigned").asInt() + root.get("alreadyAssigned").asInt()),
-                actionIds);
+                actionIds, byTarget);
+    }
+
+    /** The controller id in an action link {@code …/targets/{controllerId}/actions/{id}}, when the link has that form. */
+    static Optional<String> targetOfActionLink(String href) {
+        int t = href.lastIndexOf("/targets/");
+        int a = href.lastIndexOf("/actions/");
+        if (t < 0 || a <= t) {
+            return Optional.empty();
+        }
+        String encoded = href.substring(t + "/targets/".length(), a);
+        return Optional.of(java.net.URLDecoder.decode(encoded, java.nio.charset.StandardCharsets.UTF_8));
     }
 
     /** Which of {@code ids} hawkBit does not know; empty if that cannot be found out now. */

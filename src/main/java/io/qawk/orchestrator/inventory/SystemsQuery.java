@@ -68,6 +68,12 @@ public class SystemsQuery {
         }
     }
 
+    /** Every system of a type with its centre, sorted by name (for scoping a deployment). */
+    @Transactional
+    public List<SystemSummary> allSystems(long systemTypeId) {
+        return systems(systemTypeId, null, 0, Integer.MAX_VALUE).content();
+    }
+
     /** The devices of one system, or an empty list when the system does not exist. */
     @Transactional
     public List<SystemDevice> devices(long systemTypeId, String system) {

@@ -1,0 +1,172 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
+import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
+import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.stream.Collectors;
+
+/**
+ * The thin loop around {@link RunPlanner}: for each deployment that has something to follow, under a Postgres lock,
+ * it observes hawkBit, plans each run, stores the decisions (intent before any assignment), sends the assignments
+ * in bulk (one call per distribution set), and re-derives the phase. Each step can be repeated after a crash.
+ */
+@ApplicationScoped
+public class DeploymentEngine {
+
+    private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
+
+    @Inject
+    HawkbitGateway hawkbit;
+
+    @Inject
+    DeviceObserver observer;
+
+    @Inject
+    Photographer photographer;
+
+    @Inject
+    RunStore store;
+
+    @Inject
+    EngineLock locks;
+
+    @Inject
+    Clock clock;
+
+    private final ReentrantLock passLock = new ReentrantLock();
+
+    @Scheduled(every = "${qawk.engine.interval:5s}", delayed = "${qawk.engine.initial-delay:3s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = HawkbitNotConfigured.class)
+    void scheduled() {
+        passAll();
+    }
+
+    /** One pass over every deployment that has something to follow; returns how many were driven. */
+    public int passAll() {
+        passLock.lock();
+        try {
+            int driven = 0;
+            for (long id : store.activeDeploymentIds()) {
+                try {
+                    if (pass(id)) {
+                        driven++;
+                    }
+                } catch (HawkbitUnavailableException e) {
+                    LOG.warnf("Deployment %d waits: hawkBit is unavailable (%s)", id, e.getMessage());
+                } catch (RuntimeException e) {
+                    LOG.errorf(e, "Pass of deployment %d failed; it is tried again next pass", id);
+                }
+            }
+            return driven;
+        } finally {
+            passLock.unlock();
+        }
+    }
+
+    /** One pass of one deployment; false when another replica holds it. */
+    boolean pass(long deploymentId) {
+        Optional<EngineLock.Held> lock = locks.tryLock((int) deploymentId);
+        if (lock.isEmpty()) {
+            return false;
+        }
+        try (EngineLock.Held held = lock.get()) {
+            RunStore.Snapshot snap = store.load(deploymentId);
+            if (snap == null) {
+                return true;
+            }
+            recoverIntents(snap);
+            snap = store.load(deploymentId);
+
+            Map<String, Outcome> outcomes = observer.observe(snap.inFlight());
+            List<RunPlanner.Assign> toSend = new ArrayList<>();
+            Map<String, Long> runOfDevice = new LinkedHashMap<>();
+            for (RunStore.RunView run : snap.runsToPlan()) {
+                toSend.addAll(store.planAndSave(run.id(), outcomes, snap.orderTimeout(), runOfDevice));
+            }
+            for (long runId : store.runsToStart(deploymentId)) {
+                Optional<List<RunDevice>> photo = photographer.photograph(runId);
+                if (photo.isPresent()) {
+                    toSend.addAll(store.startAndPlan(runId, photo.get(), snap.orderTimeout(), runOfDevice));
+                }
+            }
+            send(toSend, runOfDevice);
+            store.refreshPhase(deploymentId);
+            return true;
+        }
+    }
+
+    /**
+     * Devices whose assignment was decided in an earlier pass but not confirmed (the service died, or hawkBit was
+     * down, between storing the intent and hawkBit's answer): adopt hawkBit's action when it has one, so nothing is
+     * assigned twice, else let the planner send it again.
+     */
+    private void recoverIntents(RunStore.Snapshot snap) {
+        for (RunDevice d : snap.intents()) {
+            long set = d.setInFlight();
+            Optional<io.qawk.orchestrator.hawkbit.HawkbitAction> action;
+            try {
+                action = hawkbit.actions(d.controllerId, null).stream()
+                        .filter(a -> a.distributionSetId() != null && a.distributionSetId() == set)
+                        .filter(a -> d.intentAt == null || a.createdAt() == null
+                                || !a.createdAt().isBefore(d.intentAt.minusSeconds(60)))
+                        .findFirst();
+            } catch (io.qawk.orchestrator.hawkbit.TargetNotFoundException gone) {
+                store.confirmAssigned(d.runId, d.controllerId, null, clock.instant(), "its target was deleted in hawkBit");
+                continue;
+            }
+            if (action.isPresent()) {
+                store.confirmAssigned(d.runId, d.controllerId, action.get().id(),
+                        action.get().createdAt() == null ? clock.instant() : action.get().createdAt(), null);
+            } else {
+                store.revertIntent(d.runId, d.controllerId);
+            }
+        }
+    }
+
+    /** Sends the decided assignments, one hawkBit call per set, and records hawkBit's actions. */
+    private void send(List<RunPlanner.Assign> assignments, Map<String, Long> runOfDevice) {
+        Map<Long, List<RunPlanner.Assign>> bySet = assignments.stream()
+                .collect(Collectors.groupingBy(RunPlanner.Assign::setId, LinkedHashMap::new, Collectors.toList()));
+        for (Map.Entry<Long, List<RunPlanner.Assign>> e : bySet.entrySet()) {
+            List<String> ids = e.getValue().stream().map(RunPlanner.Assign::controllerId).distinct().toList();
+            AssignmentResult result;
+            Set<String> dropped = new HashSet<>();
+            try {
+                result = hawkbit.assign(e.getKey(), ids);
+            } catch (AssignmentIncompleteException incomplete) {
+                result = incomplete.result();
+                dropped.addAll(incomplete.unknownTargets());
+            } catch (HawkbitUnavailableException down) {
+                LOG.warnf("Assignment of set %d to %d device(s) waits for hawkBit: %s", e.getKey(), ids.size(), down.getMessage());
+                continue; // intents stay; the next pass recovers them
+            }
+            store.recordAssignment(e.getKey(), e.getValue(), result, dropped, runOfDevice, clock.instant());
+        }
+    }
+
+    static <T> Set<T> setOf(Collection<T> c) {
+        return new HashSet<>(c);
+    }
+
+    static void inTransaction(Runnable r) {
+        QuarkusTransaction.requiringNew().run(r);
+    }
+}

@@ -1,0 +1,80 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.inventory.SystemsQuery;
+import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestComponent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * What a deployment will do (before start) or is doing: per system in scope, which device gets which set at which
+ * order and which already run it; and which systems are out of scope and why. Read from the inventory, so it does
+ * not wait for hawkBit; a started system shows its photograph instead.
+ */
+@ApplicationScoped
+public class DeploymentPlan {
+
+    @Inject
+    DeploymentService deployments;
+
+    @Inject
+    DeploymentScope scope;
+
+    @Inject
+    SystemsQuery systems;
+
+    /** The whole plan. */
+    public record Plan(long deploymentId, String manifest, List<Integer> orders, List<SystemPlan> systems,
+                       List<DeploymentScope.OutOfScope> outOfScope) {
+    }
+
+    /** One system: its devices, and whether this comes from its photograph or from the inventory. */
+    public record SystemPlan(String system, String group, RunState state, boolean photographed, List<DevicePlan> devices) {
+    }
+
+    /** One device: at which order it gets which set, and whether it already runs it. */
+    public record DevicePlan(String controllerId, String componentType, int order, String runs, String gets,
+                             boolean alreadyOnIt) {
+    }
+
+    @Transactional
+    public Plan plan(long deploymentId) {
+        SystemDeployment d = deployments.get(deploymentId);
+        Manifest m = Manifest.findById(d.manifestId);
+        Map<String, SystemRun> runs = SystemRun.ofDeployment(deploymentId).stream()
+                .collect(Collectors.toMap(r -> r.system, Function.identity()));
+        List<SystemPlan> out = new ArrayList<>();
+        List<DeploymentScope.InScope> inScope = d.phase == DeploymentPhase.DRAFT ? scope.inScope(d, m)
+                : SystemRun.ofDeployment(deploymentId).stream().map(r -> new DeploymentScope.InScope(r.system, r.group)).toList();
+        for (DeploymentScope.InScope s : inScope) {
+            SystemRun run = runs.get(s.system());
+            List<RunDevice> photo = run == null ? List.of() : RunDevice.ofRun(run.id);
+            if (!photo.isEmpty()) {
+                out.add(new SystemPlan(s.system(), s.group(), run.state, true, photo.stream().map(p -> new DevicePlan(
+                        p.controllerId, p.componentType, p.order, p.fromSet, p.toSet,
+                        p.fromSetId != null && p.fromSetId == p.toSetId)).toList()));
+                continue;
+            }
+            List<DevicePlan> devices = new ArrayList<>();
+            for (SystemsQuery.SystemDevice dev : systems.devices(m.systemTypeId, s.system())) {
+                Optional<ManifestComponent> c = m.component(dev.componentType());
+                c.ifPresent(component -> devices.add(new DevicePlan(dev.controllerId(), dev.componentType(), component.order,
+                        dev.installedSet(), component.distributionSet,
+                        Objects.equals(dev.installedSetId(), component.distributionSetId))));
+            }
+            devices.sort(java.util.Comparator.comparingInt(DevicePlan::order).thenComparing(DevicePlan::controllerId));
+            out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, devices));
+        }
+        List<DeploymentScope.OutOfScope> excluded = d.phase == DeploymentPhase.DRAFT ? scope.outOfScope(d, m) : List.of();
+        return new Plan(d.id, m.name, m.orders(), out, excluded);
+    }
+}

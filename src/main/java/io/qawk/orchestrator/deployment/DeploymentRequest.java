@@ -1,0 +1,8 @@
+package io.qawk.orchestrator.deployment;
+
+import java.util.List;
+
+/** The body that creates a draft deployment. Unset numbers take their defaults. */
+public record DeploymentRequest(String name, Long manifestId, Long fleetId, List<String> groups, List<String> systems,
+                                Integer maxParallel, Integer maxFailed, Boolean byCentre, Integer orderTimeoutSeconds) {
+}

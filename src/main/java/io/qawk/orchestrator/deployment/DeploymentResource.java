@@ -1,0 +1,151 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.manifest.Manifest;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.util.List;
+
+/** System deployments: create a draft, start it, steer it, and read how every system went. */
+@Path("/qawk/v1/systemdeployments")
+@Produces(MediaType.APPLICATION_JSON)
+public class DeploymentResource {
+
+    @Inject
+    DeploymentService service;
+
+    @Inject
+    DeploymentPlan plans;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @GET
+    @Transactional
+    public List<DeploymentView> list() {
+        return service.list().stream().map(this::view).toList();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(DeploymentRequest request, @Context UriInfo uri) {
+        SystemDeployment d = service.create(request, actor());
+        return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(d.id)).build()).entity(get(d.id)).build();
+    }
+
+    @GET
+    @Path("{id}")
+    @Transactional
+    public DeploymentView get(@PathParam("id") long id) {
+        return view(service.get(id));
+    }
+
+    @POST
+    @Path("{id}/start")
+    public DeploymentView start(@PathParam("id") long id) {
+        service.start(id, actor());
+        return get(id);
+    }
+
+    @POST
+    @Path("{id}/pause")
+    public DeploymentView pause(@PathParam("id") long id) {
+        service.pause(id, actor());
+        return get(id);
+    }
+
+    @POST
+    @Path("{id}/resume")
+    public DeploymentView resume(@PathParam("id") long id) {
+        service.resume(id, actor());
+        return get(id);
+    }
+
+    @POST
+    @Path("{id}/abort")
+    public DeploymentView abort(@PathParam("id") long id) {
+        service.abort(id, actor());
+        return get(id);
+    }
+
+    @GET
+    @Path("{id}/plan")
+    public DeploymentPlan.Plan plan(@PathParam("id") long id) {
+        return plans.plan(id);
+    }
+
+    @GET
+    @Path("{id}/runs")
+    @Transactional
+    public List<RunView> runs(@PathParam("id") long id) {
+        service.get(id);
+        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, RunDevice.ofRun(r.id))).toList();
+    }
+
+    @GET
+    @Path("{id}/runs/{runId}")
+    @Transactional
+    public RunView run(@PathParam("id") long id, @PathParam("runId") long runId) {
+        SystemRun r = runOf(id, runId);
+        return RunView.of(r, RunDevice.ofRun(r.id));
+    }
+
+    @GET
+    @Path("{id}/runs/{runId}/events")
+    @Transactional
+    public List<EventView> events(@PathParam("id") long id, @PathParam("runId") long runId) {
+        runOf(id, runId);
+        return RunEvent.<RunEvent>list("runId = ?1 order by id", runId).stream()
+                .map(e -> new EventView(e.id, e.at, e.type, e.message, e.actor)).toList();
+    }
+
+    @POST
+    @Path("{id}/runs/{runId}/rollback")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public RunView rollback(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
+        service.rollback(id, runId, body == null ? null : body.reason(), actor());
+        return run(id, runId);
+    }
+
+    @POST
+    @Path("{id}/runs/{runId}/retry")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public RunView retry(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
+        service.retry(id, runId, body == null ? null : body.reason(), actor());
+        return run(id, runId);
+    }
+
+    private SystemRun runOf(long id, long runId) {
+        service.get(id);
+        SystemRun r = SystemRun.findById(runId);
+        if (r == null || r.deploymentId != id) {
+            throw new NotFoundException("run", runId + " of system deployment " + id);
+        }
+        return r;
+    }
+
+    private DeploymentView view(SystemDeployment d) {
+        Manifest m = Manifest.findById(d.manifestId);
+        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.ofDeployment(d.id));
+    }
+
+    private String actor() {
+        return identity.isAnonymous() ? null : identity.getPrincipal().getName();
+    }
+
+    /** One entry of a run's timeline. */
+    public record EventView(long id, java.time.Instant at, String type, String message, String actor) {
+    }
+}

@@ -1,0 +1,74 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.inventory.SystemsQuery;
+import io.qawk.orchestrator.manifest.Manifest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Which discovered systems a deployment takes, in which sequence, and why the others are left out. */
+@ApplicationScoped
+public class DeploymentScope {
+
+    @Inject
+    SystemsQuery systems;
+
+    /** A system taken, with its centre. */
+    public record InScope(String system, String group) {
+    }
+
+    /** A system left out, and why. */
+    public record OutOfScope(String system, String group, String why) {
+    }
+
+    /** The systems in scope, in sequence: centres in the deployment's order (or by name), then system name. */
+    public List<InScope> inScope(SystemDeployment d, Manifest manifest) {
+        List<InScope> in = new ArrayList<>();
+        evaluate(d, manifest, in, new ArrayList<>());
+        return in;
+    }
+
+    public List<OutOfScope> outOfScope(SystemDeployment d, Manifest manifest) {
+        List<OutOfScope> out = new ArrayList<>();
+        evaluate(d, manifest, new ArrayList<>(), out);
+        return out;
+    }
+
+    private void evaluate(SystemDeployment d, Manifest manifest, List<InScope> in, List<OutOfScope> out) {
+        Set<String> named = new HashSet<>(d.systems);
+        Set<String> components = new HashSet<>();
+        manifest.components.forEach(c -> components.add(c.componentType));
+        List<SystemsQuery.SystemSummary> all = systems.allSystems(manifest.systemTypeId);
+        Set<String> found = new HashSet<>();
+        for (SystemsQuery.SystemSummary s : all) {
+            found.add(s.system());
+            if (!named.isEmpty() && !named.contains(s.system())) {
+                out.add(new OutOfScope(s.system(), s.group(), "not among the systems named by the deployment"));
+            } else if (!d.groups.isEmpty() && !d.groups.contains(s.group())) {
+                out.add(new OutOfScope(s.system(), s.group(), "its centre " + s.group() + " is not among the deployment's groups"));
+            } else if (s.components().keySet().stream().noneMatch(components::contains)) {
+                out.add(new OutOfScope(s.system(), s.group(), "none of its components is in the manifest"));
+            } else {
+                in.add(new InScope(s.system(), s.group()));
+            }
+        }
+        for (String n : d.systems) {
+            if (!found.contains(n)) {
+                out.add(new OutOfScope(n, null, "no devices of this system were found in the inventory"));
+            }
+        }
+        in.sort(Comparator.comparingInt((InScope s) -> centreRank(d.groups, s.group()))
+                .thenComparing(s -> s.group() == null ? "\uffff" : s.group())
+                .thenComparing(InScope::system));
+    }
+
+    private static int centreRank(List<String> groups, String group) {
+        int i = groups.indexOf(group);
+        return i < 0 ? Integer.MAX_VALUE : i;
+    }
+}

@@ -1,0 +1,275 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.common.ConflictException;
+import io.qawk.orchestrator.common.FieldErrors;
+import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestUsage;
+import io.quarkus.panache.common.Parameters;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Creates deployments and records what people decide (start, pause, resume, abort, roll back, take again).
+ * Commands only record intent and re-derive the phase; the engine does the work on its next pass.
+ */
+@ApplicationScoped
+public class DeploymentService implements ManifestUsage {
+
+    static final int MAX_LIST = 1000;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    EngineConfig config;
+
+    @Inject
+    DeploymentScope scope;
+
+    public List<SystemDeployment> list() {
+        return SystemDeployment.list("order by id desc");
+    }
+
+    public SystemDeployment get(long id) {
+        SystemDeployment d = SystemDeployment.findById(id);
+        if (d == null) {
+            throw new NotFoundException("system deployment", id);
+        }
+        return d;
+    }
+
+    @Transactional
+    public SystemDeployment create(DeploymentRequest r, String actor) {
+        FieldErrors errors = new FieldErrors();
+        if (r == null) {
+            errors.add("", "a JSON body with name and manifestId is required").throwIfAny();
+        }
+        errors.text(r.name(), "name", 128);
+        if (r.manifestId() == null) {
+            errors.add("manifestId", "is required");
+        } else if (Manifest.findById(r.manifestId()) == null) {
+            errors.add("manifestId", "manifest " + r.manifestId() + " does not exist");
+        }
+        int maxParallel = r.maxParallel() == null ? 1 : r.maxParallel();
+        int maxFailed = r.maxFailed() == null ? 0 : r.maxFailed();
+        int timeout = r.orderTimeoutSeconds() == null ? (int) config.defaultOrderTimeout().toSeconds() : r.orderTimeoutSeconds();
+        errors.check(maxParallel >= 1 && maxParallel <= 10_000, "maxParallel", "must be between 1 and 10000");
+        errors.check(maxFailed >= 0 && maxFailed <= 1_000_000, "maxFailed", "must be 0 or more");
+        errors.check(timeout >= 5 && timeout <= 7 * 24 * 3600, "orderTimeoutSeconds", "must be between 5 and 604800");
+        checkNames(r.groups(), "groups", errors);
+        checkNames(r.systems(), "systems", errors);
+        errors.throwIfAny();
+
+        SystemDeployment d = new SystemDeployment();
+        d.name = r.name();
+        d.manifestId = r.manifestId();
+        d.fleetId = r.fleetId();
+        d.groups = r.groups() == null ? new ArrayList<>() : new ArrayList<>(r.groups());
+        d.systems = r.systems() == null ? new ArrayList<>() : new ArrayList<>(r.systems());
+        d.maxParallel = maxParallel;
+        d.maxFailed = maxFailed;
+        d.byCentre = Boolean.TRUE.equals(r.byCentre());
+        d.orderTimeoutSeconds = timeout;
+        d.createdAt = clock.instant();
+        d.createdBy = actor;
+        d.phase = DeploymentPhase.DRAFT;
+        d.persist();
+        return d;
+    }
+
+    private static void checkNames(List<String> names, String field, FieldErrors errors) {
+        if (names == null) {
+            return;
+        }
+        if (!errors.check(names.size() <= MAX_LIST, field, "at most " + MAX_LIST + " entries")) {
+            return;
+        }
+        Set<String> seen = new HashSet<>();
+        for (int i = 0; i < names.size(); i++) {
+            String n = names.get(i);
+            if (errors.text(n, field + "[" + i + "]", 256)) {
+                errors.check(seen.add(n), field + "[" + i + "]", "'" + n + "' appears more than once");
+            }
+        }
+    }
+
+    /** Starts a draft: the systems in scope are fixed as pending runs, in the order they will be taken. */
+    @Transactional
+    public SystemDeployment start(long id, String actor) {
+        SystemDeployment d = lock(id);
+        if (d.phase != DeploymentPhase.DRAFT) {
+            throw new ConflictException("deployment " + id + " is " + d.phase + "; only a DRAFT can be started");
+        }
+        Manifest manifest = Manifest.findById(d.manifestId);
+        List<DeploymentScope.InScope> systems = scope.inScope(d, manifest);
+        Instant now = clock.instant();
+        int seq = 0;
+        for (DeploymentScope.InScope s : systems) {
+            SystemRun run = new SystemRun();
+            run.deploymentId = d.id;
+            run.system = s.system();
+            run.group = s.group();
+            run.seq = seq++;
+            run.persist();
+            RunEvent.record(run.id, now, "CREATED", "in scope of deployment '" + d.name + "' (manifest '"
+                    + manifest.name + "')", actor);
+        }
+        d.startedAt = now;
+        refreshPhase(d);
+        return d;
+    }
+
+    @Transactional
+    public SystemDeployment pause(long id, String actor) {
+        SystemDeployment d = lock(id);
+        if (d.phase != DeploymentPhase.RUNNING) {
+            throw new ConflictException("deployment " + id + " is " + d.phase + "; only a RUNNING deployment can be paused");
+        }
+        d.paused = true;
+        refreshPhase(d);
+        recordOnUnderWay(d, "PAUSED", "deployment paused: nothing new is sent; devices already sent a set finish it", actor);
+        return d;
+    }
+
+    @Transactional
+    public SystemDeployment resume(long id, String actor) {
+        SystemDeployment d = lock(id);
+        if (d.phase != DeploymentPhase.PAUSED) {
+            throw new ConflictException("deployment " + id + " is " + d.phase + "; only a PAUSED deployment can be resumed");
+        }
+        d.paused = false;
+        refreshPhase(d);
+        recordOnUnderWay(d, "RESUMED", "deployment resumed", actor);
+        return d;
+    }
+
+    /** Skips every system not yet started; those under way finish (and roll back if they fail). */
+    @Transactional
+    public SystemDeployment abort(long id, String actor) {
+        SystemDeployment d = lock(id);
+        if (d.phase == DeploymentPhase.ABORTED || d.phase == DeploymentPhase.ABORTING || d.phase == DeploymentPhase.FINISHED) {
+            throw new ConflictException("deployment " + id + " is " + d.phase + "; there is nothing left to abort");
+        }
+        d.aborted = true;
+        Instant now = clock.instant();
+        for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state = ?2", d.id, RunState.PENDING)) {
+            run.state = RunState.SKIPPED;
+            run.reason = "skipped: the deployment was aborted before this system was started";
+            run.endedAt = now;
+            RunEvent.record(run.id, now, "SKIPPED", run.reason, actor);
+        }
+        refreshPhase(d);
+        return d;
+    }
+
+    /** Rolls a running or finished system back by hand: the engine sends it to its photographed sets. */
+    @Transactional
+    public SystemRun rollback(long deploymentId, long runId, String reason, String actor) {
+        SystemDeployment d = lock(deploymentId);
+        SystemRun run = lockRun(d, runId);
+        if (run.state != RunState.RUNNING && run.state != RunState.SUCCEEDED) {
+            throw new ConflictException("system '" + run.system + "' is " + run.state
+                    + "; only a RUNNING or SUCCEEDED system can be rolled back by hand");
+        }
+        if (run.rollbackCause != null) {
+            throw new ConflictException("system '" + run.system + "' is already going back ("
+                    + run.rollbackCause.name().toLowerCase() + ")");
+        }
+        run.rollbackCause = RollbackCause.MANUAL;
+        run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
+        RunEvent.record(run.id, clock.instant(), "ROLLBACK_REQUESTED",
+                "rollback by hand requested" + (run.rollbackReason == null ? "" : ": " + run.rollbackReason), actor);
+        refreshPhase(d);
+        return run;
+    }
+
+    /**
+     * Takes a rolled-back system again: pending, photographed afresh when it starts, with this deployment's manifest;
+     * it no longer counts as failed. The channel's release (if any) stays as it is: resuming it is another decision.
+     */
+    @Transactional
+    public SystemRun retry(long deploymentId, long runId, String reason, String actor) {
+        SystemDeployment d = lock(deploymentId);
+        SystemRun run = lockRun(d, runId);
+        if (d.aborted) {
+            throw new ConflictException("deployment " + deploymentId + " was aborted; start a new deployment instead");
+        }
+        if (!run.state.wentBack()) {
+            throw new ConflictException("system '" + run.system + "' is " + run.state
+                    + "; only a ROLLED_BACK or ROLLBACK_FAILED system can be taken again");
+        }
+        RunDevice.delete("runId", run.id);
+        run.state = RunState.PENDING;
+        run.attempt++;
+        run.currentOrder = null;
+        run.failedOrder = null;
+        run.rollbackCause = null;
+        run.rollbackReason = null;
+        run.startedAt = null;
+        run.endedAt = null;
+        String previous = run.reason;
+        run.reason = null;
+        RunEvent.record(run.id, clock.instant(), "TAKEN_AGAIN", "taken again (attempt " + run.attempt + ")"
+                + (reason == null || reason.isBlank() ? "" : ": " + truncate(reason, 900))
+                + "; before: " + previous, actor);
+        refreshPhase(d);
+        return run;
+    }
+
+    @Override
+    public void checkChange(Manifest m) {
+        long open = SystemDeployment.count("manifestId = :m and phase not in :ended", Parameters.with("m", m.id)
+                .and("ended", List.of(DeploymentPhase.FINISHED, DeploymentPhase.FAILED, DeploymentPhase.ABORTED)));
+        if (open > 0) {
+            throw new ConflictException("manifest '" + m.name + "' is used by " + open
+                    + " deployment(s) that have not ended; abort or finish them first");
+        }
+    }
+
+    SystemDeployment lock(long id) {
+        SystemDeployment d = SystemDeployment.findById(id, LockModeType.PESSIMISTIC_WRITE);
+        if (d == null) {
+            throw new NotFoundException("system deployment", id);
+        }
+        return d;
+    }
+
+    private static SystemRun lockRun(SystemDeployment d, long runId) {
+        SystemRun run = SystemRun.findById(runId, LockModeType.PESSIMISTIC_WRITE);
+        if (run == null || run.deploymentId != d.id) {
+            throw new NotFoundException("run", runId + " of system deployment " + d.id);
+        }
+        return run;
+    }
+
+    /** Re-derives the phase from the flags and runs; sets the end time when it ends. Call inside a transaction. */
+    void refreshPhase(SystemDeployment d) {
+        List<DeploymentPhase.RunSummary> runs = SystemRun.ofDeployment(d.id).stream().map(SystemRun::summary).toList();
+        DeploymentPhase phase = DeploymentPhase.derive(d.startedAt != null, d.paused, d.aborted, d.maxFailed, runs);
+        if (phase != d.phase) {
+            d.phase = phase;
+            d.endedAt = phase.ended() ? clock.instant() : null;
+        }
+    }
+
+    private void recordOnUnderWay(SystemDeployment d, String type, String message, String actor) {
+        Instant now = clock.instant();
+        for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state in ?2", d.id, RunState.UNDER_WAY)) {
+            RunEvent.record(run.id, now, type, message, actor);
+        }
+    }
+
+    private static String truncate(String s, int max) {
+        return s.length() > max ? s.substring(0, max) + "…" : s;
+    }
+}

@@ -1,0 +1,55 @@
+package io.qawk.orchestrator.deployment;
+
+import java.time.Instant;
+import java.util.List;
+
+/** A deployment as the API shows it: settings, phase, and how its systems stand in numbers and in words. */
+public record DeploymentView(long id, String name, long manifestId, String manifestName, Long fleetId,
+                             List<String> groups, List<String> systems, int maxParallel, int maxFailed,
+                             boolean byCentre, int orderTimeoutSeconds, DeploymentPhase state, boolean paused,
+                             boolean aborted, Counts counts, String summary, Instant createdAt, String createdBy,
+                             Instant startedAt, Instant endedAt) {
+
+    /** Systems by how their runs stand. */
+    public record Counts(int systems, int pending, int running, int rollingBack, int succeeded, int rolledBack,
+                         int rollbackFailed, int skipped, int givenUp) {
+
+        static Counts of(List<SystemRun> runs) {
+            int[] n = new int[RunState.values().length];
+            runs.forEach(r -> n[r.state.ordinal()]++);
+            return new Counts(runs.size(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
+                    n[RunState.ROLLING_BACK.ordinal()], n[RunState.SUCCEEDED.ordinal()], n[RunState.ROLLED_BACK.ordinal()],
+                    n[RunState.ROLLBACK_FAILED.ordinal()], n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()]);
+        }
+
+        /** "7 of 8 updated, 1 rolled back" — with the worst case called out. */
+        String words() {
+            StringBuilder sb = new StringBuilder().append(succeeded).append(" of ").append(systems).append(" updated");
+            int back = rolledBack + rollbackFailed;
+            if (back > 0 || systems > 0) {
+                sb.append(", ").append(back).append(" rolled back");
+            }
+            if (rollbackFailed > 0) {
+                sb.append(" (").append(rollbackFailed).append(" failed to go back)");
+            }
+            if (running + rollingBack > 0) {
+                sb.append(", ").append(running + rollingBack).append(" under way");
+            }
+            if (skipped > 0) {
+                sb.append(", ").append(skipped).append(" skipped");
+            }
+            if (givenUp > 0) {
+                sb.append(", ").append(givenUp).append(" given up");
+            }
+            return sb.toString();
+        }
+    }
+
+    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun> runs) {
+        Counts c = Counts.of(runs);
+        return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
+                d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.phase, d.paused, d.aborted, c,
+                d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
+                d.createdAt, d.createdBy, d.startedAt, d.endedAt);
+    }
+}

@@ -1,0 +1,27 @@
+package io.qawk.orchestrator.deployment;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+
+/** How the deployment engine runs. */
+@ConfigMapping(prefix = "qawk.engine")
+public interface EngineConfig {
+
+    /** Time between two engine passes. */
+    @WithDefault("5s")
+    Duration interval();
+
+    /** Delay after start before the first pass. */
+    @WithDefault("3s")
+    Duration initialDelay();
+
+    /** A device that has not finished within this time after its order was sent has failed (per deployment overridable). */
+    @WithDefault("30m")
+    Duration defaultOrderTimeout();
+
+    /** How many controller ids go into one hawkBit query when observing devices in bulk. */
+    @WithDefault("100")
+    int observeChunk();
+}

@@ -1,0 +1,106 @@
+package io.qawk.orchestrator.deployment;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.Table;
+
+import java.io.Serializable;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/** A device of a run: its photograph (from-set) and destination (to-set), and how far it got. */
+@Entity
+@Table(name = "run_device")
+@IdClass(RunDevice.Key.class)
+public class RunDevice extends PanacheEntityBase {
+
+    @Id
+    @Column(name = "run_id")
+    public long runId;
+
+    @Id
+    @Column(name = "controller_id")
+    public String controllerId;
+
+    @Column(name = "component_type", nullable = false)
+    public String componentType;
+
+    @Column(name = "update_order", nullable = false)
+    public int order;
+
+    @Column(name = "from_set_id")
+    public Long fromSetId;
+
+    @Column(name = "from_set")
+    public String fromSet;
+
+    @Column(name = "to_set_id", nullable = false)
+    public long toSetId;
+
+    @Column(name = "to_set", nullable = false)
+    public String toSet;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public DeviceState state = DeviceState.WAITING;
+
+    @Column(nullable = false)
+    public boolean failed;
+
+    @Column(name = "intent_at")
+    public Instant intentAt;
+
+    @Column(name = "assigned_at")
+    public Instant assignedAt;
+
+    @Column(name = "action_id")
+    public Long actionId;
+
+    @Column(name = "finished_at")
+    public Instant finishedAt;
+
+    public String detail;
+
+    static List<RunDevice> ofRun(long runId) {
+        return list("runId = ?1 order by order, controllerId", runId);
+    }
+
+    RunPlanner.Device planned() {
+        return new RunPlanner.Device(controllerId, order, fromSetId, toSetId, state, assignedAt, failed);
+    }
+
+    /** The set this device is being sent now: its destination, or its photographed set on the way back. */
+    long setInFlight() {
+        return state.rollingBack() ? fromSetId : toSetId;
+    }
+
+    /** Composite key: run and controller id. */
+    public static class Key implements Serializable {
+        public long runId;
+        public String controllerId;
+
+        public Key() {
+        }
+
+        public Key(long runId, String controllerId) {
+            this.runId = runId;
+            this.controllerId = controllerId;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.runId == runId && Objects.equals(k.controllerId, controllerId);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(runId, controllerId);
+        }
+    }
+}

@@ -1,0 +1,45 @@
+package io.qawk.orchestrator.deployment;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+
+import java.time.Instant;
+
+/** One entry of a run's timeline; {@code actor} is the user for commands, null for the engine. */
+@Entity
+@Table(name = "run_event")
+public class RunEvent extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "run_id", nullable = false)
+    public long runId;
+
+    @Column(nullable = false)
+    public Instant at;
+
+    @Column(nullable = false)
+    public String type;
+
+    @Column(nullable = false)
+    public String message;
+
+    public String actor;
+
+    static void record(long runId, Instant at, String type, String message, String actor) {
+        RunEvent e = new RunEvent();
+        e.runId = runId;
+        e.at = at;
+        e.type = type;
+        e.message = message.length() > 3900 ? message.substring(0, 3900) + "…" : message;
+        e.actor = actor;
+        e.persist();
+    }
+}

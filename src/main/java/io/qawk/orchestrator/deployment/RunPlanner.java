@@ -1,0 +1,336 @@
+package io.qawk.orchestrator.deployment;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * The decisions for one system's run, without database, HTTP or clock: given the photograph (each device's
+ * from-set and to-set by order), what hawkBit says of the devices in flight, and the time, it says what each
+ * device and the run become and which assignments to send.
+ *
+ * <p>Forward: the lowest order not yet done is sent (devices already on their set are skipped); nothing of the
+ * next order goes out before every device of this one finished. A failed device (or a rollback asked for by hand)
+ * waits for the devices still in flight, then sends every device this run updated back to its photographed set,
+ * highest order first; a device that ran nothing before is left as it is.
+ */
+public final class RunPlanner {
+
+    private RunPlanner() {
+    }
+
+    /** A device of the run as stored. */
+    /** A device of the run as stored; {@code failed} once it failed its forward update in this run. */
+    public record Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
+                         Instant assignedAt, boolean failed) {
+        Device with(DeviceState newState) {
+            return new Device(controllerId, order, fromSetId, toSetId, newState, assignedAt,
+                    failed || newState == DeviceState.FAILED);
+        }
+    }
+
+    /** Everything the decision depends on. */
+    public record Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
+                        String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
+                        Duration orderTimeout) {
+    }
+
+    /** Send {@code setId} to {@code controllerId}; {@code rollback} when it is the photographed set going back. */
+    public record Assign(String controllerId, long setId, boolean rollback, int order) {
+    }
+
+    /** A device's new state, why (null: keep the last reason) and whether it failed its update in this run. */
+    public record DeviceChange(DeviceState state, String detail, boolean failed) {
+    }
+
+    /** The outcome of one decision. */
+    public record Decision(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
+                           String reason, Map<String, DeviceChange> deviceChanges, List<Assign> assignments,
+                           List<String> events) {
+        public boolean ended() {
+            return state.terminal();
+        }
+    }
+
+    public static Decision plan(Input in) {
+        return new Planning(in).run();
+    }
+
+    /** The reason a run that went back carries, in the words operators were promised. */
+    static String rollbackReason(RollbackCause cause, String manualReason, Integer failedOrder, List<Device> devices,
+                                 Map<String, DeviceChange> changes) {
+        long failed = 0;
+        long back = 0;
+        long tried = 0;
+        long nothingBefore = 0;
+        List<String> notBack = new ArrayList<>();
+        for (Device d : devices) {
+            DeviceState s = changes.containsKey(d.controllerId()) ? changes.get(d.controllerId()).state() : d.state();
+            if (s == DeviceState.ROLLED_BACK) {
+                back++;
+                tried++;
+            } else if (s == DeviceState.ROLLBACK_FAILED) {
+                tried++;
+                notBack.add(d.controllerId());
+            } else if (s == DeviceState.LEFT_AS_IS) {
+                nothingBefore++;
+            }
+        }
+        for (Device d : devices) {
+            DeviceChange c = changes.get(d.controllerId());
+            if (d.failed() || c != null && c.failed()) {
+                failed++;
+            }
+        }
+        StringBuilder sb = new StringBuilder();
+        if (cause == RollbackCause.MANUAL) {
+            sb.append("rolled back by hand");
+            if (manualReason != null && !manualReason.isBlank()) {
+                sb.append(" (").append(manualReason).append(')');
+            }
+        } else {
+            sb.append(failed).append(" device(s) failed at order ").append(failedOrder);
+        }
+        sb.append(" -- rolled back: ").append(back).append(" of ").append(tried)
+                .append(" devices on their previous set again");
+        if (nothingBefore > 0) {
+            sb.append(", ").append(nothingBefore).append(" ran nothing before and were left as they are");
+        }
+        if (!notBack.isEmpty()) {
+            notBack.sort(Comparator.naturalOrder());
+            sb.append("; FAILED TO GO BACK: ").append(String.join(", ", notBack));
+        }
+        return sb.toString();
+    }
+
+    static final String FAILED_MARK = "failed";
+
+    /** One decision in progress: devices are updated in place, changes recorded. */
+    private static final class Planning {
+        private final Input in;
+        private final Map<String, Device> devices = new LinkedHashMap<>();
+        private final Map<String, DeviceChange> changes = new LinkedHashMap<>();
+        private final List<Assign> assignments = new ArrayList<>();
+        private final List<String> events = new ArrayList<>();
+        private RunState state;
+        private Integer currentOrder;
+        private Integer failedOrder;
+        private RollbackCause cause;
+        private String reason;
+
+        Planning(Input in) {
+            this.in = in;
+            in.devices().forEach(d -> devices.put(d.controllerId(), d));
+            state = in.state();
+            currentOrder = in.currentOrder();
+            failedOrder = in.failedOrder();
+            cause = in.rollbackCause();
+        }
+
+        Decision run() {
+            if (state == RunState.RUNNING || (state == RunState.SUCCEEDED && cause == RollbackCause.MANUAL)) {
+                forward();
+            }
+            if (state == RunState.ROLLING_BACK) {
+                backward();
+            }
+            return new Decision(state, currentOrder, failedOrder, cause, reason, changes, assignments, events);
+        }
+
+        private void forward() {
+            observeForward();
+            boolean failure = devices.values().stream().anyMatch(d -> d.state() == DeviceState.FAILED);
+            if (failure && cause == null) {
+                cause = RollbackCause.FAILURE;
+            }
+            if (cause != null) {
+                if (devices.values().stream().anyMatch(d -> d.state().inFlight())) {
+                    return; // devices of this order still at it: wait for them (or their timeout) before going back
+                }
+                startRollback();
+                return;
+            }
+            List<Integer> orders = orders();
+            int index = currentOrder == null ? 0 : Math.max(0, orders.indexOf(currentOrder));
+            while (index < orders.size()) {
+                int order = orders.get(index);
+                if (!Objects.equals(currentOrder, order)) {
+                    currentOrder = order;
+                }
+                sendOrder(order);
+                if (!orderDone(order)) {
+                    return;
+                }
+                index++;
+            }
+            if (state != RunState.SUCCEEDED) {
+                state = RunState.SUCCEEDED;
+                long skipped = devices.values().stream().filter(d -> d.state() == DeviceState.ALREADY_ON_SET).count();
+                reason = "every component is on its set" + (skipped > 0 ? " (" + skipped + " device(s) already were)" : "");
+                events.add("succeeded: " + reason);
+            }
+        }
+
+        private void observeForward() {
+            for (Device d : List.copyOf(devices.values())) {
+                if (d.state() != DeviceState.ASSIGNED) {
+                    continue;
+                }
+                Outcome o = in.outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
+                switch (o) {
+                    case SUCCEEDED -> change(d, DeviceState.SUCCEEDED, "installed", "device " + d.controllerId() + " finished");
+                    case FAILED -> change(d, DeviceState.FAILED, FAILED_MARK, "device " + d.controllerId() + " failed");
+                    case GONE -> change(d, DeviceState.FAILED, FAILED_MARK + ": the target was deleted in hawkBit",
+                            "device " + d.controllerId() + " failed: its target was deleted in hawkBit");
+                    case RUNNING -> {
+                        if (timedOut(d)) {
+                            change(d, DeviceState.FAILED, FAILED_MARK + ": did not finish within " + human(in.orderTimeout()),
+                                    "device " + d.controllerId() + " failed: no result within " + human(in.orderTimeout()));
+                        }
+                    }
+                }
+            }
+        }
+
+        private void sendOrder(int order) {
+            List<String> sent = new ArrayList<>();
+            for (Device d : List.copyOf(devices.values())) {
+                if (d.order() != order) {
+                    continue;
+                }
+                if (d.state() == DeviceState.WAITING) {
+                    if (d.fromSetId() != null && d.fromSetId() == d.toSetId()) {
+                        change(d, DeviceState.ALREADY_ON_SET, "already on its set", null);
+                    } else {
+                        change(d, DeviceState.ASSIGNING, null, null);
+                        assignments.add(new Assign(d.controllerId(), d.toSetId(), false, order));
+                        sent.add(d.controllerId());
+                    }
+                } else if (d.state() == DeviceState.ASSIGNING) {
+                    // intent stored but not confirmed by hawkBit (crash or outage): the engine re-checks, then sends
+                    assignments.add(new Assign(d.controllerId(), d.toSetId(), false, order));
+                }
+            }
+            if (!sent.isEmpty()) {
+                events.add("order " + order + " sent to " + String.join(", ", sent));
+            }
+        }
+
+        private boolean orderDone(int order) {
+            return devices.values().stream().filter(d -> d.order() == order)
+                    .allMatch(d -> d.state() == DeviceState.SUCCEEDED || d.state() == DeviceState.ALREADY_ON_SET);
+        }
+
+        private void startRollback() {
+            state = RunState.ROLLING_BACK;
+            if (cause == RollbackCause.FAILURE) {
+                failedOrder = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED)
+                        .map(Device::order).min(Integer::compare).orElse(currentOrder);
+                long n = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED).count();
+                events.add(n + " device(s) failed at order " + failedOrder + ": the whole system goes back");
+            } else {
+                events.add("rollback by hand" + (in.rollbackReason() == null ? "" : ": " + in.rollbackReason()));
+            }
+            for (Device d : List.copyOf(devices.values())) {
+                switch (d.state()) {
+                    case SUCCEEDED, FAILED -> {
+                        if (d.fromSetId() == null) {
+                            change(d, DeviceState.LEFT_AS_IS, "ran nothing before: left as it is", null);
+                        } else {
+                            change(d, DeviceState.ROLLBACK_WAITING, null, null);
+                        }
+                    }
+                    case WAITING -> change(d, DeviceState.NOT_SENT, "its order was not reached", null);
+                    default -> {
+                    }
+                }
+            }
+        }
+
+        private void backward() {
+            for (Device d : List.copyOf(devices.values())) {
+                if (d.state() != DeviceState.ROLLBACK_ASSIGNED) {
+                    continue;
+                }
+                Outcome o = in.outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
+                switch (o) {
+                    case SUCCEEDED -> change(d, DeviceState.ROLLED_BACK, "on its previous set again",
+                            "device " + d.controllerId() + " is on its previous set again");
+                    case FAILED -> change(d, DeviceState.ROLLBACK_FAILED, "failed to go back",
+                            "device " + d.controllerId() + " FAILED TO GO BACK");
+                    case GONE -> change(d, DeviceState.ROLLBACK_FAILED, "failed to go back: the target was deleted in hawkBit",
+                            "device " + d.controllerId() + " FAILED TO GO BACK: its target was deleted in hawkBit");
+                    case RUNNING -> {
+                        if (timedOut(d)) {
+                            change(d, DeviceState.ROLLBACK_FAILED, "failed to go back within " + human(in.orderTimeout()),
+                                    "device " + d.controllerId() + " FAILED TO GO BACK within " + human(in.orderTimeout()));
+                        }
+                    }
+                }
+            }
+            if (devices.values().stream().anyMatch(d -> d.state() == DeviceState.ROLLBACK_ASSIGNED)) {
+                return;
+            }
+            List<Device> assigning = devices.values().stream()
+                    .filter(d -> d.state() == DeviceState.ROLLBACK_ASSIGNING).toList();
+            if (!assigning.isEmpty()) {
+                assigning.forEach(d -> assignments.add(new Assign(d.controllerId(), d.fromSetId(), true, d.order())));
+                return;
+            }
+            Optional<Integer> highest = devices.values().stream().filter(d -> d.state() == DeviceState.ROLLBACK_WAITING)
+                    .map(Device::order).max(Integer::compare);
+            if (highest.isPresent()) {
+                List<String> sent = new ArrayList<>();
+                for (Device d : List.copyOf(devices.values())) {
+                    if (d.state() == DeviceState.ROLLBACK_WAITING && d.order() == highest.get()) {
+                        change(d, DeviceState.ROLLBACK_ASSIGNING, null, null);
+                        assignments.add(new Assign(d.controllerId(), d.fromSetId(), true, d.order()));
+                        sent.add(d.controllerId());
+                    }
+                }
+                events.add("rollback of order " + highest.get() + " sent to " + String.join(", ", sent));
+                return;
+            }
+            boolean anyFailedBack = devices.values().stream().anyMatch(d -> d.state() == DeviceState.ROLLBACK_FAILED);
+            state = anyFailedBack ? RunState.ROLLBACK_FAILED : RunState.ROLLED_BACK;
+            reason = rollbackReason(cause, in.rollbackReason(), failedOrder, List.copyOf(devices.values()), Map.of());
+            events.add((anyFailedBack ? "rollback failed: " : "rolled back: ") + reason);
+        }
+
+        private boolean timedOut(Device d) {
+            return d.assignedAt() != null && in.orderTimeout() != null
+                    && !in.now().isBefore(d.assignedAt().plus(in.orderTimeout()));
+        }
+
+        private List<Integer> orders() {
+            return devices.values().stream().map(Device::order).collect(Collectors.toCollection(TreeSet::new))
+                    .stream().toList();
+        }
+
+        private void change(Device d, DeviceState newState, String detail, String event) {
+            Device updated = d.with(newState);
+            devices.put(d.controllerId(), updated);
+            DeviceChange before = changes.get(d.controllerId());
+            String keptDetail = detail != null ? detail : before == null ? null : before.detail();
+            changes.put(d.controllerId(), new DeviceChange(newState, keptDetail, updated.failed()));
+            if (event != null) {
+                events.add(event);
+            }
+        }
+    }
+
+    static String human(Duration d) {
+        if (d.toMinutes() >= 1 && d.toSecondsPart() == 0) {
+            return d.toMinutes() + " min";
+        }
+        return d.toSeconds() + " s";
+    }
+}

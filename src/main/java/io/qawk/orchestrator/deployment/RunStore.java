@@ -1,0 +1,243 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** The engine's reads and writes, each its own transaction: one run per transaction, locked while it changes. */
+@ApplicationScoped
+public class RunStore {
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    DeploymentService deployments;
+
+    /** What a pass starts from. */
+    public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<RunView> runsToPlan,
+                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents) {
+    }
+
+    /** A run the pass plans. */
+    public record RunView(long id, RunState state) {
+    }
+
+    @Transactional
+    public List<Long> activeDeploymentIds() {
+        return SystemDeployment.<SystemDeployment>list("phase in ?1 order by id",
+                List.of(DeploymentPhase.RUNNING, DeploymentPhase.ABORTING, DeploymentPhase.PAUSED))
+                .stream().map(d -> d.id).toList();
+    }
+
+    @Transactional
+    public Snapshot load(long deploymentId) {
+        SystemDeployment d = SystemDeployment.findById(deploymentId);
+        if (d == null || !d.phase.active()) {
+            return null;
+        }
+        List<RunView> runs = new ArrayList<>();
+        List<DeviceObserver.InFlight> inFlight = new ArrayList<>();
+        List<RunDevice> intents = new ArrayList<>();
+        for (SystemRun r : SystemRun.ofDeployment(deploymentId)) {
+            boolean manual = r.rollbackCause == RollbackCause.MANUAL;
+            boolean plannable = r.state.underWay() || (r.state == RunState.SUCCEEDED && manual && r.state != RunState.ROLLING_BACK);
+            if (!plannable || (d.phase == DeploymentPhase.PAUSED && !manual)) {
+                continue;
+            }
+            runs.add(new RunView(r.id, r.state));
+            for (RunDevice dev : RunDevice.ofRun(r.id)) {
+                if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
+                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
+                } else if (dev.state == DeviceState.ASSIGNING || dev.state == DeviceState.ROLLBACK_ASSIGNING) {
+                    intents.add(dev);
+                }
+            }
+        }
+        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents);
+    }
+
+    /** Plans one run with what hawkBit said and stores the decision; returns the assignments to send. */
+    @Transactional
+    public List<RunPlanner.Assign> planAndSave(long runId, Map<String, Outcome> outcomes, Duration timeout,
+                                               Map<String, Long> runOfDevice) {
+        SystemRun run = SystemRun.findById(runId, LockModeType.PESSIMISTIC_WRITE);
+        if (run == null || !(run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL)) {
+            return List.of();
+        }
+        return planLocked(run, RunDevice.ofRun(runId), outcomes, timeout, runOfDevice);
+    }
+
+    /** Runs the scheduler: which pending systems start now. */
+    @Transactional
+    public List<Long> runsToStart(long deploymentId) {
+        SystemDeployment d = deployments.lock(deploymentId);
+        deployments.refreshPhase(d);
+        List<DeploymentPhase.RunSummary> runs = SystemRun.ofDeployment(deploymentId).stream().map(SystemRun::summary).toList();
+        return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, runs).stream()
+                .map(DeploymentPhase.RunSummary::id).toList();
+    }
+
+    /** Stores the photograph of a system (before anything is sent) and plans its first order. */
+    @Transactional
+    public List<RunPlanner.Assign> startAndPlan(long runId, List<RunDevice> photo, Duration timeout,
+                                                Map<String, Long> runOfDevice) {
+        SystemRun run = SystemRun.findById(runId, LockModeType.PESSIMISTIC_WRITE);
+        if (run == null || run.state != RunState.PENDING) {
+            return List.of();
+        }
+        Instant now = clock.instant();
+        run.state = RunState.RUNNING;
+        run.startedAt = now;
+        if (photo.isEmpty()) {
+            run.state = RunState.SUCCEEDED;
+            run.endedAt = now;
+            run.reason = "nothing to do: no device of this system fills a component of the manifest";
+            RunEvent.record(run.id, now, "SUCCEEDED", run.reason, null);
+            return List.of();
+        }
+        photo.forEach(d -> d.persist());
+        RunEvent.record(run.id, now, "SNAPSHOT", "photographed " + photo.size() + " device(s): " + photo.stream()
+                .map(d -> d.controllerId + " (" + d.componentType + ", order " + d.order + ") runs "
+                        + (d.fromSet == null ? "nothing" : d.fromSet) + ", gets " + d.toSet)
+                .collect(Collectors.joining("; ")), null);
+        return planLocked(run, photo, Map.of(), timeout, runOfDevice);
+    }
+
+    private List<RunPlanner.Assign> planLocked(SystemRun run, List<RunDevice> devices, Map<String, Outcome> outcomes,
+                                               Duration timeout, Map<String, Long> runOfDevice) {
+        Instant now = clock.instant();
+        RunPlanner.Decision decision = RunPlanner.plan(new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder,
+                run.rollbackCause, run.rollbackReason, devices.stream().map(RunDevice::planned).toList(), outcomes, now,
+                timeout));
+        Map<String, RunDevice> byId = devices.stream().collect(Collectors.toMap(d -> d.controllerId, d -> d));
+        decision.deviceChanges().forEach((id, change) -> {
+            RunDevice d = byId.get(id);
+            d.state = change.state();
+            d.failed = change.failed();
+            if (change.detail() != null) {
+                d.detail = change.detail();
+            }
+            if (change.state() == DeviceState.ASSIGNING || change.state() == DeviceState.ROLLBACK_ASSIGNING) {
+                d.intentAt = now;
+                d.assignedAt = null;
+                d.actionId = null;
+            }
+            if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED)
+                    .contains(change.state())) {
+                d.finishedAt = now;
+            }
+        });
+        run.state = decision.state();
+        run.currentOrder = decision.currentOrder();
+        run.failedOrder = decision.failedOrder();
+        run.rollbackCause = decision.rollbackCause();
+        if (decision.reason() != null) {
+            run.reason = decision.reason();
+        }
+        if (decision.ended()) {
+            run.endedAt = now;
+        }
+        for (String event : decision.events()) {
+            RunEvent.record(run.id, now, eventType(event), event, null);
+        }
+        decision.assignments().forEach(a -> runOfDevice.put(a.controllerId(), run.id));
+        return decision.assignments();
+    }
+
+    private static String eventType(String message) {
+        if (message.startsWith("order ")) {
+            return "ORDER_SENT";
+        }
+        if (message.startsWith("rollback of order")) {
+            return "ROLLBACK_SENT";
+        }
+        if (message.startsWith("succeeded")) {
+            return "SUCCEEDED";
+        }
+        if (message.startsWith("rolled back") && !message.startsWith("rolled back by hand")) {
+            return "ROLLED_BACK";
+        }
+        if (message.startsWith("rollback failed")) {
+            return "ROLLBACK_FAILED";
+        }
+        if (message.contains("FAILED TO GO BACK")) {
+            return "DEVICE_FAILED_TO_GO_BACK";
+        }
+        if (message.contains(" failed")) {
+            return "DEVICE_FAILED";
+        }
+        if (message.endsWith(" finished") || message.contains("previous set again")) {
+            return "DEVICE_FINISHED";
+        }
+        return "ROLLBACK_STARTED";
+    }
+
+    /** hawkBit answered an assignment: the intents become assignments with their actions. */
+    @Transactional
+    public void recordAssignment(long setId, List<RunPlanner.Assign> assigns, AssignmentResult result, Set<String> dropped,
+                                 Map<String, Long> runOfDevice, Instant at) {
+        Map<Long, List<String>> perRun = new java.util.LinkedHashMap<>();
+        for (RunPlanner.Assign a : assigns) {
+            Long runId = runOfDevice.get(a.controllerId());
+            RunDevice d = runId == null ? null : RunDevice.findById(new RunDevice.Key(runId, a.controllerId()));
+            if (d == null || !d.state.inFlight()) {
+                continue;
+            }
+            markAssigned(d, result.actionByTarget().get(a.controllerId()), at);
+            if (dropped.contains(a.controllerId())) {
+                d.detail = "hawkBit no longer knows this target";
+            }
+            Long action = result.actionByTarget().get(a.controllerId());
+            perRun.computeIfAbsent(runId, k -> new ArrayList<>())
+                    .add(a.controllerId() + (action == null ? "" : " (action " + action + ")"));
+        }
+        perRun.forEach((runId, ids) -> RunEvent.record(runId, at, "ASSIGNED",
+                "hawkBit assigned set " + setId + " to " + String.join(", ", ids), null));
+    }
+
+    @Transactional
+    public void confirmAssigned(long runId, String controllerId, Long actionId, Instant at, String detail) {
+        RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
+        if (d != null && (d.state == DeviceState.ASSIGNING || d.state == DeviceState.ROLLBACK_ASSIGNING)) {
+            markAssigned(d, actionId, at);
+            if (detail != null) {
+                d.detail = detail;
+            }
+            RunEvent.record(runId, clock.instant(), "RECOVERED", "assignment of " + controllerId
+                    + " found in hawkBit after an interruption" + (actionId == null ? "" : " (action " + actionId + ")"), null);
+        }
+    }
+
+    @Transactional
+    public void revertIntent(long runId, String controllerId) {
+        RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
+        if (d != null && d.state == DeviceState.ASSIGNING) {
+            d.state = DeviceState.WAITING;
+        } else if (d != null && d.state == DeviceState.ROLLBACK_ASSIGNING) {
+            d.state = DeviceState.ROLLBACK_WAITING;
+        }
+    }
+
+    private static void markAssigned(RunDevice d, Long actionId, Instant at) {
+        d.state = d.state == DeviceState.ROLLBACK_ASSIGNING ? DeviceState.ROLLBACK_ASSIGNED : DeviceState.ASSIGNED;
+        d.actionId = actionId;
+        d.assignedAt = at;
+    }
+
+    @Transactional
+    public void refreshPhase(long deploymentId) {
+        deployments.refreshPhase(deployments.lock(deploymentId));
+    }
+}

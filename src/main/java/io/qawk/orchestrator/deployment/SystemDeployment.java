@@ -1,0 +1,89 @@
+package io.qawk.orchestrator.deployment;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A manifest applied to systems, a few at a time. Its phase is derived from its flags and runs on every change. */
+@Entity
+@Table(name = "system_deployment")
+public class SystemDeployment extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(nullable = false)
+    public String name;
+
+    @Column(name = "manifest_id", nullable = false)
+    public long manifestId;
+
+    @Column(name = "fleet_id")
+    public Long fleetId;
+
+    /** Only these centres, in this order; empty = every centre, by name. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "groups", nullable = false)
+    public List<String> groups = new ArrayList<>();
+
+    /** Only these systems; empty = all in scope. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "systems", nullable = false)
+    public List<String> systems = new ArrayList<>();
+
+    @Column(name = "max_parallel", nullable = false)
+    public int maxParallel;
+
+    @Column(name = "max_failed", nullable = false)
+    public int maxFailed;
+
+    @Column(name = "by_centre", nullable = false)
+    public boolean byCentre;
+
+    @Column(name = "order_timeout_seconds", nullable = false)
+    public int orderTimeoutSeconds;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public DeploymentPhase phase = DeploymentPhase.DRAFT;
+
+    @Column(nullable = false)
+    public boolean paused;
+
+    @Column(nullable = false)
+    public boolean aborted;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "created_by")
+    public String createdBy;
+
+    @Column(name = "started_at")
+    public Instant startedAt;
+
+    @Column(name = "ended_at")
+    public Instant endedAt;
+
+    @Version
+    public long version;
+
+    public Duration orderTimeout() {
+        return Duration.ofSeconds(orderTimeoutSeconds);
+    }
+}

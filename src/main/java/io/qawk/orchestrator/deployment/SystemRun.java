@@ -1,0 +1,77 @@
+package io.qawk.orchestrator.deployment;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+
+import java.time.Instant;
+import java.util.List;
+
+/** One system's run within a deployment. */
+@Entity
+@Table(name = "system_run")
+public class SystemRun extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "deployment_id", nullable = false)
+    public long deploymentId;
+
+    @Column(name = "system_name", nullable = false)
+    public String system;
+
+    @Column(name = "group_name")
+    public String group;
+
+    /** Position in the deployment's sequence (centre order, then system name). */
+    @Column(nullable = false)
+    public int seq;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public RunState state = RunState.PENDING;
+
+    @Column(name = "current_order")
+    public Integer currentOrder;
+
+    @Column(name = "failed_order")
+    public Integer failedOrder;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "rollback_cause")
+    public RollbackCause rollbackCause;
+
+    @Column(name = "rollback_reason")
+    public String rollbackReason;
+
+    public String reason;
+
+    @Column(nullable = false)
+    public int attempt = 1;
+
+    @Column(name = "started_at")
+    public Instant startedAt;
+
+    @Column(name = "ended_at")
+    public Instant endedAt;
+
+    @Version
+    public long version;
+
+    static List<SystemRun> ofDeployment(long deploymentId) {
+        return list("deploymentId = ?1 order by seq", deploymentId);
+    }
+
+    DeploymentPhase.RunSummary summary() {
+        return new DeploymentPhase.RunSummary(id, state, group, seq, rollbackCause);
+    }
+}
