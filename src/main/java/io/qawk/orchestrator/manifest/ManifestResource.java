@@ -1,0 +1,59 @@
+package io.qawk.orchestrator.manifest;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.util.List;
+
+@Path("/qawk/v1/manifests")
+@Produces(MediaType.APPLICATION_JSON)
+public class ManifestResource {
+
+    @Inject
+    ManifestService service;
+
+    @GET
+    public List<ManifestView> list(@QueryParam("systemTypeId") Long systemTypeId) {
+        return service.list(systemTypeId).stream().map(ManifestView::of).toList();
+    }
+
+    @GET
+    @Path("{id}")
+    public ManifestView get(@PathParam("id") long id) {
+        return ManifestView.of(service.get(id));
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(ManifestRequest request, @Context UriInfo uri) {
+        Manifest created = service.create(request);
+        return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(created.id)).build())
+                .entity(ManifestView.of(created)).build();
+    }
+
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public ManifestView replace(@PathParam("id") long id, ManifestRequest request) {
+        return ManifestView.of(service.replace(id, request));
+    }
+
+    @DELETE
+    @Path("{id}")
+    public Response delete(@PathParam("id") long id) {
+        service.delete(id);
+        return Response.noContent().build();
+    }
+}

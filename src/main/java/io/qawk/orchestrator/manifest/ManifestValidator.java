@@ -1,0 +1,117 @@
+package io.qawk.orchestrator.manifest;
+
+import io.qawk.orchestrator.common.FieldErrors;
+import io.qawk.orchestrator.hawkbit.DistributionSetRef;
+import io.qawk.orchestrator.systemtype.SystemType;
+
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.LongFunction;
+import java.util.regex.Pattern;
+
+/**
+ * Checks a manifest request completely and reports every problem with its JSON path. The system type and the
+ * distribution sets are looked up through the functions given, so the rules can be tested without a database or
+ * hawkBit.
+ */
+final class ManifestValidator {
+
+    static final int MAX_COMPONENTS = 100;
+    static final int MIN_ORDER = 1;
+    static final int MAX_ORDER = 1000;
+    /** The same rule as for system type names. */
+    private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
+
+    private ManifestValidator() {
+    }
+
+    /**
+     * Validates the request; throws {@link io.qawk.orchestrator.common.InvalidRequestException} listing every problem.
+     * Returns the distribution sets the request names, by id.
+     */
+    static Map<Long, DistributionSetRef> validate(ManifestRequest r, LongFunction<Optional<SystemType>> systemTypes,
+                                                  LongFunction<Optional<DistributionSetRef>> sets) {
+        FieldErrors errors = new FieldErrors();
+        if (r == null) {
+            errors.add("", "a JSON body with name, systemTypeId and components is required").throwIfAny();
+            return Map.of();
+        }
+        if (errors.text(r.name(), "name", 128)) {
+            errors.check(NAME.matcher(r.name()).matches(), "name",
+                    "must start with a letter or digit and hold only letters, digits, spaces, '_', '-', '.', ':'");
+        }
+        SystemType type = null;
+        if (r.systemTypeId() == null) {
+            errors.add("systemTypeId", "is required");
+        } else {
+            type = systemTypes.apply(r.systemTypeId()).orElse(null);
+            errors.check(type != null, "systemTypeId", "system type " + r.systemTypeId() + " does not exist");
+        }
+        Map<Long, DistributionSetRef> found = validateComponents(r.components(), type, sets, errors);
+        errors.throwIfAny();
+        return found;
+    }
+
+    private static Map<Long, DistributionSetRef> validateComponents(List<ManifestRequest.ComponentRequest> components,
+            SystemType type, LongFunction<Optional<DistributionSetRef>> sets, FieldErrors errors) {
+        Map<Long, DistributionSetRef> found = new HashMap<>();
+        if (components == null || components.isEmpty()) {
+            errors.add("components", "at least one component is required");
+            return found;
+        }
+        if (!errors.check(components.size() <= MAX_COMPONENTS, "components",
+                "at most " + MAX_COMPONENTS + " components (got " + components.size() + ")")) {
+            return found;
+        }
+        Set<String> seen = new HashSet<>();
+        Map<Long, Optional<DistributionSetRef>> looked = new HashMap<>();
+        for (int i = 0; i < components.size(); i++) {
+            ManifestRequest.ComponentRequest c = components.get(i);
+            String at = "components[" + i + "]";
+            if (c == null) {
+                errors.add(at, "must be an object with componentType, distributionSetId and order");
+                continue;
+            }
+            if (errors.text(c.componentType(), at + ".componentType", 128)) {
+                if (type != null) {
+                    errors.check(type.component(c.componentType()).isPresent(), at + ".componentType",
+                            "'" + c.componentType() + "' is not a component of system type '" + type.name
+                                    + "' (its components: " + componentTypes(type) + ")");
+                }
+                errors.check(seen.add(c.componentType()), at + ".componentType",
+                        "'" + c.componentType() + "' appears more than once");
+            }
+            if (c.order() == null) {
+                errors.add(at + ".order", "is required (" + MIN_ORDER + "–" + MAX_ORDER + ", lower goes first)");
+            } else {
+                errors.check(c.order() >= MIN_ORDER && c.order() <= MAX_ORDER, at + ".order",
+                        "must be between " + MIN_ORDER + " and " + MAX_ORDER + " (got " + c.order() + ")");
+            }
+            Long id = c.distributionSetId();
+            if (id == null) {
+                errors.add(at + ".distributionSetId", "is required");
+            } else if (id <= 0) {
+                errors.add(at + ".distributionSetId", "must be a positive distribution set id (got " + id + ")");
+            } else {
+                Optional<DistributionSetRef> set = looked.computeIfAbsent(id, sets::apply);
+                if (set.isEmpty()) {
+                    errors.add(at + ".distributionSetId", "distribution set " + id + " does not exist in hawkBit");
+                } else if (!set.get().complete()) {
+                    errors.add(at + ".distributionSetId", "distribution set " + id + " (" + set.get().label()
+                            + ") is incomplete: a mandatory software module is missing, so hawkBit cannot assign it");
+                } else {
+                    found.put(id, set.get());
+                }
+            }
+        }
+        return found;
+    }
+
+    private static String componentTypes(SystemType type) {
+        return String.join(", ", type.components.stream().map(c -> c.componentType).toList());
+    }
+}

@@ -1,0 +1,46 @@
+package io.qawk.orchestrator.yaml;
+
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.net.URI;
+
+/** Manifests as Mender manifests: {@code POST …/manifests/import}, {@code GET …/manifests/{id}/manifest.yaml}. */
+@Path("/qawk/v1/manifests")
+public class ManifestYamlResource {
+
+    @Inject
+    YamlImport yaml;
+
+    @POST
+    @Path("import")
+    @Consumes(MediaType.WILDCARD)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Response importManifest(byte[] body, @Context HttpHeaders headers, @Context UriInfo uri) {
+        if (!YamlMediaTypes.accepted(headers.getMediaType())) {
+            return YamlMediaTypes.unsupported(headers.getMediaType(), uri);
+        }
+        ImportResult result = yaml.importManifest(body);
+        if (result.created()) {
+            return Response.created(URI.create("/qawk/v1/manifests/" + result.id())).entity(result).build();
+        }
+        return Response.ok(result).build();
+    }
+
+    @GET
+    @Path("{id}/manifest.yaml")
+    @Produces(YamlWriting.MEDIA_TYPE)
+    public String export(@PathParam("id") long id) {
+        return yaml.exportManifest(id);
+    }
+}

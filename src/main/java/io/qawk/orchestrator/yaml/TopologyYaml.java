@@ -1,0 +1,174 @@
+package io.qawk.orchestrator.yaml;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qawk.orchestrator.systemtype.Component;
+import io.qawk.orchestrator.systemtype.SystemType;
+import io.qawk.orchestrator.systemtype.SystemTypeRequest;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * A Mender topology in Qawk's dialect, read into a system type request and written from a system type.
+ * <pre>
+ * api_version: mender/v1
+ * kind: topology
+ * system_type: device-system
+ * qawk_system_key: attribute.device
+ * qawk_group_key: attribute.centerid      # optional
+ * components:
+ *   - component_type: device1
+ *     qawk_match: attribute.device_type==device1
+ * </pre>
+ * Several entries of one {@code component_type} (Mender's instances of a type) are one Qawk component and must agree.
+ */
+final class TopologyYaml {
+
+    static final String KIND = "topology";
+    private static final Set<String> TOP = new LinkedHashSet<>(List.of("api_version", "kind", "system_type",
+            "qawk_system_key", "qawk_group_key", "components"));
+    private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("component_type", "qawk_match"));
+    private static final Pattern COMPONENT_FIELD = Pattern.compile("components\\[(\\d+)\\](?:\\.(\\w+))?");
+    private static final Set<String> COMPONENT_IGNORED = new LinkedHashSet<>(List.of("interface", "interface_args"));
+
+    /**
+     * The request the document describes; {@code yamlIndex[i]} is the index in {@code components} of the first entry
+     * of the request's component i, so that the service's errors can be told in YAML paths.
+     */
+    record Parsed(SystemTypeRequest request, int[] yamlIndex, List<String> ignored) {
+    }
+
+    private TopologyYaml() {
+    }
+
+    static Parsed read(YamlDocument doc) {
+        YamlReading in = new YamlReading(doc);
+        in.header(KIND, "/qawk/v1/manifests/import");
+        in.errors.throwIfAny();
+        JsonNode root = doc.root();
+        in.keys(root, "", TOP, Set.of(), "a topology");
+        String name = in.text(root, "system_type", "", true);
+        String systemKey = in.text(root, "qawk_system_key", "", "is required by Qawk: the device attribute or "
+                + "metadata whose value names the system a device is in (e.g. attribute.device)");
+        String groupKey = in.text(root, "qawk_group_key", "", false);
+        List<SystemTypeRequest.ComponentRequest> components = new ArrayList<>();
+        List<Integer> yamlIndex = new ArrayList<>();
+        readComponents(in, root.get("components"), components, yamlIndex);
+        in.errors.throwIfAny();
+        return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components),
+                yamlIndex.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(in.ignored));
+    }
+
+    private static void readComponents(YamlReading in, JsonNode list, List<SystemTypeRequest.ComponentRequest> out,
+                                       List<Integer> yamlIndex) {
+        if (list == null) {
+            in.missing("components", "", "is required: a list of component_type entries");
+            return;
+        }
+        if (!list.isArray()) {
+            in.error("components", "must be a list of component_type entries, not " + YamlReading.describe(list));
+            return;
+        }
+        if (list.isEmpty()) {
+            in.error("components", "must hold at least one component");
+            return;
+        }
+        Map<String, Integer> first = new LinkedHashMap<>();
+        Map<String, String> matchOf = new LinkedHashMap<>();
+        for (int i = 0; i < list.size(); i++) {
+            String at = "components[" + i + "]";
+            JsonNode item = list.get(i);
+            if (!item.isObject()) {
+                in.error(at, "must be a mapping with component_type and qawk_match, not " + YamlReading.describe(item));
+                continue;
+            }
+            in.keys(item, at, COMPONENT, COMPONENT_IGNORED, "a topology component");
+            String type = in.text(item, "component_type", at, true);
+            String match = in.text(item, "qawk_match", at, "is required by Qawk: the hawkBit target query that "
+                    + "finds this component's devices (e.g. attribute.device_type==" + (type == null ? "device1" : type)
+                    + ")");
+            if (type == null || match == null) {
+                continue;
+            }
+            Integer earlier = first.get(type);
+            if (earlier == null) {
+                first.put(type, i);
+                matchOf.put(type, match);
+                out.add(new SystemTypeRequest.ComponentRequest(type, match));
+                yamlIndex.add(i);
+            } else if (!matchOf.get(type).equals(match)) {
+                in.error(at + ".qawk_match", "component_type '" + type + "' is listed again with a different "
+                        + "qawk_match ('" + match + "' here, '" + matchOf.get(type) + "' at components[" + earlier
+                        + "]); Qawk treats the entries of one type as one component found by one query, so they "
+                        + "must agree");
+            }
+        }
+    }
+
+    static String write(SystemType type) {
+        ObjectNode root = JsonNodeFactory.instance.objectNode();
+        root.put("api_version", YamlReading.API_VERSION);
+        root.put("kind", KIND);
+        root.put("system_type", type.name);
+        root.put("qawk_system_key", type.systemKey);
+        if (type.groupKey != null) {
+            root.put("qawk_group_key", type.groupKey);
+        }
+        var components = root.putArray("components");
+        for (Component c : type.components) {
+            components.addObject().put("component_type", c.componentType).put("qawk_match", c.match);
+        }
+        return YamlWriting.write(root);
+    }
+
+    /** True when storing the request would change nothing. */
+    static boolean sameAs(SystemType t, SystemTypeRequest r) {
+        if (!t.name.equals(r.name()) || !t.systemKey.equals(r.systemKey())
+                || !Objects.equals(t.groupKey, r.groupKey())
+                || t.components.size() != r.components().size()) {
+            return false;
+        }
+        for (int i = 0; i < t.components.size(); i++) {
+            Component c = t.components.get(i);
+            SystemTypeRequest.ComponentRequest rc = r.components().get(i);
+            if (!c.componentType.equals(rc.componentType()) || !c.match.equals(rc.match())) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The YAML path for a field of the system type API ({@code components[0].match} → {@code components[3].qawk_match}). */
+    static String yamlPath(String field, int[] yamlIndex) {
+        switch (field) {
+            case "name":
+                return "system_type";
+            case "systemKey":
+                return "qawk_system_key";
+            case "groupKey":
+                return "qawk_group_key";
+            default:
+                break;
+        }
+        Matcher m = COMPONENT_FIELD.matcher(field);
+        if (!m.matches()) {
+            return field;
+        }
+        int i = Integer.parseInt(m.group(1));
+        String at = "components[" + (i < yamlIndex.length ? yamlIndex[i] : i) + "]";
+        if (m.group(2) == null) {
+            return at;
+        }
+        return at + ("match".equals(m.group(2)) ? ".qawk_match" : "componentType".equals(m.group(2))
+                ? ".component_type" : "." + m.group(2));
+    }
+}

@@ -1,0 +1,29 @@
+package io.qawk.orchestrator.yaml;
+
+import io.qawk.orchestrator.common.Problem;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.util.Set;
+
+/** The content types an import accepts, and the answer when another is sent. */
+final class YamlMediaTypes {
+
+    private static final Set<String> ACCEPTED = Set.of("application/yaml", "text/yaml", "application/x-yaml",
+            "text/x-yaml");
+
+    private YamlMediaTypes() {
+    }
+
+    static boolean accepted(MediaType type) {
+        return type != null && ACCEPTED.contains((type.getType() + "/" + type.getSubtype()).toLowerCase());
+    }
+
+    static Response unsupported(MediaType type, UriInfo uri) {
+        return Problem.response(415, "Unsupported Media Type", "send the YAML document with Content-Type "
+                + "application/yaml (text/yaml and application/x-yaml are accepted too)"
+                + (type == null ? "" : "; got " + type.getType() + "/" + type.getSubtype()),
+                "/" + uri.getPath().replaceFirst("^/", ""));
+    }
+}
