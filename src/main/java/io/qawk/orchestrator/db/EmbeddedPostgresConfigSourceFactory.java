@@ -19,7 +19,10 @@ public class EmbeddedPostgresConfigSourceFactory implements ConfigSourceFactory 
 
     @Override
     public Iterable<ConfigSource> getConfigSources(ConfigSourceContext context) {
-        if (isSet(context.getValue("quarkus.datasource.jdbc.url"))
+        // Quarkus also reads the configuration while it builds the application (dev mode: in the same JVM);
+        // the database is for the running application only.
+        if (io.quarkus.runtime.ExecutionMode.current() == io.quarkus.runtime.ExecutionMode.UNSET
+                || isSet(context.getValue("quarkus.datasource.jdbc.url"))
                 || !enabled(context.getValue("qawk.embedded-db.enabled"))) {
             return List.of();
         }
