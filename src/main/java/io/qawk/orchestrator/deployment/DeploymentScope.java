@@ -47,7 +47,12 @@ public class DeploymentScope {
         Set<String> found = new HashSet<>();
         for (SystemsQuery.SystemSummary s : all) {
             found.add(s.system());
-            if (!named.isEmpty() && !named.contains(s.system())) {
+            if (d.fleetId != null && s.mixed()) {
+                out.add(new OutOfScope(s.system(), s.group(), "mixed: its devices are not all in one channel"));
+            } else if (d.fleetId != null && !d.fleetId.equals(s.fleetId())) {
+                out.add(new OutOfScope(s.system(), s.group(), s.fleet() == null ? "its devices are in no channel"
+                        : "its devices are in channel " + s.fleet()));
+            } else if (!named.isEmpty() && !named.contains(s.system())) {
                 out.add(new OutOfScope(s.system(), s.group(), "not among the systems named by the deployment"));
             } else if (!d.groups.isEmpty() && !d.groups.contains(s.group())) {
                 out.add(new OutOfScope(s.system(), s.group(), "its centre " + s.group() + " is not among the deployment's groups"));

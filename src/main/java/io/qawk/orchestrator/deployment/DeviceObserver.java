@@ -111,7 +111,8 @@ public class DeviceObserver {
         }
     }
 
-    static <T> List<List<T>> chunks(List<T> all, int size) {
+    /** {@code all} cut into lists of at most {@code size}. */
+    public static <T> List<List<T>> chunks(List<T> all, int size) {
         List<List<T>> out = new ArrayList<>();
         for (int i = 0; i < all.size(); i += size) {
             out.add(all.subList(i, Math.min(all.size(), i + size)));

@@ -21,23 +21,30 @@ public class EngineLock {
     private static final Logger LOG = Logger.getLogger(EngineLock.class);
     /** Namespace of Qawk's advisory locks (first key of the two-int form). */
     static final int NAMESPACE = 0x51415757;
+    /** Namespace of the channel release locks. */
+    public static final int RELEASES = 0x51415758;
 
     @Inject
     DataSource dataSource;
 
     /** The lock for {@code key}, or empty when another replica (or pass) holds it. Close it to release. */
     public Optional<Held> tryLock(int key) {
+        return tryLock(NAMESPACE, key);
+    }
+
+    /** The lock {@code (namespace, key)}, or empty when it is held elsewhere. */
+    public Optional<Held> tryLock(int namespace, int key) {
         Connection c = null;
         try {
             c = dataSource.getConnection();
             c.setAutoCommit(true);
             try (PreparedStatement ps = c.prepareStatement("select pg_try_advisory_lock(?, ?)")) {
-                ps.setInt(1, NAMESPACE);
+                ps.setInt(1, namespace);
                 ps.setInt(2, key);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     if (rs.getBoolean(1)) {
-                        return Optional.of(new Held(c, key));
+                        return Optional.of(new Held(c, namespace, key));
                     }
                 }
             }
@@ -63,17 +70,19 @@ public class EngineLock {
     /** A held lock; closing releases it. */
     public static final class Held implements AutoCloseable {
         private final Connection connection;
+        private final int namespace;
         private final int key;
 
-        Held(Connection connection, int key) {
+        Held(Connection connection, int namespace, int key) {
             this.connection = connection;
+            this.namespace = namespace;
             this.key = key;
         }
 
         @Override
         public void close() {
             try (PreparedStatement ps = connection.prepareStatement("select pg_advisory_unlock(?, ?)")) {
-                ps.setInt(1, NAMESPACE);
+                ps.setInt(1, namespace);
                 ps.setInt(2, key);
                 ps.execute();
             } catch (SQLException e) {

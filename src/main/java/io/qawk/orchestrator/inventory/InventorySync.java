@@ -61,6 +61,9 @@ public class InventorySync {
     @Inject
     Clock clock;
 
+    @Inject
+    jakarta.enterprise.inject.Instance<InventoryContributor> contributors;
+
     private final ReentrantLock running = new ReentrantLock();
     private ExecutorService pool;
 
@@ -122,6 +125,9 @@ public class InventorySync {
                 memberships.addAll(MembershipRules.classify(type.id, systemKey, groupKey, matched.get(type.id), fresh));
             }
             store.replace(fresh.values(), matched.keySet(), memberships, started);
+            for (InventoryContributor contributor : contributors) {
+                requests += contributor.refresh();
+            }
             Duration took = Duration.between(started, clock.instant());
             state.completed(clock.instant(), fresh.size(), requests, took);
             LOG.debugf("Inventory sync: %d devices, %d memberships, %d hawkBit requests, %d ms",

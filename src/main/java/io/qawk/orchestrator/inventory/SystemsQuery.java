@@ -46,19 +46,37 @@ public class SystemsQuery {
             }
             List<SystemSummary> content = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(
-                    "select system_name, sum(n), jsonb_object_agg(component_type, n), min(grp), count(distinct grp)"
-                            + " from (select system_name, component_type, count(*) n, min(group_name) grp"
-                            + "       from system_member where " + where
-                            + "       group by system_name, component_type) per_component"
-                            + " group by system_name order by system_name offset ? limit ?")) {
+                    "with sys as (select system_name, sum(n) devices, jsonb_object_agg(component_type, n) components,"
+                            + "   min(grp) grp from (select system_name, component_type, count(*) n, min(group_name) grp"
+                            + "     from system_member where " + where
+                            + "     group by system_name, component_type) per_component"
+                            + "   group by system_name order by system_name offset ? limit ?)"
+                            + " select sys.system_name, sys.devices, sys.components, sys.grp,"
+                            + "   count(fm.fleet_id) filter (where not fm.conflict) in_fleet,"
+                            + "   count(distinct fm.fleet_id) filter (where not fm.conflict) fleets,"
+                            + "   count(fm.fleet_id) filter (where fm.conflict) conflicts,"
+                            + "   min(fm.fleet_id) filter (where not fm.conflict) fleet_id"
+                            + " from sys join system_member m on m.system_type_id = ? and m.system_name = sys.system_name"
+                            + "   and m.problem is null"
+                            + " left join fleet_member fm on fm.controller_id = m.controller_id"
+                            + " group by sys.system_name, sys.devices, sys.components, sys.grp order by sys.system_name")) {
                 int i = bind(ps, systemTypeId, group);
                 ps.setInt(i++, offset);
-                ps.setInt(i, limit);
+                ps.setInt(i++, limit);
+                ps.setLong(i, systemTypeId);
+                Map<Long, String> fleetNames = fleetNames(c);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Map<String, Integer> components = new TreeMap<>(json.readValue(rs.getString(3), COUNTS));
-                        content.add(new SystemSummary(rs.getString(1), rs.getInt(2), components, rs.getString(4),
-                                null, false));
+                        int devices = rs.getInt(2);
+                        int inFleet = rs.getInt(5);
+                        int fleets = rs.getInt(6);
+                        int conflicts = rs.getInt(7);
+                        Long fleetId = InventoryStore.longOrNull(rs, 8);
+                        boolean whole = fleets == 1 && inFleet == devices && conflicts == 0;
+                        boolean mixed = !whole && (inFleet > 0 || conflicts > 0);
+                        content.add(new SystemSummary(rs.getString(1), devices, components, rs.getString(4),
+                                whole ? fleetNames.get(fleetId) : null, mixed, whole ? fleetId : null));
                     }
                 }
             }
@@ -145,9 +163,22 @@ public class SystemsQuery {
     public record Page<T>(long total, List<T> content) {
     }
 
-    /** One system as discovered: its name, device count, devices per component, centre, channel. */
+    /**
+     * One system as discovered: its name, device count, devices per component, centre, and the channel all its
+     * devices are in ({@code fleet}); {@code mixed} when its devices are not all in one channel.
+     */
     public record SystemSummary(String system, int devices, Map<String, Integer> components, String group,
-                                String fleet, boolean mixed) {
+                                String fleet, boolean mixed, @com.fasterxml.jackson.annotation.JsonIgnore Long fleetId) {
+    }
+
+    private static Map<Long, String> fleetNames(Connection c) throws SQLException {
+        Map<Long, String> names = new java.util.HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("select id, name from fleet"); ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                names.put(rs.getLong(1), rs.getString(2));
+            }
+        }
+        return names;
     }
 
     /** One device of a system (or a problem device), with what it runs and how it last reported. */

@@ -68,16 +68,60 @@ public final class LaneFleet implements AutoCloseable {
 
     /** Adds a lane system of four devices in a centre; ids are {@code <prefix><system>-lane|-term-a|-term-b|-display}. */
     public LaneFleet system(String system, String centre) {
+        return system(system, centre, null);
+    }
+
+    /** A lane system whose devices report {@code channel=<prefix><channel>} (null: no channel attribute). */
+    public LaneFleet system(String system, String centre, String channel) {
         List<DeviceSpec> specs = List.of(
-                spec(system, "lane", "lane", centre), spec(system, "term-a", "terminal", centre),
-                spec(system, "term-b", "terminal", centre), spec(system, "display", "display", centre));
+                spec(system, "lane", "lane", centre, channel), spec(system, "term-a", "terminal", centre, channel),
+                spec(system, "term-b", "terminal", centre, channel), spec(system, "display", "display", centre, channel));
         devices.addDevices(specs);
         specs.forEach(s -> all.add(s.controllerId()));
         return this;
     }
 
-    private DeviceSpec spec(String system, String role, String type, String centre) {
-        return DeviceSpec.of(id(system, role), Map.of("device", system, "device_type", prefix + type, "centerid", centre));
+    /** A device that belongs to no system, in a channel. */
+    public LaneFleet standalone(String name, String channel) {
+        DeviceSpec spec = DeviceSpec.of(prefix + name, Map.of("device_type", prefix + "solo", "channel", prefix + channel));
+        devices.addDevices(List.of(spec));
+        all.add(spec.controllerId());
+        return this;
+    }
+
+    /** Moves some devices of a system (roles, or all when none given) to another channel. */
+    public void move(String system, String channel, String... roles) {
+        List<String> which = roles.length == 0 ? List.of("lane", "term-a", "term-b", "display") : List.of(roles);
+        which.forEach(role -> devices.setAttributes(id(system, role), Map.of("channel", prefix + channel)));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+            for (String role : which) {
+                assertThat(hawkbit.attributes(id(system, role)).get("channel")).isEqualTo(prefix + channel);
+            }
+        });
+    }
+
+    /** Creates a channel whose members report {@code channel=<prefix><name>}; returns its id. */
+    public int channel(String name, String extraJson) {
+        return Api.admin().body("{\"name\": \"" + prefix + name + "\", \"match\": \"attribute.channel==" + prefix + name
+                        + "\"" + (extraJson.isEmpty() ? "" : ", " + extraJson) + "}")
+                .post("/qawk/v1/fleets").then().statusCode(201).extract().path("id");
+    }
+
+    public static JsonPath fleet(int id) {
+        return Api.viewer().get("/qawk/v1/fleets/" + id).then().statusCode(200).extract().jsonPath();
+    }
+
+    public static void sync() {
+        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+    }
+
+    private DeviceSpec spec(String system, String role, String type, String centre, String channel) {
+        Map<String, String> attributes = new java.util.HashMap<>(Map.of("device", system, "device_type", prefix + type,
+                "centerid", centre));
+        if (channel != null) {
+            attributes.put("channel", prefix + channel);
+        }
+        return DeviceSpec.of(id(system, role), attributes);
     }
 
     public String id(String system, String role) {

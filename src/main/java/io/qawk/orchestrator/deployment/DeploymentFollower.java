@@ -1,0 +1,77 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.manifest.Manifest;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * A channel's deployment follows the channel: on every pass it asks again which systems are in scope. Systems that
+ * arrived (a centre moved in, a mixed system whose devices are now all in) get a pending run, and a finished
+ * deployment reopens; a pending system whose devices left the channel before it was reached is given up. A
+ * deployment stopped on purpose (paused, aborted) or by its own failures is left as it is.
+ */
+@ApplicationScoped
+public class DeploymentFollower {
+
+    @Inject
+    DeploymentService deployments;
+
+    @Inject
+    DeploymentScope scope;
+
+    @Inject
+    Clock clock;
+
+    /** Re-scopes a channel deployment; returns how many systems were added. */
+    @Transactional
+    public int follow(long deploymentId) {
+        SystemDeployment d = deployments.lock(deploymentId);
+        if (d.fleetId == null || d.paused || d.aborted
+                || !(d.phase == DeploymentPhase.RUNNING || d.phase == DeploymentPhase.FINISHED)) {
+            return 0;
+        }
+        Manifest m = Manifest.findById(d.manifestId);
+        List<DeploymentScope.InScope> inScope = scope.inScope(d, m);
+        Map<String, SystemRun> runs = SystemRun.ofDeployment(d.id).stream()
+                .collect(Collectors.toMap(r -> r.system, Function.identity()));
+        Set<String> wanted = new HashSet<>();
+        int seq = runs.values().stream().mapToInt(r -> r.seq).max().orElse(-1) + 1;
+        int added = 0;
+        Instant now = clock.instant();
+        for (DeploymentScope.InScope s : inScope) {
+            wanted.add(s.system());
+            if (!runs.containsKey(s.system())) {
+                SystemRun run = new SystemRun();
+                run.deploymentId = d.id;
+                run.system = s.system();
+                run.group = s.group();
+                run.seq = seq++;
+                run.persist();
+                RunEvent.record(run.id, now, "CREATED", "joined the channel's scope after the release started", null);
+                added++;
+            }
+        }
+        Set<String> moving = scope.outOfScope(d, m).stream().filter(o -> o.why().startsWith("mixed"))
+                .map(DeploymentScope.OutOfScope::system).collect(Collectors.toSet());
+        for (SystemRun run : runs.values()) {
+            if (run.state == RunState.PENDING && !wanted.contains(run.system) && !moving.contains(run.system)) {
+                run.state = RunState.GIVEN_UP;
+                run.endedAt = now;
+                run.reason = "given up: its devices left the channel (or its centres) before the orchestrator reached it";
+                RunEvent.record(run.id, now, "GIVEN_UP", run.reason, null);
+            }
+        }
+        deployments.refreshPhase(d);
+        return added;
+    }
+}
