@@ -21,6 +21,13 @@ public interface InventoryConfig {
     @WithDefault("attribute.centerid")
     String defaultGroupKey();
 
+    /**
+     * Longest target query (characters before URL encoding) the sync sends to check known devices in bulk; keep
+     * the encoded URL under hawkBit's header limit (8 KB on a default Tomcat).
+     */
+    @WithDefault("3000")
+    int checkQueryLength();
+
     /** How many per-device hawkBit requests a sync runs at once. */
     @WithDefault("8")
     int parallelRequests();

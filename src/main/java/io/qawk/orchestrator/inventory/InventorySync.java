@@ -5,6 +5,7 @@ import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitTarget;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
+import io.qawk.orchestrator.metrics.StoreGauges;
 import io.qawk.orchestrator.systemtype.Component;
 import io.qawk.orchestrator.systemtype.DeviceKey;
 import io.qawk.orchestrator.systemtype.SystemType;
@@ -62,6 +63,9 @@ public class InventorySync {
     Clock clock;
 
     @Inject
+    StoreGauges gauges;
+
+    @Inject
     jakarta.enterprise.inject.Instance<InventoryContributor> contributors;
 
     private final ReentrantLock running = new ReentrantLock();
@@ -115,7 +119,12 @@ public class InventorySync {
             boolean needMetadata = types.stream().anyMatch(t -> usesMetadata(t.systemKey) || usesMetadata(groupKeyOf(t)));
             Map<String, DeviceRecord> known = store.loadDevices();
             Map<String, DeviceRecord> fresh = new ConcurrentHashMap<>();
-            int perDevice = refreshDevices(observed, known, needMetadata, fresh);
+            java.util.Set<DeviceKey> keys = new java.util.LinkedHashSet<>();
+            for (SystemType type : types) {
+                keys.add(DeviceKey.parse(type.systemKey).orElseThrow());
+                DeviceKey.parse(groupKeyOf(type)).ifPresent(keys::add);
+            }
+            int perDevice = refreshDevices(observed, known, keys, needMetadata, fresh);
             requests += perDevice;
 
             List<Membership> memberships = new ArrayList<>();
@@ -130,6 +139,7 @@ public class InventorySync {
             }
             Duration took = Duration.between(started, clock.instant());
             state.completed(clock.instant(), fresh.size(), requests, took);
+            gauges.inventorySynced();
             LOG.debugf("Inventory sync: %d devices, %d memberships, %d hawkBit requests, %d ms",
                     fresh.size(), memberships.size(), requests, took.toMillis());
             return new SyncResult(fresh.size(), memberships.size(), requests, took.toMillis());
@@ -140,15 +150,28 @@ public class InventorySync {
     }
 
     private int refreshDevices(Map<String, HawkbitTarget> observed, Map<String, DeviceRecord> known,
-                               boolean needMetadata, Map<String, DeviceRecord> fresh) {
-        List<CompletableFuture<Integer>> work = new ArrayList<>(observed.size());
-        for (HawkbitTarget t : observed.values()) {
-            work.add(CompletableFuture.supplyAsync(() -> refresh(t, known.get(t.controllerId()), needMetadata, fresh), pool()));
-        }
-        int requests = 0;
+                               java.util.Set<DeviceKey> keys, boolean needMetadata, Map<String, DeviceRecord> fresh) {
+        List<DeviceRecord> knownObserved = observed.keySet().stream().map(known::get).filter(Objects::nonNull).toList();
+        AttributeCheck.Plan check = AttributeCheck.plan(keys, knownObserved, config.checkQueryLength());
+        java.util.Set<String> unchanged = ConcurrentHashMap.newKeySet();
+        int requests = check.queries().size() + joinAll(check.queries().stream().map(q -> CompletableFuture.supplyAsync(() -> {
+            hawkbit.targets(q.fiql()).forEach(t -> {
+                if (q.devices().contains(t.controllerId())) {
+                    unchanged.add(t.controllerId());
+                }
+            });
+            return 0;
+        }, pool())).toList());
+        requests += joinAll(observed.values().stream().map(t -> CompletableFuture.supplyAsync(() -> refresh(t,
+                known.get(t.controllerId()), unchanged.contains(t.controllerId()), needMetadata, fresh), pool())).toList());
+        return requests;
+    }
+
+    private static int joinAll(List<CompletableFuture<Integer>> work) {
+        int sum = 0;
         try {
             for (CompletableFuture<Integer> f : work) {
-                requests += f.join();
+                sum += f.join();
             }
         } catch (CompletionException e) {
             work.forEach(f -> f.cancel(false));
@@ -157,19 +180,30 @@ public class InventorySync {
             }
             throw e;
         }
-        return requests;
+        return sum;
     }
 
-    /** Reads what the list does not carry; returns how many hawkBit requests it made. */
-    private int refresh(HawkbitTarget t, DeviceRecord before, boolean needMetadata, Map<String, DeviceRecord> fresh) {
+    /**
+     * Reads what the list does not carry; returns how many hawkBit requests it made. A device whose key values were
+     * just confirmed in bulk ({@code keysUnchanged}) keeps its stored attributes.
+     */
+    private int refresh(HawkbitTarget t, DeviceRecord before, boolean keysUnchanged, boolean needMetadata,
+                        Map<String, DeviceRecord> fresh) {
         String id = t.controllerId();
         try {
-            int requests = 1;
-            Map<String, String> attributes = hawkbit.attributes(id);
+            int requests = 0;
+            Map<String, String> attributes;
             Map<String, String> metadata = null;
-            if (needMetadata) {
-                metadata = hawkbit.metadata(id);
+            if (keysUnchanged && before != null) {
+                attributes = before.attributes();
+                metadata = before.metadata();
+            } else {
+                attributes = hawkbit.attributes(id);
                 requests++;
+                if (needMetadata) {
+                    metadata = hawkbit.metadata(id);
+                    requests++;
+                }
             }
             boolean setsMoved = before == null
                     || !Objects.equals(before.updateStatus(), t.updateStatus())
