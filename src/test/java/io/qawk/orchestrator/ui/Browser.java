@@ -1,0 +1,151 @@
+package io.qawk.orchestrator.ui;
+
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.HasAuthentication;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.StaleElementReferenceException;
+import org.openqa.selenium.TimeoutException;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import java.util.logging.Level;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.UsernameAndPassword;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Function;
+import java.util.stream.Stream;
+
+/**
+ * Debian's headless Chromium driven through {@code /usr/bin/chromedriver}, logged in with HTTP Basic through the
+ * DevTools protocol. Nothing is downloaded: the driver is given explicitly, so Selenium Manager is never run. When
+ * the browser is missing this fails (never skips) and says how to install it.
+ */
+final class Browser implements AutoCloseable {
+
+    static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    final ChromeDriver driver;
+    private final Path profile;
+
+    private Browser(ChromeDriver driver, Path profile) {
+        this.driver = driver;
+        this.profile = profile;
+    }
+
+    /** Starts a fresh browser (own profile) that answers Basic auth challenges of {@code host} with these credentials. */
+    static Browser start(String host, String user, String password) {
+        if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
+            throw new IllegalStateException("The browser tests need Debian's chromium and chromium-driver ("
+                    + CHROMIUM + ", " + CHROMEDRIVER + "), which are not installed. Install them with "
+                    + "src/test/scripts/install-browser.sh (apt-get install -y chromium chromium-driver).");
+        }
+        // Belt and braces: with the driver given explicitly Selenium Manager is skipped; these keep it (and
+        // anything looking for the driver by property) from ever reaching for the network.
+        System.setProperty("webdriver.chrome.driver", CHROMEDRIVER.toString());
+        System.setProperty("SE_OFFLINE", "true");
+        Path profile;
+        try {
+            profile = Files.createTempDirectory("qawk-ui-chromium-");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync", "--no-first-run",
+                "--no-default-browser-check", "--disable-extensions", "--user-data-dir=" + profile,
+                "--window-size=1280,1000", "--lang=en-GB");
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .withSilent(true)
+                .build();
+        ChromeDriver driver = new ChromeDriver(service, options);
+        driver.manage().window().setSize(new Dimension(1280, 1000));
+        ((HasAuthentication) driver).register(uri -> host.equals(uri.getHost()), UsernameAndPassword.of(user, password));
+        return new Browser(driver, profile);
+    }
+
+    void open(URI uri) {
+        driver.get(uri.toString());
+    }
+
+    /** Waits for a condition; on a timeout leaves the screen, the page and the browser console under target/screenshots. */
+    <T> T await(Duration within, Function<ChromeDriver, T> until) {
+        try {
+            return new WebDriverWait(driver, within, Duration.ofMillis(100)).ignoring(StaleElementReferenceException.class)
+                    .until(d -> until.apply(driver));
+        } catch (TimeoutException e) {
+            String name = "timeout-" + System.currentTimeMillis();
+            try {
+                screenshot(name);
+                Files.writeString(SCREENSHOTS.resolve(name + ".html"), driver.getPageSource());
+                StringBuilder log = new StringBuilder();
+                driver.manage().logs().get(LogType.BROWSER).forEach(l -> log.append(l).append('\n'));
+                Files.writeString(SCREENSHOTS.resolve(name + ".log"), log);
+            } catch (RuntimeException | IOException ignored) {
+                // best effort: the timeout is what matters
+            }
+            throw new TimeoutException(e.getMessage() + " (page, screen and console saved as target/screenshots/" + name + ".*)", e);
+        }
+    }
+
+    WebElement find(String css) {
+        return driver.findElement(By.cssSelector(css));
+    }
+
+    List<WebElement> all(String css) {
+        return driver.findElements(By.cssSelector(css));
+    }
+
+    Object js(String script, Object... args) {
+        return ((JavascriptExecutor) driver).executeScript(script, args);
+    }
+
+    /** Writes {@code target/screenshots/<name>.png}. */
+    Path screenshot(String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            File shot = ((TakesScreenshot) driver).getScreenshotAs(OutputType.FILE);
+            Path to = SCREENSHOTS.resolve(name + ".png");
+            Files.move(shot.toPath(), to, StandardCopyOption.REPLACE_EXISTING);
+            return to;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        try {
+            driver.quit();
+        } finally {
+            try (Stream<Path> files = Files.walk(profile)) {
+                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            } catch (IOException ignored) {
+                // a temporary profile left behind is harmless
+            }
+        }
+    }
+}
