@@ -5,6 +5,7 @@ import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
+import io.qawk.orchestrator.metrics.EngineMetrics;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,6 +52,9 @@ public class DeploymentEngine {
     @Inject
     Clock clock;
 
+    @Inject
+    EngineMetrics metrics;
+
     private final ReentrantLock passLock = new ReentrantLock();
 
     @Scheduled(every = "${qawk.engine.interval:5s}", delayed = "${qawk.engine.initial-delay:3s}",
@@ -62,6 +66,7 @@ public class DeploymentEngine {
     /** One pass over every deployment that has something to follow; returns how many were driven. */
     public int passAll() {
         passLock.lock();
+        long passStarted = metrics.passStarted();
         try {
             int driven = 0;
             for (long id : store.activeDeploymentIds()) {
@@ -70,11 +75,14 @@ public class DeploymentEngine {
                         driven++;
                     }
                 } catch (HawkbitUnavailableException e) {
+                    metrics.hawkbitUnavailable();
                     LOG.warnf("Deployment %d waits: hawkBit is unavailable (%s)", id, e.getMessage());
                 } catch (RuntimeException e) {
+                    metrics.engineError();
                     LOG.errorf(e, "Pass of deployment %d failed; it is tried again next pass", id);
                 }
             }
+            metrics.passEnded(passStarted);
             return driven;
         } finally {
             passLock.unlock();
@@ -98,14 +106,15 @@ public class DeploymentEngine {
             Map<String, Outcome> outcomes = observer.observe(snap.inFlight());
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
+            java.time.Instant now = clock.instant();
             for (RunStore.RunView run : snap.runsToPlan()) {
-                toSend.addAll(store.planAndSave(run.id(), outcomes, snap.orderTimeout(), runOfDevice));
-            }
-            for (long runId : store.runsToStart(deploymentId)) {
-                Optional<List<RunDevice>> photo = photographer.photograph(runId);
-                if (photo.isPresent()) {
-                    toSend.addAll(store.startAndPlan(runId, photo.get(), snap.orderTimeout(), runOfDevice));
+                if (!run.onlyWaiting(outcomes, now, snap.orderTimeout())) {
+                    toSend.addAll(store.planAndSave(run.id(), outcomes, snap.orderTimeout(), runOfDevice));
                 }
+            }
+            Map<Long, List<RunDevice>> photos = photographer.photograph(store.runsToStart(deploymentId));
+            for (Map.Entry<Long, List<RunDevice>> photo : photos.entrySet()) {
+                toSend.addAll(store.startAndPlan(photo.getKey(), photo.getValue(), snap.orderTimeout(), runOfDevice));
             }
             send(toSend, runOfDevice);
             store.refreshPhase(deploymentId);

@@ -36,12 +36,33 @@ public class DeviceObserver {
     public record InFlight(String controllerId, long setId, Long actionId) {
     }
 
+    /**
+     * Many devices of one set are first matched against the list of targets that still have it assigned and pending
+     * (paged, 500 a request): those are still at it. Only the rest — devices that finished, failed or vanished since
+     * the last pass — are looked at by controller id. So a pass costs about (devices in flight ÷ 500) + (devices
+     * with news ÷ chunk) + (distinct sets) requests, not one per device.
+     */
     public Map<String, Outcome> observe(Collection<InFlight> devices) {
         Map<String, Outcome> out = new HashMap<>();
         Map<Long, List<InFlight>> bySet = devices.stream().collect(Collectors.groupingBy(InFlight::setId));
         for (Map.Entry<Long, List<InFlight>> entry : bySet.entrySet()) {
             DistributionSetRef set = hawkbit.distributionSet(entry.getKey()).orElse(null);
-            for (List<InFlight> chunk : chunks(entry.getValue(), config.observeChunk())) {
+            List<InFlight> news = entry.getValue();
+            if (set != null && news.size() > config.observeChunk()) {
+                Set<String> pending = new HashSet<>();
+                hawkbit.forEachTargetPage(Fiql.and(Fiql.eq("assignedDS.name", set.name()),
+                        Fiql.eq("assignedDS.version", set.version()), Fiql.eq("updateStatus", "pending")),
+                        page -> page.forEach(t -> pending.add(t.controllerId())));
+                news = new ArrayList<>();
+                for (InFlight d : entry.getValue()) {
+                    if (pending.contains(d.controllerId())) {
+                        out.put(d.controllerId(), Outcome.RUNNING);
+                    } else {
+                        news.add(d);
+                    }
+                }
+            }
+            for (List<InFlight> chunk : chunks(news, config.observeChunk())) {
                 observeChunk(set, chunk, out);
             }
         }

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
+import io.qawk.orchestrator.hawkbit.Fiql;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.SystemsQuery;
@@ -11,12 +12,21 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
- * Takes a system's photograph before anything moves: its devices (from the inventory) that fill a component of the
- * manifest, each with the set hawkBit says it runs right now. That is what a rollback goes back to.
+ * Takes systems' photographs before anything moves: their devices (from the inventory) that fill a component of
+ * the manifest, each with the set hawkBit says it runs right now. That is what a rollback goes back to.
+ *
+ * <p>What each device runs is confirmed with hawkBit in bulk: devices are grouped by the set the inventory last saw
+ * installed, and one query per set and chunk confirms them; only devices the inventory knew nothing of, or whose
+ * set changed since, are asked one by one.
  */
 @ApplicationScoped
 public class Photographer {
@@ -27,47 +37,100 @@ public class Photographer {
     @Inject
     SystemsQuery systems;
 
-    /** The devices to store for the run, or empty when the run is no longer pending. */
-    public Optional<List<RunDevice>> photograph(long runId) {
+    @Inject
+    EngineConfig config;
+
+    /** The devices to store per run; runs no longer pending are left out. */
+    public Map<Long, List<RunDevice>> photograph(List<Long> runIds) {
         record Context(SystemRun run, Manifest manifest) {
         }
-        Context ctx = QuarkusTransaction.requiringNew().call(() -> {
-            SystemRun run = SystemRun.findById(runId);
-            if (run == null || run.state != RunState.PENDING) {
-                return null;
+        List<Context> contexts = QuarkusTransaction.requiringNew().call(() -> {
+            List<Context> out = new ArrayList<>();
+            Map<Long, Manifest> manifests = new HashMap<>();
+            for (long runId : runIds) {
+                SystemRun run = SystemRun.findById(runId);
+                if (run == null || run.state != RunState.PENDING) {
+                    continue;
+                }
+                SystemDeployment d = SystemDeployment.findById(run.deploymentId);
+                Manifest m = manifests.computeIfAbsent(d.manifestId, id -> {
+                    Manifest found = Manifest.findById(id);
+                    found.components.size();
+                    return found;
+                });
+                out.add(new Context(run, m));
             }
-            SystemDeployment d = SystemDeployment.findById(run.deploymentId);
-            Manifest m = Manifest.findById(d.manifestId);
-            m.components.size();
-            return new Context(run, m);
+            return out;
         });
-        if (ctx == null) {
-            return Optional.empty();
-        }
-        List<RunDevice> out = new ArrayList<>();
-        for (SystemsQuery.SystemDevice dev : systems.devices(ctx.manifest().systemTypeId, ctx.run().system)) {
-            Optional<ManifestComponent> component = ctx.manifest().component(dev.componentType());
-            if (component.isEmpty()) {
-                continue; // component types the manifest leaves out are not touched
+        Map<Long, List<RunDevice>> photos = new LinkedHashMap<>();
+        Map<Long, List<SystemsQuery.SystemDevice>> seenBySet = new HashMap<>();
+        List<SystemsQuery.SystemDevice> unknown = new ArrayList<>();
+        Map<String, RunDevice> byController = new HashMap<>();
+        for (Context ctx : contexts) {
+            List<RunDevice> photo = new ArrayList<>();
+            for (SystemsQuery.SystemDevice dev : systems.devices(ctx.manifest().systemTypeId, ctx.run().system)) {
+                Optional<ManifestComponent> component = ctx.manifest().component(dev.componentType());
+                if (component.isEmpty()) {
+                    continue; // component types the manifest leaves out are not touched
+                }
+                RunDevice d = new RunDevice();
+                d.runId = ctx.run().id;
+                d.controllerId = dev.controllerId();
+                d.componentType = dev.componentType();
+                d.order = component.get().order;
+                d.toSetId = component.get().distributionSetId;
+                d.toSet = component.get().distributionSet;
+                d.state = DeviceState.WAITING;
+                photo.add(d);
+                byController.put(d.controllerId, d);
+                if (dev.installedSetId() == null) {
+                    unknown.add(dev);
+                } else {
+                    seenBySet.computeIfAbsent(dev.installedSetId(), k -> new ArrayList<>()).add(dev);
+                }
             }
-            Optional<DistributionSetRef> installed;
+            photos.put(ctx.run().id, photo);
+        }
+        confirmInBulk(seenBySet, byController, unknown);
+        Set<String> gone = new HashSet<>();
+        for (SystemsQuery.SystemDevice dev : unknown) {
             try {
-                installed = hawkbit.installedSet(dev.controllerId());
-            } catch (TargetNotFoundException gone) {
+                Optional<DistributionSetRef> installed = hawkbit.installedSet(dev.controllerId());
+                RunDevice d = byController.get(dev.controllerId());
+                d.fromSetId = installed.map(DistributionSetRef::id).orElse(null);
+                d.fromSet = installed.map(DistributionSetRef::label).orElse(null);
+            } catch (TargetNotFoundException e) {
+                gone.add(dev.controllerId());
+            }
+        }
+        photos.values().forEach(list -> list.removeIf(d -> gone.contains(d.controllerId)));
+        return photos;
+    }
+
+    /** Confirms the inventory's installed sets with one query per set and chunk; the unconfirmed join {@code unknown}. */
+    private void confirmInBulk(Map<Long, List<SystemsQuery.SystemDevice>> seenBySet, Map<String, RunDevice> byController,
+                               List<SystemsQuery.SystemDevice> unknown) {
+        for (Map.Entry<Long, List<SystemsQuery.SystemDevice>> e : seenBySet.entrySet()) {
+            DistributionSetRef set = hawkbit.distributionSet(e.getKey()).orElse(null);
+            if (set == null) {
+                unknown.addAll(e.getValue());
                 continue;
             }
-            RunDevice d = new RunDevice();
-            d.runId = runId;
-            d.controllerId = dev.controllerId();
-            d.componentType = dev.componentType();
-            d.order = component.get().order;
-            d.fromSetId = installed.map(DistributionSetRef::id).orElse(null);
-            d.fromSet = installed.map(DistributionSetRef::label).orElse(null);
-            d.toSetId = component.get().distributionSetId;
-            d.toSet = component.get().distributionSet;
-            d.state = DeviceState.WAITING;
-            out.add(d);
+            for (List<SystemsQuery.SystemDevice> chunk : DeviceObserver.chunks(e.getValue(), Math.max(50, config.observeChunk()))) {
+                Set<String> confirmed = new HashSet<>();
+                hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk.stream().map(SystemsQuery.SystemDevice::controllerId).toList()),
+                        Fiql.eq("installedDS.name", set.name()), Fiql.eq("installedDS.version", set.version())))
+                        .forEach(t -> confirmed.add(t.controllerId()));
+                for (SystemsQuery.SystemDevice dev : chunk) {
+                    if (confirmed.contains(dev.controllerId())) {
+                        RunDevice d = byController.get(dev.controllerId());
+                        d.fromSetId = set.id();
+                        d.fromSet = set.label();
+                    } else {
+                        unknown.add(dev);
+                    }
+                }
+            }
         }
-        return Optional.of(out);
     }
 }

@@ -64,6 +64,30 @@ public final class RunPlanner {
         return new Planning(in).run();
     }
 
+    /**
+     * True when the run only waits for devices hawkBit is still working on: every device sent something is still
+     * running and within its timeout, and nothing is half-sent. {@link #plan} would then decide nothing, so an
+     * engine may skip it; at thousands of systems under way that is most of them on most passes.
+     */
+    public static boolean onlyWaiting(List<Device> devices, Map<String, Outcome> outcomes, Instant now,
+                                      Duration orderTimeout) {
+        boolean anyInFlight = false;
+        for (Device d : devices) {
+            if (d.state() == DeviceState.ASSIGNING || d.state() == DeviceState.ROLLBACK_ASSIGNING) {
+                return false;
+            }
+            if (d.state() == DeviceState.ASSIGNED || d.state() == DeviceState.ROLLBACK_ASSIGNED) {
+                anyInFlight = true;
+                if (outcomes.getOrDefault(d.controllerId(), Outcome.RUNNING) != Outcome.RUNNING
+                        || d.assignedAt() == null
+                        || orderTimeout != null && !now.isBefore(d.assignedAt().plus(orderTimeout))) {
+                    return false;
+                }
+            }
+        }
+        return anyInFlight;
+    }
+
     /** The reason a run that went back carries, in the words operators were promised. */
     static String rollbackReason(RollbackCause cause, String manualReason, Integer failedOrder, List<Device> devices,
                                  Map<String, DeviceChange> changes) {

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import io.qawk.orchestrator.metrics.EngineMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
@@ -25,13 +26,21 @@ public class RunStore {
     @Inject
     DeploymentService deployments;
 
+    @Inject
+    EngineMetrics metrics;
+
     /** What a pass starts from. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<RunView> runsToPlan,
                            List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents) {
     }
 
-    /** A run the pass plans. */
-    public record RunView(long id, RunState state) {
+    /** A run the pass may plan, with its devices as they were loaded. */
+    public record RunView(long id, RunState state, List<RunPlanner.Device> devices) {
+
+        /** Nothing for the planner to decide: only waiting for hawkBit, with no news (and no pending manual rollback). */
+        boolean onlyWaiting(Map<String, Outcome> outcomes, Instant now, Duration timeout) {
+            return state.underWay() && RunPlanner.onlyWaiting(devices, outcomes, now, timeout);
+        }
     }
 
     @Transactional
@@ -47,17 +56,22 @@ public class RunStore {
         if (d == null || !d.phase.active()) {
             return null;
         }
+        List<SystemRun> candidates = SystemRun.list("deploymentId = ?1 and (state in ?2 or (state = ?3 and rollbackCause = ?4))"
+                + " order by seq", deploymentId, RunState.UNDER_WAY, RunState.SUCCEEDED, RollbackCause.MANUAL);
+        if (d.phase == DeploymentPhase.PAUSED) {
+            candidates = candidates.stream().filter(r -> r.rollbackCause == RollbackCause.MANUAL).toList();
+        }
+        Map<Long, List<RunDevice>> devices = candidates.isEmpty() ? Map.of()
+                : RunDevice.<RunDevice>list("runId in ?1 order by runId, order, controllerId",
+                        candidates.stream().map(r -> r.id).toList()).stream()
+                .collect(Collectors.groupingBy(x -> x.runId, java.util.LinkedHashMap::new, Collectors.toList()));
         List<RunView> runs = new ArrayList<>();
         List<DeviceObserver.InFlight> inFlight = new ArrayList<>();
         List<RunDevice> intents = new ArrayList<>();
-        for (SystemRun r : SystemRun.ofDeployment(deploymentId)) {
-            boolean manual = r.rollbackCause == RollbackCause.MANUAL;
-            boolean plannable = r.state.underWay() || (r.state == RunState.SUCCEEDED && manual && r.state != RunState.ROLLING_BACK);
-            if (!plannable || (d.phase == DeploymentPhase.PAUSED && !manual)) {
-                continue;
-            }
-            runs.add(new RunView(r.id, r.state));
-            for (RunDevice dev : RunDevice.ofRun(r.id)) {
+        for (SystemRun r : candidates) {
+            List<RunDevice> own = devices.getOrDefault(r.id, List.of());
+            runs.add(new RunView(r.id, r.state, own.stream().map(RunDevice::planned).toList()));
+            for (RunDevice dev : own) {
                 if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
                     inFlight.add(new DeviceObserver.InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
                 } else if (dev.state == DeviceState.ASSIGNING || dev.state == DeviceState.ROLLBACK_ASSIGNING) {
@@ -105,6 +119,7 @@ public class RunStore {
             run.endedAt = now;
             run.reason = "nothing to do: no device of this system fills a component of the manifest";
             RunEvent.record(run.id, now, "SUCCEEDED", run.reason, null);
+            metrics.runChanged(RunState.PENDING, run.state, null, run.startedAt, run.endedAt, true);
             return List.of();
         }
         photo.forEach(d -> d.persist());
@@ -118,6 +133,7 @@ public class RunStore {
     private List<RunPlanner.Assign> planLocked(SystemRun run, List<RunDevice> devices, Map<String, Outcome> outcomes,
                                                Duration timeout, Map<String, Long> runOfDevice) {
         Instant now = clock.instant();
+        RunState before = run.state;
         RunPlanner.Decision decision = RunPlanner.plan(new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder,
                 run.rollbackCause, run.rollbackReason, devices.stream().map(RunDevice::planned).toList(), outcomes, now,
                 timeout));
@@ -149,6 +165,7 @@ public class RunStore {
         if (decision.ended()) {
             run.endedAt = now;
         }
+        metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());
         for (String event : decision.events()) {
             RunEvent.record(run.id, now, eventType(event), event, null);
         }
@@ -195,7 +212,11 @@ public class RunStore {
             if (d == null || !d.state.inFlight()) {
                 continue;
             }
+            DeviceState was = d.state;
             markAssigned(d, result.actionByTarget().get(a.controllerId()), at);
+            if (was != d.state && result.actionByTarget().get(a.controllerId()) != null) {
+                metrics.devicesAssigned(d.state == DeviceState.ROLLBACK_ASSIGNED, 1);
+            }
             if (dropped.contains(a.controllerId())) {
                 d.detail = "hawkBit no longer knows this target";
             }
@@ -212,6 +233,9 @@ public class RunStore {
         RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
         if (d != null && (d.state == DeviceState.ASSIGNING || d.state == DeviceState.ROLLBACK_ASSIGNING)) {
             markAssigned(d, actionId, at);
+            if (actionId != null) {
+                metrics.devicesAssigned(d.state == DeviceState.ROLLBACK_ASSIGNED, 1);
+            }
             if (detail != null) {
                 d.detail = detail;
             }

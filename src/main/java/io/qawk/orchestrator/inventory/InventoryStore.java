@@ -83,6 +83,42 @@ public class InventoryStore {
         }
     }
 
+    /**
+     * Recomputes the discovered systems from the memberships and channel membership: devices, devices per component,
+     * centre (the smallest when devices disagree), the channel all devices are in, and whether they are mixed.
+     */
+    @Transactional
+    public void refreshSystems() {
+        try (Connection c = dataSource.getConnection()) {
+            try (PreparedStatement ps = c.prepareStatement("delete from discovered_system")) {
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement(
+                    "insert into discovered_system (system_type_id, system_name, group_name, devices, components, fleet_id, mixed)"
+                            + " with per_device as ("
+                            + "   select m.system_type_id, m.system_name, m.component_type, m.group_name, m.controller_id,"
+                            + "     (select count(*) from fleet_member f where f.controller_id = m.controller_id and not f.conflict) in_fleet,"
+                            + "     (select count(*) from fleet_member f where f.controller_id = m.controller_id and f.conflict) conflicts,"
+                            + "     (select min(f.fleet_id) from fleet_member f where f.controller_id = m.controller_id and not f.conflict) fleet_id"
+                            + "   from system_member m where m.problem is null),"
+                            + " per_component as ("
+                            + "   select system_type_id, system_name, component_type, count(*) n from per_device"
+                            + "   group by system_type_id, system_name, component_type)"
+                            + " select d.system_type_id, d.system_name, min(d.group_name), count(*),"
+                            + "   (select jsonb_object_agg(pc.component_type, pc.n) from per_component pc"
+                            + "     where pc.system_type_id = d.system_type_id and pc.system_name = d.system_name),"
+                            + "   case when count(distinct d.fleet_id) = 1 and sum(d.in_fleet) = count(*) and sum(d.conflicts) = 0"
+                            + "     then min(d.fleet_id) end,"
+                            + "   not (count(distinct d.fleet_id) = 1 and sum(d.in_fleet) = count(*) and sum(d.conflicts) = 0)"
+                            + "     and (sum(d.in_fleet) > 0 or sum(d.conflicts) > 0)"
+                            + " from per_device d group by d.system_type_id, d.system_name")) {
+                ps.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not compute the discovered systems", e);
+        }
+    }
+
     private void upsertDevices(Connection c, Collection<DeviceRecord> devices, Instant syncedAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("insert into device (controller_id, name, update_status, last_poll_at,"
                 + " installed_at, installed_set_id, installed_set, assigned_set_id, assigned_set, attributes, metadata, synced_at)"

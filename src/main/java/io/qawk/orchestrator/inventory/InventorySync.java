@@ -137,6 +137,7 @@ public class InventorySync {
             for (InventoryContributor contributor : contributors) {
                 requests += contributor.refresh();
             }
+            store.refreshSystems();
             Duration took = Duration.between(started, clock.instant());
             state.completed(clock.instant(), fresh.size(), requests, took);
             gauges.inventorySynced();

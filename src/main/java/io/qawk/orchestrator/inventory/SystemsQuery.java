@@ -33,11 +33,10 @@ public class SystemsQuery {
     /** One page of a type's systems, sorted by name, optionally only those of one centre. */
     @Transactional
     public Page<SystemSummary> systems(long systemTypeId, String group, int offset, int limit) {
-        String where = "system_type_id = ? and problem is null" + (group != null ? " and group_name = ?" : "");
+        String where = "s.system_type_id = ?" + (group != null ? " and s.group_name = ?" : "");
         try (Connection c = dataSource.getConnection()) {
             long total;
-            try (PreparedStatement ps = c.prepareStatement(
-                    "select count(distinct system_name) from system_member where " + where)) {
+            try (PreparedStatement ps = c.prepareStatement("select count(*) from discovered_system s where " + where)) {
                 bind(ps, systemTypeId, group);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
@@ -46,37 +45,17 @@ public class SystemsQuery {
             }
             List<SystemSummary> content = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(
-                    "with sys as (select system_name, sum(n) devices, jsonb_object_agg(component_type, n) components,"
-                            + "   min(grp) grp from (select system_name, component_type, count(*) n, min(group_name) grp"
-                            + "     from system_member where " + where
-                            + "     group by system_name, component_type) per_component"
-                            + "   group by system_name order by system_name offset ? limit ?)"
-                            + " select sys.system_name, sys.devices, sys.components, sys.grp,"
-                            + "   count(fm.fleet_id) filter (where not fm.conflict) in_fleet,"
-                            + "   count(distinct fm.fleet_id) filter (where not fm.conflict) fleets,"
-                            + "   count(fm.fleet_id) filter (where fm.conflict) conflicts,"
-                            + "   min(fm.fleet_id) filter (where not fm.conflict) fleet_id"
-                            + " from sys join system_member m on m.system_type_id = ? and m.system_name = sys.system_name"
-                            + "   and m.problem is null"
-                            + " left join fleet_member fm on fm.controller_id = m.controller_id"
-                            + " group by sys.system_name, sys.devices, sys.components, sys.grp order by sys.system_name")) {
+                    "select s.system_name, s.devices, s.components, s.group_name, f.name, s.mixed, s.fleet_id"
+                            + " from discovered_system s left join fleet f on f.id = s.fleet_id where " + where
+                            + " order by s.system_name offset ? limit ?")) {
                 int i = bind(ps, systemTypeId, group);
                 ps.setInt(i++, offset);
-                ps.setInt(i++, limit);
-                ps.setLong(i, systemTypeId);
-                Map<Long, String> fleetNames = fleetNames(c);
+                ps.setInt(i, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Map<String, Integer> components = new TreeMap<>(json.readValue(rs.getString(3), COUNTS));
-                        int devices = rs.getInt(2);
-                        int inFleet = rs.getInt(5);
-                        int fleets = rs.getInt(6);
-                        int conflicts = rs.getInt(7);
-                        Long fleetId = InventoryStore.longOrNull(rs, 8);
-                        boolean whole = fleets == 1 && inFleet == devices && conflicts == 0;
-                        boolean mixed = !whole && (inFleet > 0 || conflicts > 0);
-                        content.add(new SystemSummary(rs.getString(1), devices, components, rs.getString(4),
-                                whole ? fleetNames.get(fleetId) : null, mixed, whole ? fleetId : null));
+                        content.add(new SystemSummary(rs.getString(1), rs.getInt(2), components, rs.getString(4),
+                                rs.getString(5), rs.getBoolean(6), InventoryStore.longOrNull(rs, 7)));
                     }
                 }
             }
@@ -171,15 +150,6 @@ public class SystemsQuery {
                                 String fleet, boolean mixed, @com.fasterxml.jackson.annotation.JsonIgnore Long fleetId) {
     }
 
-    private static Map<Long, String> fleetNames(Connection c) throws SQLException {
-        Map<Long, String> names = new java.util.HashMap<>();
-        try (PreparedStatement ps = c.prepareStatement("select id, name from fleet"); ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                names.put(rs.getLong(1), rs.getString(2));
-            }
-        }
-        return names;
-    }
 
     /** One device of a system (or a problem device), with what it runs and how it last reported. */
     public record SystemDevice(String controllerId, String componentType, String system, String group, String problem,

@@ -339,4 +339,58 @@ class RunPlannerTest {
             assertThat(d.state()).isEqualTo(RunState.ROLLBACK_FAILED);
         }
     }
+
+    @Nested
+    class Waiting {
+
+        /** Whenever the engine may skip a run, planning it would indeed decide nothing. */
+        private void assertSkippingIsSafe(Lane lane) {
+            boolean waiting = RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), lane.outcomes, lane.now, TIMEOUT);
+            if (waiting && lane.state.underWay()) {
+                Decision d = RunPlanner.plan(new RunPlanner.Input(lane.state, lane.currentOrder, lane.failedOrder,
+                        lane.cause, lane.manualReason, new ArrayList<>(lane.devices.values()), lane.outcomes, lane.now, TIMEOUT));
+                assertThat(d.deviceChanges()).isEmpty();
+                assertThat(d.assignments()).isEmpty();
+                assertThat(d.state()).isEqualTo(lane.state);
+                assertThat(d.rollbackCause()).isEqualTo(lane.cause);
+            }
+        }
+
+        @Test
+        void aRunWithDevicesStillAtItAndNoNewsIsOnlyWaiting() {
+            Lane lane = Lane.standard();
+            lane.plan();
+            assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0, TIMEOUT)).isTrue();
+            assertSkippingIsSafe(lane);
+
+            lane.outcome("term-a", Outcome.SUCCEEDED);
+            assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), lane.outcomes, T0, TIMEOUT)).isFalse();
+            lane.plan();
+            assertSkippingIsSafe(lane);
+
+            lane.outcome("term-b", Outcome.FAILED);
+            lane.plan();
+            assertThat(lane.cause).isEqualTo(RollbackCause.FAILURE);
+            assertSkippingIsSafe(lane);
+
+            lane.cause = RollbackCause.MANUAL;
+            assertSkippingIsSafe(lane);
+            lane.cause = RollbackCause.FAILURE;
+
+            assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0.plus(TIMEOUT), TIMEOUT))
+                    .as("a timeout is news").isFalse();
+            lane.outcome("display", Outcome.SUCCEEDED);
+            lane.plan();
+            assertThat(lane.state).isEqualTo(RunState.ROLLING_BACK);
+            assertSkippingIsSafe(lane);
+        }
+
+        @Test
+        void aRunWithNothingInFlightOrAnIntentIsNeverSkipped() {
+            Lane lane = Lane.standard();
+            assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0, TIMEOUT)).isFalse();
+            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNING, null, false));
+            assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0, TIMEOUT)).isFalse();
+        }
+    }
 }

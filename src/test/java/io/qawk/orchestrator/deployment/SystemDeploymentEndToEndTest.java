@@ -19,6 +19,7 @@ import java.util.Map;
 import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
 import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
 
 /** System deployments against the real hawkBit with simulated lanes: the promises of the product description. */
 @QuarkusTest
@@ -300,6 +301,44 @@ class SystemDeploymentEndToEndTest {
             assertThat(fleet.installedSetId(fleet.id("lane-07", "lane"))).isEqualTo(fleet.set("app:2"));
             Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry")
                     .then().statusCode(409).contentType("application/problem+json");
+        }
+    }
+
+    @Test
+    void badDeploymentsAreRefusedWithFieldErrorsAndCommandsOutOfPlaceAnswer409() {
+        try (LaneFleet fleet = new LaneFleet("e2e-bad-").withSetsAndType()) {
+            int manifest = fleet.manifest("2.0", "2");
+            String[][] cases = {
+                    {"{\"manifestId\": " + manifest + "}", "name", "is required"},
+                    {"{\"name\": \"x\"}", "manifestId", "is required"},
+                    {"{\"name\": \"x\", \"manifestId\": 999999}", "manifestId", "does not exist"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"maxParallel\": 0}", "maxParallel", "between 1"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"maxFailed\": -1}", "maxFailed", "0 or more"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"groups\": [\"c1\", \"c1\"]}", "groups[1]", "more than once"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"orderTimeoutSeconds\": 1}", "orderTimeoutSeconds", "between"},
+                    {"{\"name\": \"x\", \"manifestId\": \"three\"}", "manifestId", "must be"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"speed\": \"fast\"}", "speed", "not a known field"},
+            };
+            int before = Api.viewer().get("/qawk/v1/systemdeployments").then().extract().jsonPath().getList("").size();
+            for (String[] c : cases) {
+                Api.admin().body(c[0]).post("/qawk/v1/systemdeployments").then().statusCode(400)
+                        .contentType("application/problem+json")
+                        .body("errors.find { it.field == '" + c[1] + "' }.message", containsString(c[2]));
+            }
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments").then().extract().jsonPath().getList("")).hasSize(before);
+
+            int id = Api.admin().body("{\"name\": \"draft\", \"manifestId\": " + manifest + "}")
+                    .post("/qawk/v1/systemdeployments").then().statusCode(201)
+                    .body("state", org.hamcrest.Matchers.equalTo("DRAFT")).extract().path("id");
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(409)
+                    .body("detail", containsString("only a RUNNING deployment can be paused"));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(409);
+            Api.viewer().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(403);
+            Api.admin().post("/qawk/v1/systemdeployments/999999/start").then().statusCode(404);
+            Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/999999/retry").then().statusCode(404);
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("ABORTED"));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
         }
     }
 }

@@ -1,0 +1,34 @@
+package io.qawk.orchestrator.fleet.config;
+
+import io.qawk.orchestrator.fleet.FleetRequest;
+
+import java.util.List;
+
+/**
+ * One channel as declared in configuration, every setting filled in (an omitted setting means its default, not
+ * "keep what the channel had": the file is the whole truth about a channel it declares).
+ *
+ * @param index      position in {@code channels}, for messages
+ * @param promotesTo name of the channel releases promote to, or null
+ */
+public record ChannelSpec(int index, String name, String match, String promotesTo, int maxParallel, int maxFailed,
+                          boolean byCentre, List<String> centres, int deviceMaxFailed, int deviceBatchSize,
+                          int soakSeconds) {
+
+    public static final int DEFAULT_MAX_PARALLEL = 1;
+    public static final int DEFAULT_MAX_FAILED = 0;
+    public static final int DEFAULT_DEVICE_MAX_FAILED = 0;
+    public static final int DEFAULT_DEVICE_BATCH_SIZE = 500;
+    public static final int DEFAULT_SOAK_SECONDS = 0;
+
+    /** The settings as {@link io.qawk.orchestrator.fleet.FleetService#applyManaged} takes them. */
+    public FleetRequest toRequest() {
+        return new FleetRequest(name, match, null, new FleetRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres),
+                new FleetRequest.Devices(deviceMaxFailed, deviceBatchSize), soakSeconds, null, null);
+    }
+
+    /** Where this channel is in the file, e.g. {@code channels[1] ('beta')}. */
+    public String where() {
+        return "channels[" + index + "] ('" + name + "')";
+    }
+}

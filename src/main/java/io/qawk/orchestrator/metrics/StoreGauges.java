@@ -1,0 +1,149 @@
+package io.qawk.orchestrator.metrics;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.qawk.orchestrator.deployment.DeploymentPhase;
+import io.qawk.orchestrator.deployment.RunState;
+import io.quarkus.runtime.Startup;
+import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.PostConstruct;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import javax.sql.DataSource;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * Gauges read from Postgres, so every replica reports the same numbers: refreshed on a short schedule
+ * ({@code qawk.metrics.refresh-interval}, a handful of cheap aggregate queries) and right after an inventory sync.
+ *
+ * <ul>
+ *   <li>{@code qawk_deployments{phase}} – system deployments by phase</li>
+ *   <li>{@code qawk_runs{state}} – system runs of the deployments that have not ended, by state</li>
+ *   <li>{@code qawk_inventory_devices}, {@code qawk_inventory_systems} – devices in the inventory and the systems
+ *       they form (over every system type)</li>
+ *   <li>{@code qawk_inventory_last_sync_age_seconds} – seconds since the last successful inventory sync (by any
+ *       replica); since this replica's start when no sync has ever completed</li>
+ * </ul>
+ */
+@Startup
+@ApplicationScoped
+public class StoreGauges {
+
+    private static final Logger LOG = Logger.getLogger(StoreGauges.class);
+
+    @Inject
+    MeterRegistry registry;
+
+    @Inject
+    DataSource dataSource;
+
+    @Inject
+    Clock clock;
+
+    private final Map<DeploymentPhase, AtomicLong> deployments = new EnumMap<>(DeploymentPhase.class);
+    private final Map<RunState, AtomicLong> runs = new EnumMap<>(RunState.class);
+    private final AtomicLong devices = new AtomicLong();
+    private final AtomicLong systems = new AtomicLong();
+    private volatile Instant lastSync;
+    private volatile Instant started;
+
+    @PostConstruct
+    void register() {
+        started = clock.instant();
+        for (DeploymentPhase p : DeploymentPhase.values()) {
+            AtomicLong v = new AtomicLong();
+            deployments.put(p, v);
+            Gauge.builder("qawk.deployments", v, AtomicLong::get)
+                    .description("System deployments by phase").tag("phase", EngineMetrics.label(p)).register(registry);
+        }
+        for (RunState s : RunState.values()) {
+            AtomicLong v = new AtomicLong();
+            runs.put(s, v);
+            Gauge.builder("qawk.runs", v, AtomicLong::get)
+                    .description("System runs of the deployments that have not ended, by state")
+                    .tag("state", EngineMetrics.label(s)).register(registry);
+        }
+        Gauge.builder("qawk.inventory.devices", devices, AtomicLong::get)
+                .description("Devices in the inventory (hawkBit targets some system type matches)").register(registry);
+        Gauge.builder("qawk.inventory.systems", systems, AtomicLong::get)
+                .description("Systems the inventory's devices form, over every system type").register(registry);
+        Gauge.builder("qawk.inventory.last.sync.age", this, StoreGauges::lastSyncAgeSeconds)
+                .description("Seconds since the last successful inventory sync (since start when none has completed)")
+                .baseUnit("seconds").register(registry);
+        refresh();
+    }
+
+    @Scheduled(every = "${qawk.metrics.refresh-interval:15s}", delayed = "${qawk.metrics.refresh-interval:15s}",
+            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void scheduled() {
+        refresh();
+    }
+
+    /** An inventory sync has just been stored: re-read its numbers. */
+    public void inventorySynced() {
+        try (Connection c = dataSource.getConnection()) {
+            readInventory(c);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debugf("Inventory gauges not refreshed: %s", e.getMessage());
+        }
+    }
+
+    /** Re-reads every gauge; a failure leaves the previous values. */
+    public void refresh() {
+        try (Connection c = dataSource.getConnection()) {
+            Map<DeploymentPhase, Long> phases = new EnumMap<>(DeploymentPhase.class);
+            try (PreparedStatement ps = c.prepareStatement("select phase, count(*) from system_deployment group by phase");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    phases.put(DeploymentPhase.valueOf(rs.getString(1)), rs.getLong(2));
+                }
+            }
+            Map<RunState, Long> states = new EnumMap<>(RunState.class);
+            try (PreparedStatement ps = c.prepareStatement("select r.state, count(*) from system_run r"
+                    + " join system_deployment d on d.id = r.deployment_id"
+                    + " where d.phase not in ('FINISHED', 'FAILED', 'ABORTED') group by r.state");
+                 ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    states.put(RunState.valueOf(rs.getString(1)), rs.getLong(2));
+                }
+            }
+            deployments.forEach((p, v) -> v.set(phases.getOrDefault(p, 0L)));
+            runs.forEach((s, v) -> v.set(states.getOrDefault(s, 0L)));
+            readInventory(c);
+        } catch (SQLException | RuntimeException e) {
+            LOG.debugf("Metric gauges not refreshed: %s", e.getMessage());
+        }
+    }
+
+    private void readInventory(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select (select count(*) from device),"
+                + " (select count(*) from (select distinct system_type_id, system_name from system_member"
+                + "   where system_name is not null and problem is null) s),"
+                + " (select last_completed_at from inventory_sync_state where id = 1)");
+             ResultSet rs = ps.executeQuery()) {
+            if (rs.next()) {
+                devices.set(rs.getLong(1));
+                systems.set(rs.getLong(2));
+                Timestamp t = rs.getTimestamp(3);
+                lastSync = t == null ? null : t.toInstant();
+            }
+        }
+    }
+
+    double lastSyncAgeSeconds() {
+        Instant since = lastSync != null ? lastSync : started;
+        return since == null ? 0 : Math.max(0, Duration.between(since, clock.instant()).toMillis() / 1000.0);
+    }
+}
