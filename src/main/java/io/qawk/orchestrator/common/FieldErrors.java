@@ -6,6 +6,11 @@ import java.util.List;
 /** Collects every problem of a request before answering, so the caller sees all of them at once. */
 public final class FieldErrors {
 
+    /** Names operators give things (system types, manifests, channels): readable, safe in URLs, logs and queries. */
+    public static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
+    public static final String NAME_RULE =
+            "must start with a letter or digit and hold only letters, digits, spaces, '_', '-', '.', ':'";
+
     private final List<FieldError> errors = new ArrayList<>();
 
     public FieldErrors add(String field, String message) {
@@ -28,6 +33,11 @@ public final class FieldErrors {
             return false;
         }
         return check(value.length() <= max, field, "must be at most " + max + " characters (got " + value.length() + ")");
+    }
+
+    /** A required name: present, at most 128 characters, of the form {@link #NAME}. */
+    public boolean name(String value, String field) {
+        return text(value, field, 128) && check(NAME.matcher(value).matches(), field, NAME_RULE);
     }
 
     public boolean isEmpty() {

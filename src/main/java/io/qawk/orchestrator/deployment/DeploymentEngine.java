@@ -129,14 +129,9 @@ public class DeploymentEngine {
      */
     private void recoverIntents(RunStore.Snapshot snap) {
         for (RunDevice d : snap.intents()) {
-            long set = d.setInFlight();
             Optional<io.qawk.orchestrator.hawkbit.HawkbitAction> action;
             try {
-                action = hawkbit.actions(d.controllerId, null).stream()
-                        .filter(a -> a.distributionSetId() != null && a.distributionSetId() == set)
-                        .filter(a -> d.intentAt == null || a.createdAt() == null
-                                || !a.createdAt().isBefore(d.intentAt.minusSeconds(60)))
-                        .findFirst();
+                action = actionOfIntent(d);
             } catch (io.qawk.orchestrator.hawkbit.TargetNotFoundException gone) {
                 store.confirmAssigned(d.runId, d.controllerId, null, clock.instant(), "its target was deleted in hawkBit");
                 continue;
@@ -148,6 +143,38 @@ public class DeploymentEngine {
                 store.revertIntent(d.runId, d.controllerId);
             }
         }
+    }
+
+    /**
+     * hawkBit's action for an unconfirmed intent, if hawkBit took the assignment: the device's newest action, not
+     * older than the intent (minus 60 s for clock skew) and, going back, newer than the forward action. Only the newest
+     * counts: an older action for the same set (the install a rollback returns to, an earlier attempt) is not this one.
+     * Its set decides when hawkBit lists it; hawkBit up to 0.3.0M7 lists actions without their set (and cannot be
+     * queried by set), so then the device's state must agree: an open action is the assigned set, a finished one the
+     * installed set; a failed one is adopted (nobody else assigns the device during its run; going back, only when
+     * the forward action is known, since that one failed too).
+     */
+    private Optional<io.qawk.orchestrator.hawkbit.HawkbitAction> actionOfIntent(RunDevice d) {
+        long set = d.setInFlight();
+        boolean back = d.state == DeviceState.ROLLBACK_ASSIGNING;
+        Optional<io.qawk.orchestrator.hawkbit.HawkbitAction> newest = hawkbit.actions(d.controllerId, null).stream()
+                .max(java.util.Comparator.comparingLong(io.qawk.orchestrator.hawkbit.HawkbitAction::id))
+                .filter(a -> d.intentAt == null || a.createdAt() == null
+                        || !a.createdAt().isBefore(d.intentAt.minusSeconds(60)))
+                .filter(a -> !back || d.actionId == null || a.id() > d.actionId);
+        if (newest.isEmpty()) {
+            return Optional.empty();
+        }
+        io.qawk.orchestrator.hawkbit.HawkbitAction a = newest.get();
+        if (a.distributionSetId() != null) {
+            return a.distributionSetId() == set ? newest : Optional.empty();
+        }
+        boolean ours = switch (hawkbit.actionOutcome(d.controllerId, a.id())) {
+            case RUNNING -> hawkbit.assignedSet(d.controllerId).map(s -> s.id() == set).orElse(false);
+            case SUCCEEDED -> hawkbit.installedSet(d.controllerId).map(s -> s.id() == set).orElse(false);
+            case FAILED, CANCELED -> !back || d.actionId != null;
+        };
+        return ours ? newest : Optional.empty();
     }
 
     /** Sends the decided assignments, one hawkBit call per set, and records hawkBit's actions. */

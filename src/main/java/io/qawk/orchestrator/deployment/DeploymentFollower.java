@@ -51,13 +51,8 @@ public class DeploymentFollower {
         for (DeploymentScope.InScope s : inScope) {
             wanted.add(s.system());
             if (!runs.containsKey(s.system())) {
-                SystemRun run = new SystemRun();
-                run.deploymentId = d.id;
-                run.system = s.system();
-                run.group = s.group();
-                run.seq = seq++;
-                run.persist();
-                RunEvent.record(run.id, now, "CREATED", "joined the channel's scope after the release started", null);
+                SystemRun.createPending(d.id, s.system(), s.group(), seq++, now,
+                        "joined the channel's scope after the release started", null);
                 added++;
             }
         }

@@ -115,14 +115,8 @@ public class DeploymentService implements ManifestUsage {
         Instant now = clock.instant();
         int seq = 0;
         for (DeploymentScope.InScope s : systems) {
-            SystemRun run = new SystemRun();
-            run.deploymentId = d.id;
-            run.system = s.system();
-            run.group = s.group();
-            run.seq = seq++;
-            run.persist();
-            RunEvent.record(run.id, now, "CREATED", "in scope of deployment '" + d.name + "' (manifest '"
-                    + manifest.name + "')", actor);
+            SystemRun.createPending(d.id, s.system(), s.group(), seq++, now,
+                    "in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')", actor);
         }
         d.startedAt = now;
         refreshPhase(d);

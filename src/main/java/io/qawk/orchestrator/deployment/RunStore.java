@@ -148,7 +148,9 @@ public class RunStore {
             if (change.state() == DeviceState.ASSIGNING || change.state() == DeviceState.ROLLBACK_ASSIGNING) {
                 d.intentAt = now;
                 d.assignedAt = null;
-                d.actionId = null;
+                if (change.state() == DeviceState.ASSIGNING) {
+                    d.actionId = null; // going back keeps the forward action: recovery looks for a newer one
+                }
             }
             if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED)
                     .contains(change.state())) {

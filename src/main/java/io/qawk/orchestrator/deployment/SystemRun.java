@@ -67,6 +67,19 @@ public class SystemRun extends PanacheEntityBase {
     @Version
     public long version;
 
+    /** A new pending run of {@code system}, stored, with a CREATED event saying why it is in scope. */
+    static SystemRun createPending(long deploymentId, String system, String group, int seq, java.time.Instant at,
+                                   String why, String actor) {
+        SystemRun run = new SystemRun();
+        run.deploymentId = deploymentId;
+        run.system = system;
+        run.group = group;
+        run.seq = seq;
+        run.persist();
+        RunEvent.record(run.id, at, "CREATED", why, actor);
+        return run;
+    }
+
     static List<SystemRun> ofDeployment(long deploymentId) {
         return list("deploymentId = ?1 order by seq", deploymentId);
     }

@@ -22,13 +22,11 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /** Channels: their settings, their releases, resuming a halted release, and promotion behind the gate. */
 @ApplicationScoped
 public class FleetService {
 
-    private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
 
     @Inject
     Clock clock;
@@ -57,10 +55,7 @@ public class FleetService {
             throw new io.qawk.orchestrator.common.InvalidRequestException("", "a JSON body with name and match is required");
         }
         FieldErrors errors = new FieldErrors();
-        if (errors.text(r.name(), "name", 128)) {
-            errors.check(NAME.matcher(r.name()).matches(), "name",
-                    "must start with a letter or digit and hold only letters, digits, spaces, '_', '-', '.', ':'");
-        }
+        errors.name(r.name(), "name");
         TargetQuerySyntax.problem(r.match()).ifPresent(p -> errors.add("match", p));
         validateSettings(r, null, errors);
         DistributionSetRef set = validateRelease(r, errors);
@@ -92,9 +87,8 @@ public class FleetService {
             throw new NotFoundException("channel", id);
         }
         FieldErrors errors = new FieldErrors();
-        if (r.name() != null && errors.text(r.name(), "name", 128)) {
-            errors.check(NAME.matcher(r.name()).matches(), "name",
-                    "must start with a letter or digit and hold only letters, digits, spaces, '_', '-', '.', ':'");
+        if (r.name() != null) {
+            errors.name(r.name(), "name");
         }
         if (r.match() != null) {
             TargetQuerySyntax.problem(r.match()).ifPresent(p -> errors.add("match", p));

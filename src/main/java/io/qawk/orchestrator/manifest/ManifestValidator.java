@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.LongFunction;
-import java.util.regex.Pattern;
 
 /**
  * Checks a manifest request completely and reports every problem with its JSON path. The system type and the
@@ -24,7 +23,6 @@ final class ManifestValidator {
     static final int MIN_ORDER = 1;
     static final int MAX_ORDER = 1000;
     /** The same rule as for system type names. */
-    private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
 
     private ManifestValidator() {
     }
@@ -40,10 +38,7 @@ final class ManifestValidator {
             errors.add("", "a JSON body with name, systemTypeId and components is required").throwIfAny();
             return Map.of();
         }
-        if (errors.text(r.name(), "name", 128)) {
-            errors.check(NAME.matcher(r.name()).matches(), "name",
-                    "must start with a letter or digit and hold only letters, digits, spaces, '_', '-', '.', ':'");
-        }
+        errors.name(r.name(), "name");
         SystemType type = null;
         if (r.systemTypeId() == null) {
             errors.add("systemTypeId", "is required");

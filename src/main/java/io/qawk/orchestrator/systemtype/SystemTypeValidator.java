@@ -12,7 +12,6 @@ import java.util.regex.Pattern;
 final class SystemTypeValidator {
 
     static final int MAX_COMPONENTS = 100;
-    private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
     private static final Pattern COMPONENT_TYPE = Pattern.compile("[A-Za-z0-9][A-Za-z0-9_.\\-]{0,127}");
 
     private SystemTypeValidator() {
@@ -24,10 +23,7 @@ final class SystemTypeValidator {
             errors.add("", "a JSON body with name, systemKey and components is required").throwIfAny();
             return;
         }
-        if (errors.text(r.name(), "name", 128)) {
-            errors.check(NAME.matcher(r.name()).matches(), "name",
-                    "must start with a letter or digit and hold only letters, digits, spaces, '_', '-', '.', ':'");
-        }
+        errors.name(r.name(), "name");
         if (r.systemKey() == null || r.systemKey().isBlank()) {
             errors.add("systemKey", "is required (e.g. attribute.device or metadata.lane)");
         } else {

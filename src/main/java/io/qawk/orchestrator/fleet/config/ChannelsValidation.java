@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.fleet.config;
 
+import io.qawk.orchestrator.common.FieldErrors;
+
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -14,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * Reads and checks the channel configuration (YAML or JSON) without touching anything: every problem is collected,
@@ -33,7 +34,6 @@ import java.util.regex.Pattern;
 public final class ChannelsValidation {
 
     static final String PREFIX = "qawk fleets: ";
-    private static final Pattern NAME = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
     private static final Set<String> ROOT_KEYS = Set.of("channels");
     private static final Set<String> CHANNEL_KEYS = Set.of("name", "match", "promotesTo", "orchestrator", "devices",
             "soakSeconds");
@@ -112,9 +112,8 @@ public final class ChannelsValidation {
         unknownKeys(node, CHANNEL_KEYS, at + ".");
         int before = problems.size();
         String name = text(node, "name", at, true, 128);
-        if (name != null && !NAME.matcher(name).matches()) {
-            problem(at + ".name must start with a letter or digit and hold only letters, digits, spaces, '_', '-', "
-                    + "'.', ':' (got '" + name + "')");
+        if (name != null && !FieldErrors.NAME.matcher(name).matches()) {
+            problem(at + ".name " + FieldErrors.NAME_RULE + " (got '" + name + "')");
         }
         String match = text(node, "match", at, true, 4000);
         if (match != null) {
