@@ -100,8 +100,10 @@ public class DeploymentEngine {
             if (snap == null) {
                 return true;
             }
-            recoverIntents(snap);
-            snap = store.load(deploymentId);
+            if (!snap.intents().isEmpty()) {
+                recoverIntents(snap);
+                snap = store.load(deploymentId);
+            }
 
             Map<String, Outcome> outcomes = observer.observe(snap.inFlight());
             List<RunPlanner.Assign> toSend = new ArrayList<>();
