@@ -14,7 +14,10 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
@@ -52,12 +55,37 @@ public class ProblemMappers {
                 "hawkBit cannot be reached right now: " + e.getMessage(), path(uri), List.of());
     }
 
+    /** hawkBit refused a request of ours (4xx): not the caller's fault and not a bug here; a 502 that says so. */
+    @ServerExceptionMapper
+    public Response hawkbitRefused(io.qawk.orchestrator.hawkbit.HawkbitRequestException e, UriInfo uri) {
+        LOG.warnf("hawkBit refused a request while answering %s: %s", path(uri), e.getMessage());
+        return Problem.response(502, "Bad Gateway", "hawkBit refused a request of the service: " + e.getMessage(),
+                path(uri));
+    }
+
     @ServerExceptionMapper
     public Response violations(ConstraintViolationException e, UriInfo uri) {
         List<FieldError> errors = e.getConstraintViolations().stream()
                 .map(v -> new FieldError(lastNodes(v.getPropertyPath().toString()), v.getMessage()))
                 .collect(Collectors.toList());
         return Problem.response(Response.Status.BAD_REQUEST, "the request is invalid", path(uri), errors);
+    }
+
+    /**
+     * The database refused a write the checks let through, e.g. two requests creating the same name at the same
+     * moment (both pass the name check, one loses at the unique constraint): a 409 (or 400), not a 500.
+     */
+    @ServerExceptionMapper
+    public Response persistence(jakarta.persistence.PersistenceException e, UriInfo uri) {
+        return database(e, uri).orElseGet(() -> bug(e, uri));
+    }
+
+    @ServerExceptionMapper(priority = 0)
+    public Response unstorableText(UnstorableTextException e, UriInfo uri) {
+        String field = jsonPath(e);
+        return Problem.response(Response.Status.BAD_REQUEST, "a text value cannot be stored: "
+                        + (field.isEmpty() ? "" : field + " ") + e.problem(), path(uri),
+                List.of(new FieldError(field, e.problem())));
     }
 
     @ServerExceptionMapper(priority = 1)
@@ -95,6 +123,9 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response web(WebApplicationException e, UriInfo uri) {
+        if (e.getCause() instanceof UnstorableTextException t) {
+            return unstorableText(t, uri);
+        }
         if (e.getCause() instanceof UnrecognizedPropertyException u) {
             return unknownField(u, uri);
         }
@@ -122,6 +153,16 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response bug(Exception e, UriInfo uri) {
+        Optional<Response> refused = database(e, uri);
+        if (refused.isPresent()) {
+            return refused.get();
+        }
+        if (e instanceof java.io.IOException) {
+            // reading the body failed: the client stalled past the timeout or went away; nobody is listening
+            LOG.debugf("request body of %s could not be read: %s", path(uri), e.getMessage());
+            return Problem.response(Response.Status.BAD_REQUEST, "the request body could not be read completely "
+                    + "(the client stalled or closed the connection)", path(uri), List.of());
+        }
         Throwable cause = e;
         while (cause.getCause() != null && cause.getCause() != cause) {
             if (cause.getCause() instanceof HawkbitUnavailableException h) {
@@ -132,6 +173,53 @@ public class ProblemMappers {
         LOG.error("Unexpected failure answering " + path(uri), e);
         return Problem.response(500, "Internal Server Error",
                 "an unexpected error occurred; it has been logged", path(uri));
+    }
+
+    /** What a unique constraint protects, in the words of the API. */
+    private static final Map<String, String> UNIQUE = Map.of(
+            "system_type_name_unique", "a system type with this name already exists",
+            "manifest_name_unique", "a manifest with this name already exists",
+            "fleet_name_unique", "a channel with this name already exists",
+            "system_run_unique", "this system already has a run in this deployment");
+
+    /**
+     * A database refusal anywhere in the cause chain, as an answer: unique violation (23505) 409, foreign key
+     * violation (23503) 409, a value the database cannot hold (class 22) 400. Empty for anything else.
+     */
+    static Optional<Response> database(Throwable e, UriInfo uri) {
+        String constraint = null;
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof org.hibernate.exception.ConstraintViolationException c && c.getConstraintName() != null) {
+                constraint = c.getConstraintName();
+            }
+            if (!(t instanceof SQLException sql) || sql.getSQLState() == null) {
+                continue;
+            }
+            String state = sql.getSQLState();
+            String message = String.valueOf(sql.getMessage());
+            if (constraint == null) {
+                constraint = UNIQUE.keySet().stream().filter(message::contains).findFirst().orElse(null);
+            }
+            if (state.equals("23505")) {
+                String what = constraint == null ? null : UNIQUE.get(constraint.toLowerCase(java.util.Locale.ROOT));
+                LOG.debugf("unique violation answered 409: %s", message);
+                return Optional.of(Problem.response(Response.Status.CONFLICT, (what == null
+                        ? "an object with the same unique value already exists" : what)
+                        + " (another request stored it at the same time); read the objects again", path(uri), List.of()));
+            }
+            if (state.equals("23503")) {
+                LOG.debugf("foreign key violation answered 409: %s", message);
+                return Optional.of(Problem.response(Response.Status.CONFLICT, "the request refers to an object that "
+                        + "does not exist (any more), or the object is still used by another; read the objects again",
+                        path(uri), List.of()));
+            }
+            if (state.startsWith("22")) {
+                String first = message.lines().findFirst().orElse("").replaceFirst("^ERROR: ", "");
+                return Optional.of(Problem.response(Response.Status.BAD_REQUEST, "a value cannot be stored: "
+                        + abbreviate(first), path(uri), List.of()));
+            }
+        }
+        return Optional.empty();
     }
 
     private static String path(UriInfo uri) {

@@ -3,18 +3,67 @@ package io.qawk.orchestrator.common;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import org.eclipse.microprofile.config.Config;
 import org.eclipse.microprofile.config.ConfigProvider;
 
-/** Refuses to start with an admin user that has no password: an open orchestrator could push firmware anywhere. */
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Refuses to start with an admin user that has no credential (an open orchestrator could push firmware anywhere),
+ * or, when passwords are configured hashed, with an admin "hash" that is not one (most likely a plain password put
+ * where the hash belongs; it would never match, and it would sit in the configuration in clear).
+ */
 @ApplicationScoped
 public class SecurityStartupCheck {
 
     void check(@Observes StartupEvent ev) {
-        String admin = ConfigProvider.getConfig()
-                .getOptionalValue("quarkus.security.users.embedded.users.admin", String.class).orElse("");
-        if (admin.isBlank()) {
-            throw new IllegalStateException("No password is set for the admin user: set QAWK_ADMIN_PASSWORD "
-                    + "(and QAWK_VIEWER_PASSWORD for the read-only viewer)");
+        Config config = ConfigProvider.getConfig();
+        String admin = config.getOptionalValue("quarkus.security.users.embedded.users.admin", String.class).orElse("");
+        boolean plainText = config.getOptionalValue("quarkus.security.users.embedded.plain-text", Boolean.class)
+                .orElse(false);
+        String algorithm = config.getOptionalValue("quarkus.security.users.embedded.algorithm", String.class)
+                .orElse("digest-sha-512");
+        Optional<String> problem = problem(admin, plainText, algorithm, System.getenv());
+        if (problem.isPresent()) {
+            throw new IllegalStateException(problem.get());
         }
+    }
+
+    /** Why the admin credential is unusable, or empty when it is fine. Never quotes the configured value. */
+    public static Optional<String> problem(String admin, boolean plainText, String algorithm, Map<String, String> env) {
+        if (admin == null || admin.isBlank()) {
+            if (plainText) {
+                return Optional.of("No password is set for the admin user: set QAWK_ADMIN_PASSWORD "
+                        + "(and QAWK_VIEWER_PASSWORD for the read-only viewer)");
+            }
+            return Optional.of("No password hash is set for the admin user: set QAWK_ADMIN_PASSWORD_HASH to "
+                    + "the hex SHA-512 of 'admin:Quarkus:<password>', e.g. printf '%s' 'admin:Quarkus:<password>' "
+                    + "| sha512sum (and QAWK_VIEWER_PASSWORD_HASH for the read-only viewer), or QAWK_ADMIN_PASSWORD, which is "
+                    + "hashed at start-up; see docs/security.md");
+        }
+        if (!plainText) {
+            int hexLength = hexLength(algorithm);
+            String value = admin.strip();
+            if (hexLength > 0 && (value.length() != hexLength || !value.matches("[0-9a-fA-F]+"))) {
+                return Optional.of("The admin password hash (QAWK_ADMIN_PASSWORD_HASH) is not a " + hexLength
+                        + " hexadecimal digit " + algorithm + " hash; is it a plain password? Compute it with "
+                        + "printf '%s' 'admin:Quarkus:<password>' | sha512sum; see docs/security.md");
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** Hex digits of a hash of this Quarkus digest algorithm; 0 when unknown. */
+    private static int hexLength(String algorithm) {
+        return switch (algorithm.toLowerCase(Locale.ROOT).replace('_', '-')) {
+            case "digest-md5" -> 32;
+            case "digest-sha" -> 40;
+            case "digest-sha-256", "digest-sha-512-256" -> 64;
+            case "digest-sha-384" -> 96;
+            case "digest-sha-512" -> 128;
+            default -> 0;
+        };
     }
 }

@@ -43,7 +43,9 @@ public final class TargetQuerySyntax {
             p.or(0);
             p.skipSpace();
             if (p.pos < query.length()) {
-                throw p.error("unexpected '" + query.charAt(p.pos) + "'");
+                char c = query.charAt(p.pos);
+                throw p.error("unexpected '" + c + "'" + ("=<>!~".indexOf(c) >= 0
+                        ? " (a value holding = < > ! or ~ must be quoted, e.g. \"a!b\")" : ""));
             }
             return Optional.empty();
         } catch (SyntaxError e) {
@@ -185,8 +187,10 @@ public final class TargetQuerySyntax {
                 || c == ';' || c == '"' || c == '\'' || Character.isWhitespace(c));
     }
 
+    /** hawkBit's parser (jirutka rsql-parser) also reserves = < > ! ~ outside quotes. */
     private static boolean isValueChar(char c) {
-        return !(c == '(' || c == ')' || c == ',' || c == ';' || c == '"' || c == '\'' || Character.isWhitespace(c));
+        return !(c == '(' || c == ')' || c == ',' || c == ';' || c == '"' || c == '\'' || c == '=' || c == '<'
+                || c == '>' || c == '!' || c == '~' || Character.isWhitespace(c));
     }
 
     private boolean peek(char c) {

@@ -158,7 +158,7 @@ final class YamlParsing {
                 case START_ARRAY:
                     return sequence(path, depth + 1, where);
                 case VALUE_STRING:
-                    return nodes.textNode(parser.getText());
+                    return nodes.textNode(storable(parser.getText(), path, where));
                 case VALUE_NUMBER_INT:
                     return parser.getNumberType() == JsonParser.NumberType.BIG_INTEGER
                             ? nodes.numberNode(parser.getBigIntegerValue()) : nodes.numberNode(parser.getLongValue());
@@ -172,6 +172,15 @@ final class YamlParsing {
                 default:
                     throw invalid("unexpected " + token + where);
             }
+        }
+
+        /** Text the database can hold as it is: no U+0000 (YAML's "\\0" escape), no lone surrogate. */
+        private static String storable(String text, String path, String where) {
+            String problem = io.qawk.orchestrator.common.UnstorableTextException.whyUnstorable(text);
+            if (problem != null) {
+                throw new InvalidRequestException(List.of(new FieldError(path, "a text " + problem + where)));
+            }
+            return text;
         }
 
         private void depth(int depth, String where) {
@@ -188,7 +197,7 @@ final class YamlParsing {
                 if (t != JsonToken.FIELD_NAME) {
                     throw invalid("unexpected " + t + " at " + position(parser.currentTokenLocation()));
                 }
-                String key = parser.currentName();
+                String key = storable(parser.currentName(), path, " at " + position(parser.currentTokenLocation()));
                 String child = YamlPaths.key(path, key);
                 JsonLocation keyAt = parser.currentTokenLocation();
                 if (object.has(key)) {
