@@ -34,7 +34,11 @@ final class AttributeCheck {
     private AttributeCheck() {
     }
 
-    static Plan plan(Collection<DeviceKey> keys, Collection<DeviceRecord> devices, int maxLength) {
+    /**
+     * @param maxClauses value groups per query: every attribute condition costs hawkBit a join on its attribute
+     *                   table, and its SQL planner (H2 in particular) slows down sharply with many joins
+     */
+    static Plan plan(Collection<DeviceKey> keys, Collection<DeviceRecord> devices, int maxLength, int maxClauses) {
         List<String> uncheckable = new ArrayList<>();
         Map<List<String>, List<String>> byValues = new LinkedHashMap<>();
         for (DeviceRecord d : devices) {
@@ -56,6 +60,7 @@ final class AttributeCheck {
         List<Query> queries = new ArrayList<>();
         StringBuilder current = new StringBuilder();
         Set<String> covered = new java.util.LinkedHashSet<>();
+        int clauses = 0;
         List<Map.Entry<List<String>, List<String>>> groups = new ArrayList<>(byValues.entrySet());
         groups.sort(java.util.Comparator.comparing(e -> String.join("\u0000", e.getKey())));
         for (Map.Entry<List<String>, List<String>> group : groups) {
@@ -69,22 +74,26 @@ final class AttributeCheck {
                     take = Math.max(1, take / 2);
                     clause = clause(keyList, group.getKey(), ids.subList(i, i + take));
                 }
-                if (current.length() > 0 && (current.length() + clause.length() + 1 > maxLength || room <= 0)) {
+                if (current.length() > 0
+                        && (current.length() + clause.length() + 1 > maxLength || room <= 0 || clauses >= maxClauses)) {
                     queries.add(new Query(current.toString(), Set.copyOf(covered)));
                     current.setLength(0);
                     covered.clear();
+                    clauses = 0;
                     continue;
                 }
                 if (current.length() > 0) {
                     current.append(',');
                 }
                 current.append(clause);
+                clauses++;
                 covered.addAll(ids.subList(i, i + take));
                 i += take;
                 if (covered.size() >= MAX_DEVICES_PER_QUERY) {
                     queries.add(new Query(current.toString(), Set.copyOf(covered)));
                     current.setLength(0);
                     covered.clear();
+                    clauses = 0;
                 }
             }
         }

@@ -153,7 +153,8 @@ public class InventorySync {
     private int refreshDevices(Map<String, HawkbitTarget> observed, Map<String, DeviceRecord> known,
                                java.util.Set<DeviceKey> keys, boolean needMetadata, Map<String, DeviceRecord> fresh) {
         List<DeviceRecord> knownObserved = observed.keySet().stream().map(known::get).filter(Objects::nonNull).toList();
-        AttributeCheck.Plan check = AttributeCheck.plan(keys, knownObserved, config.checkQueryLength());
+        AttributeCheck.Plan check = AttributeCheck.plan(keys, knownObserved, config.checkQueryLength(),
+                config.checkClausesPerQuery());
         java.util.Set<String> unchanged = ConcurrentHashMap.newKeySet();
         int requests = check.queries().size() + joinAll(check.queries().stream().map(q -> CompletableFuture.supplyAsync(() -> {
             hawkbit.targets(q.fiql()).forEach(t -> {

@@ -30,7 +30,7 @@ class AttributeCheckTest {
     @Test
     void devicesWithTheSameValuesShareOneClause() {
         AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, List.of(device("a", "lane-7", "c01"),
-                device("b", "lane-7", "c01"), device("c", "lane-8", "c01")), 3000);
+                device("b", "lane-7", "c01"), device("c", "lane-8", "c01")), 3000, 100);
 
         assertThat(plan.queries()).hasSize(1);
         assertThat(plan.queries().get(0).fiql()).isEqualTo(
@@ -43,7 +43,7 @@ class AttributeCheckTest {
     @Test
     void devicesLackingAValueAreReadOneByOne() {
         AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, List.of(device("a", "lane-7", null),
-                device("b", null, "c01"), device("c", "lane-8", "c01")), 3000);
+                device("b", null, "c01"), device("c", "lane-8", "c01")), 3000, 100);
 
         assertThat(plan.uncheckable()).containsExactly("a", "b");
         assertThat(plan.queries().get(0).devices()).containsExactly("c");
@@ -56,7 +56,7 @@ class AttributeCheckTest {
             devices.add(device("controller-" + i, "lane-" + (i / 4), "c" + (i % 7)));
         }
 
-        AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, devices, 3000);
+        AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, devices, 3000, 100);
 
         Set<String> covered = new HashSet<>();
         for (AttributeCheck.Query q : plan.queries()) {
@@ -66,13 +66,27 @@ class AttributeCheckTest {
             q.devices().forEach(d -> assertThat(q.fiql()).contains("\"" + d + "\""));
         }
         assertThat(covered).hasSize(2000);
-        AttributeCheck.Plan wide = AttributeCheck.plan(KEYS, devices, 1_000_000);
+        AttributeCheck.Plan wide = AttributeCheck.plan(KEYS, devices, 1_000_000, 100_000);
         assertThat(wide.queries()).hasSize(4);
     }
 
     @Test
+    void aQueryHoldsAtMostTheAllowedNumberOfValueGroups() {
+        List<DeviceRecord> devices = new ArrayList<>();
+        for (int i = 0; i < 40; i++) {
+            devices.add(device("controller-" + i, "lane-" + (i / 4), "c1"));
+        }
+
+        AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, devices, 100_000, 3);
+
+        assertThat(plan.queries()).hasSize(4);
+        assertThat(plan.queries().get(0).fiql().split("attribute.device==", -1)).hasSize(4);
+        assertThat(plan.queries().get(0).devices()).hasSize(12);
+    }
+
+    @Test
     void hostileValuesAreQuotedNotInterpreted() {
-        AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, List.of(device("a", "x\",controllerId==\"*", "c;1")), 3000);
+        AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, List.of(device("a", "x\",controllerId==\"*", "c;1")), 3000, 100);
 
         assertThat(plan.queries().get(0).fiql()).isEqualTo("(attribute.device=in=(\"x\\\",controllerId==\\\"*\");"
                 + "attribute.centerid==\"c;1\";controllerId=in=(\"a\"))");
