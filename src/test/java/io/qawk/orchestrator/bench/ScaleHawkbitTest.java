@@ -1,0 +1,310 @@
+package io.qawk.orchestrator.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.qawk.orchestrator.hawkbit.ActionOutcome;
+import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
+import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import io.qawk.orchestrator.hawkbit.DistributionSetRef;
+import io.qawk.orchestrator.hawkbit.Fiql;
+import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
+import io.qawk.orchestrator.hawkbit.HawkbitTarget;
+import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
+
+/** The scale double of hawkBit must not lie: its paging, FIQL, assignment, completion and counting, through the real gateway. */
+class ScaleHawkbitTest {
+
+    final AtomicLong now = new AtomicLong(1_700_000_000_000L);
+    final ObjectMapper json = new ObjectMapper();
+    final HttpClient http = HttpClient.newHttpClient();
+    ScaleHawkbit hawkbit;
+    HawkbitGateway gateway;
+
+    @BeforeEach
+    void start() {
+        hawkbit = ScaleHawkbit.start(4).clock(now::get);
+        gateway = GatewayConfig.gateway(hawkbit.baseUrl(), Map.of());
+    }
+
+    @AfterEach
+    void stop() {
+        hawkbit.close();
+    }
+
+    JsonNode get(String pathAndQuery, int expectedStatus) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(hawkbit.baseUrl() + "/rest/v1" + pathAndQuery))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("u:p".getBytes()))
+                .GET().build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).as(pathAndQuery + " -> " + r.body()).isEqualTo(expectedStatus);
+        return r.body().isEmpty() ? null : json.readTree(r.body());
+    }
+
+    static String q(String fiql) {
+        return URLEncoder.encode(fiql, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void pagesAreCappedAt500WithTotalAndSizeAndTheGatewayPagesThrough() throws Exception {
+        hawkbit.populate(1234, 1, List.of("solo"), 10, "");
+
+        JsonNode capped = get("/targets?offset=0&limit=9999&sort=controllerId:ASC", 200);
+        assertThat(capped.path("size").asInt()).isEqualTo(500);
+        assertThat(capped.path("content")).hasSize(500);
+        assertThat(capped.path("total").asInt()).isEqualTo(1234);
+        assertThat(get("/targets", 200).path("size").asInt()).as("default limit").isEqualTo(50);
+        JsonNode last = get("/targets?offset=1000&limit=500&sort=controllerId:DESC", 200);
+        assertThat(last.path("size").asInt()).isEqualTo(234);
+        assertThat(last.path("content").get(233).path("controllerId").asText()).isEqualTo("sys-000000-solo-0");
+        assertThat(get("/targets?sort=nonsense:ASC", 400)).isNotNull();
+
+        hawkbit.reset();
+        List<HawkbitTarget> all = gateway.targets(null);
+        assertThat(all).hasSize(1234);
+        assertThat(all).extracting(HawkbitTarget::controllerId).isSorted();
+        assertThat(hawkbit.snapshot().get(ScaleHawkbit.Op.TARGETS)).isEqualTo(3);
+        assertThat(hawkbit.snapshot().total()).isEqualTo(3);
+    }
+
+    @Test
+    void fiqlFiltersWithTheOperatorsAndFieldsTheServiceUses() throws Exception {
+        hawkbit.populate(10, 4, List.of("lane", "terminal", "terminal", "display"), 3, "p-");
+        long app1 = hawkbit.addDistributionSet("app", "1");
+        hawkbit.preinstall(app1, List.of("sys-000001-lane-0", "sys-000002-lane-0"));
+        hawkbit.setMetadata("sys-000003-lane-0", "site", "a,b;c==d");
+        hawkbit.setAttribute("sys-000004-display-3", "device_type", "P-DISPLAY");
+
+        assertThat(gateway.countTargets("attribute.device_type==p-lane")).isEqualTo(10);
+        assertThat(gateway.countTargets("attribute.device_type==P-LANE")).as("case-insensitive").isEqualTo(10);
+        assertThat(gateway.countTargets("attribute.device_type==p-*")).isEqualTo(40);
+        assertThat(gateway.countTargets("attribute.device_type==*display")).isEqualTo(10);
+        assertThat(gateway.countTargets("attribute.device_type!=p-terminal")).isEqualTo(20);
+        assertThat(gateway.countTargets("attribute.nothing!=x")).as("!= matches an absent key").isEqualTo(40);
+        assertThat(gateway.countTargets("attribute.device_type=in=(p-lane,\"p-display\")")).isEqualTo(20);
+        assertThat(gateway.countTargets("attribute.device_type=out=(p-lane,p-display)")).isEqualTo(20);
+        assertThat(gateway.countTargets("attribute.centerid==c0001;attribute.device_type==p-lane")).isEqualTo(3);
+        assertThat(gateway.countTargets("attribute.centerid==c0001,attribute.device_type==p-lane")).isEqualTo(19);
+        assertThat(gateway.countTargets("(attribute.centerid==c0001,attribute.centerid==c0002);attribute.device_type==p-lane"))
+                .isEqualTo(6);
+        assertThat(gateway.countTargets(Fiql.eq("metadata.site", "a,b;c==d"))).isEqualTo(1);
+        assertThat(gateway.countTargets(Fiql.and(Fiql.eq("installedDS.name", "app"), Fiql.eq("installedDS.version", "1"))))
+                .isEqualTo(2);
+        assertThat(gateway.countTargets("assignedDS.name==app;assignedDS.version==1")).isEqualTo(2);
+        assertThat(gateway.countTargets("updateStatus==in_sync")).isEqualTo(2);
+        assertThat(gateway.countTargets("updateStatus==registered")).isEqualTo(38);
+        assertThat(gateway.countTargets("name==sys-000001-*")).isEqualTo(4);
+        assertThat(gateway.countTargets("tag==anything")).isZero();
+        assertThat(gateway.targets(Fiql.in("controllerId", List.of("sys-000009-lane-0", "SYS-000001-LANE-0", "nope"))))
+                .extracting(HawkbitTarget::controllerId).containsExactly("sys-000001-lane-0", "sys-000009-lane-0");
+        assertThat(gateway.countTargets(Fiql.and(Fiql.in("controllerId", List.of("sys-000001-lane-0", "sys-000003-lane-0")),
+                Fiql.eq("installedDS.name", "app")))).isEqualTo(1);
+        assertThat(gateway.targets("(controllerId=in=(sys-000001-lane-0,sys-000002-lane-0);attribute.device==sys-000001),"
+                + "(controllerId==sys-000003-lane-0)")).extracting(HawkbitTarget::controllerId)
+                .containsExactly("sys-000001-lane-0", "sys-000003-lane-0");
+        String tooLong = Fiql.in("controllerId", IntStream.range(0, 1000).mapToObj(i -> "device-" + i).toList());
+        assertThatThrownBy(() -> gateway.countTargets(tooLong)).as("URL over Tomcat's 8 KB header limit")
+                .isInstanceOf(HawkbitRequestException.class).hasMessageContaining("400");
+        assertThatThrownBy(() -> gateway.countTargets("colour==red")).isInstanceOf(HawkbitRequestException.class)
+                .hasMessageContaining("400");
+        assertThatThrownBy(() -> gateway.countTargets("attribute.device_type=like=x"))
+                .isInstanceOf(HawkbitRequestException.class);
+    }
+
+    @Test
+    void attributesMetadataAndSetsOfOneTarget() throws Exception {
+        hawkbit.addTarget("with", Map.of("device", "d1", "hw", "rev2"));
+        hawkbit.addTarget("without", Map.of());
+        hawkbit.setMetadata("with", "k", "v");
+
+        assertThat(gateway.attributes("with")).containsEntry("device", "d1").containsEntry("hw", "rev2");
+        assertThat(gateway.attributes("without")).isEmpty();
+        get("/targets/without/attributes", 204);
+        assertThat(gateway.metadata("with")).containsExactly(Map.entry("k", "v"));
+        assertThat(gateway.metadata("without")).isEmpty();
+        assertThat(gateway.installedSet("with")).isEmpty();
+        assertThat(gateway.assignedSet("with")).isEmpty();
+        assertThatThrownBy(() -> gateway.attributes("gone")).isInstanceOf(TargetNotFoundException.class);
+        assertThatThrownBy(() -> gateway.installedSet("gone")).isInstanceOf(TargetNotFoundException.class);
+        assertThat(get("/targets/with", 200).path("controllerId").asText()).isEqualTo("with");
+
+        long a = hawkbit.addDistributionSet("app", "1");
+        long b = hawkbit.addDistributionSet("app", "2");
+        hawkbit.addDistributionSet("other", "1");
+        assertThat(gateway.distributionSet(b)).contains(new DistributionSetRef(b, "app", "2", true));
+        assertThat(gateway.distributionSet(99)).isEmpty();
+        assertThat(gateway.distributionSet("app", "1")).contains(new DistributionSetRef(a, "app", "1", true));
+        assertThat(gateway.newestDistributionSet("app")).map(DistributionSetRef::id).contains(b);
+        assertThat(gateway.resolveArtifactName("app:1")).map(DistributionSetRef::id).contains(a);
+    }
+
+    @Test
+    void assignmentDropsUnknownTargetsAndDevicesFinishOrFailAfterTheirDelay() throws Exception {
+        hawkbit.populate(3, 1, List.of("solo"), 1, "");
+        hawkbit.deviceRule(ScaleHawkbit.DeviceRule.of(Duration.ofSeconds(30),
+                (id, set) -> id.startsWith("sys-000002")));
+        long set = hawkbit.addDistributionSet("app", "2");
+        List<String> ids = List.of("sys-000000-solo-0", "sys-000001-solo-0", "sys-000002-solo-0");
+
+        List<String> withUnknown = new ArrayList<>(ids);
+        withUnknown.add("unknown-device");
+        AssignmentIncompleteException incomplete = org.junit.jupiter.api.Assertions.assertThrows(
+                AssignmentIncompleteException.class, () -> gateway.assign(set, withUnknown));
+        assertThat(incomplete.result().assigned()).isEqualTo(3);
+        assertThat(incomplete.unknownTargets()).containsExactly("unknown-device");
+        AssignmentResult result = incomplete.result();
+        assertThat(result.actionByTarget()).containsOnlyKeys(ids);
+
+        // nothing happens before the delay
+        for (String id : ids) {
+            assertThat(hawkbit.updateStatus(id)).isEqualTo("pending");
+            assertThat(gateway.actionOutcome(id, result.actionByTarget().get(id))).isEqualTo(ActionOutcome.RUNNING);
+        }
+        assertThat(gateway.assign(set, ids).alreadyAssigned()).isEqualTo(3);
+        assertThat(gateway.actions(ids.get(0), "status==pending")).hasSize(1);
+
+        now.addAndGet(30_000);
+        hawkbit.reset();
+        assertThat(gateway.actionOutcome(ids.get(0), result.actionByTarget().get(ids.get(0))))
+                .isEqualTo(ActionOutcome.SUCCEEDED);
+        assertThat(hawkbit.snapshot().get(ScaleHawkbit.Op.ACTION_STATUS)).as("0.3: result from the status history")
+                .isEqualTo(1);
+        assertThat(gateway.installedSet(ids.get(0))).map(DistributionSetRef::id).contains(set);
+        assertThat(gateway.targets("updateStatus==in_sync")).hasSize(2);
+        assertThat(gateway.actionOutcome(ids.get(2), result.actionByTarget().get(ids.get(2))))
+                .isEqualTo(ActionOutcome.FAILED);
+        assertThat(gateway.targets("updateStatus==error")).extracting(HawkbitTarget::controllerId)
+                .containsExactly(ids.get(2));
+        assertThat(gateway.assignedSet(ids.get(2))).as("failed set no longer assigned").isEmpty();
+        assertThat(gateway.installedSet(ids.get(2))).isEmpty();
+        assertThat(gateway.actions(ids.get(0), "status==pending")).isEmpty();
+        assertThat(gateway.actions(ids.get(0), null)).hasSize(1);
+
+        // a failed device takes the set again: a new action
+        assertThat(gateway.assign(set, List.of(ids.get(2))).assigned()).isEqualTo(1);
+
+        // 0.10+: the outcome is in the action itself
+        hawkbit.shape(ScaleHawkbit.Shape.V0_10);
+        hawkbit.reset();
+        assertThat(gateway.actionOutcome(ids.get(1), result.actionByTarget().get(ids.get(1))))
+                .isEqualTo(ActionOutcome.SUCCEEDED);
+        assertThat(hawkbit.snapshot().get(ScaleHawkbit.Op.ACTION_STATUS)).isZero();
+    }
+
+    @Test
+    void aNewAssignmentCancelsTheOpenActionAndQuotaAndUnknownSetsAreRefused() throws Exception {
+        hawkbit.addTarget("d", Map.of("device", "x"));
+        hawkbit.deviceRule(ScaleHawkbit.DeviceRule.succeedAfter(Duration.ofMinutes(1)));
+        long one = hawkbit.addDistributionSet("app", "1");
+        long two = hawkbit.addDistributionSet("app", "2");
+        long incomplete = hawkbit.addDistributionSet("app", "3", false);
+        long first = gateway.assign(one, List.of("d")).actionIds().get(0);
+        long second = gateway.assign(two, List.of("d")).actionIds().get(0);
+
+        assertThat(hawkbit.actions("d")).extracting(ScaleHawkbit.ActionView::state).containsExactly("canceled", "running");
+        assertThat(gateway.actionOutcome("d", first)).isEqualTo(ActionOutcome.CANCELED);
+        now.addAndGet(60_000);
+        assertThat(gateway.actionOutcome("d", second)).isEqualTo(ActionOutcome.SUCCEEDED);
+        assertThat(hawkbit.installed("d")).map(ScaleHawkbit.SetInfo::id).contains(two);
+        assertThatThrownBy(() -> gateway.assign(99, List.of("d"))).isInstanceOf(HawkbitRequestException.class);
+        assertThatThrownBy(() -> gateway.assign(incomplete, List.of("d"))).isInstanceOf(HawkbitRequestException.class);
+
+        String tooMany = IntStream.range(0, ScaleHawkbit.MAX_ASSIGN + 1).mapToObj(i -> "{\"id\":\"d" + i + "\"}")
+                .collect(Collectors.joining(",", "[", "]"));
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(hawkbit.baseUrl()
+                        + "/rest/v1/distributionsets/" + one + "/assignedTargets"))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString("u:p".getBytes()))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(tooMany)).build(), HttpResponse.BodyHandlers.ofString());
+        assertThat(r.statusCode()).isEqualTo(403);
+        get("/targets/d/actions/" + first + "/status", 200);
+        get("/targets/d/actions/424242", 404);
+    }
+
+    @Test
+    void requestsAreCountedPerOperationAndResetAndUnavailabilityAnswers503() throws Exception {
+        hawkbit.populate(2, 1, List.of("solo"), 1, "");
+        long set = hawkbit.addDistributionSet("app", "1");
+        gateway.targets(null);
+        gateway.attributes("sys-000000-solo-0");
+        gateway.metadata("sys-000000-solo-0");
+        gateway.installedSet("sys-000000-solo-0");
+        gateway.assignedSet("sys-000000-solo-0");
+        gateway.distributionSet("app", "1");
+        gateway.assign(set, List.of("sys-000000-solo-0")); // DS get + assign
+        gateway.actions("sys-000000-solo-0", null);
+
+        ScaleHawkbit.Counts c = hawkbit.snapshot();
+        assertThat(c.get(ScaleHawkbit.Op.TARGETS)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.ATTRIBUTES)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.METADATA)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.INSTALLED_DS)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.ASSIGNED_DS)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.DS_SEARCH)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.DS_GET)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.ASSIGN)).isEqualTo(1);
+        assertThat(c.get(ScaleHawkbit.Op.ACTIONS)).isEqualTo(1);
+        assertThat(c.total()).isEqualTo(9);
+        assertThat(c.minus(c).total()).isZero();
+
+        hawkbit.reset();
+        assertThat(hawkbit.snapshot().total()).isZero();
+        hawkbit.unavailable(true);
+        get("/targets", 503);
+        hawkbit.unavailable(false);
+        assertThat(hawkbit.snapshot().get(ScaleHawkbit.Op.TARGETS)).isEqualTo(1);
+    }
+
+    @Test
+    void aChangedAttributeAndPollingMoveTheTargetAsOnHawkbit() throws Exception {
+        hawkbit.populate(1, 1, List.of("solo"), 1, "");
+        String id = "sys-000000-solo-0";
+        long before = gateway.targets(null).get(0).lastControllerRequestAt().toEpochMilli();
+        now.addAndGet(5_000);
+        hawkbit.setAttribute(id, "device", "sys-000777");
+        assertThat(gateway.attributes(id)).containsEntry("device", "sys-000777");
+        assertThat(gateway.targets(null).get(0).lastControllerRequestAt().toEpochMilli()).isEqualTo(before + 5_000);
+        assertThat(gateway.countTargets("attribute.device==sys-000777")).isEqualTo(1);
+
+        hawkbit.pollInterval(Duration.ofSeconds(10));
+        now.addAndGet(60_000);
+        long polled = gateway.targets(null).get(0).lastControllerRequestAt().toEpochMilli();
+        assertThat(polled).isGreaterThan(before + 50_000).isLessThanOrEqualTo(now.get());
+    }
+
+    @Test
+    void oneHundredThousandTargetsArePagedQuickly() {
+        long t0 = System.nanoTime();
+        hawkbit.populate(25_000, 4, List.of("lane", "terminal", "terminal", "display"), 250, "");
+        long populated = System.nanoTime();
+        int[] seen = {0};
+        gateway.forEachTargetPage("attribute.device_type==terminal", page -> seen[0] += page.size());
+        long paged = System.nanoTime();
+        assertThat(seen[0]).isEqualTo(50_000);
+        assertThat(hawkbit.snapshot().get(ScaleHawkbit.Op.TARGETS)).isEqualTo(100);
+        assertThat(Duration.ofNanos(populated - t0)).isLessThan(Duration.ofSeconds(20));
+        assertThat(Duration.ofNanos(paged - populated)).isLessThan(Duration.ofSeconds(30));
+    }
+}
