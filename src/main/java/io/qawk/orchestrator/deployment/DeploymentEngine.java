@@ -6,7 +6,6 @@ import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
 import io.qawk.orchestrator.metrics.EngineMetrics;
-import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,7 +13,6 @@ import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -51,6 +49,9 @@ public class DeploymentEngine {
 
     @Inject
     Clock clock;
+
+    @Inject
+    EngineConfig config;
 
     @Inject
     EngineMetrics metrics;
@@ -196,15 +197,21 @@ public class DeploymentEngine {
                 LOG.warnf("Assignment of set %d to %d device(s) waits for hawkBit: %s", e.getKey(), ids.size(), down.getMessage());
                 continue; // intents stay; the next pass recovers them
             }
+            faultRecordDelay();
             store.recordAssignment(e.getKey(), e.getValue(), result, dropped, runOfDevice, clock.instant());
         }
     }
 
-    static <T> Set<T> setOf(Collection<T> c) {
-        return new HashSet<>(c);
+    /** See {@link EngineConfig#faultRecordDelay()}: only crash tests set it. */
+    private void faultRecordDelay() {
+        long millis = config.faultRecordDelay().toMillis();
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
-    static void inTransaction(Runnable r) {
-        QuarkusTransaction.requiringNew().run(r);
-    }
 }

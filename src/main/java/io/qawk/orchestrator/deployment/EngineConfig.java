@@ -24,4 +24,11 @@ public interface EngineConfig {
     /** How many controller ids go into one hawkBit query when observing devices in bulk. */
     @WithDefault("100")
     int observeChunk();
+
+    /**
+     * Fault injection for crash tests only: a pause between hawkBit accepting an assignment and the engine recording
+     * it, widening the window in which a crash leaves an intent hawkBit already acted on. Zero in production.
+     */
+    @WithDefault("0s")
+    Duration faultRecordDelay();
 }

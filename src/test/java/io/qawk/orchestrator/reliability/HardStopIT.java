@@ -30,6 +30,9 @@ class HardStopIT {
 
     @BeforeAll
     static void start() {
+        // a fast quiet machine closes the window between hawkBit taking an assignment and the engine recording it in
+        // milliseconds; widen it so that a freeze can land inside it
+        System.setProperty("qawk.it.record-delay", "3s");
         HawkbitServer hawkbit = SharedHawkbit.get();
         pg = ReliabilityPostgres.start("hardstop");
         probe = new Probe(pg);
@@ -38,6 +41,7 @@ class HardStopIT {
 
     @AfterAll
     static void stop() {
+        System.clearProperty("qawk.it.record-delay");
         if (service != null) {
             service.close();
         }
@@ -161,7 +165,9 @@ class HardStopIT {
                 String bad = probe.devicesIn(id, "ASSIGNING").stream().filter(d -> d.endsWith("-term-a")).findFirst()
                         .orElse(null);
                 // the intent is committed; hawkBit is called right after it (a GET of the set, then the POST)
-                pauseRandomly(15L * attempt, 40L * attempt);
+                // hawkBit is called shortly after the intent (after the pass has photographed new systems); the
+                // engine then waits qawk.it.record-delay before recording, so a pause of a few hundred ms lands there
+                pauseRandomly(1200L + 400L * attempt, 2000L + 500L * attempt);
                 service.freeze();
                 boolean stillIntent = bad != null && probe.devicesIn(id, "ASSIGNING").contains(bad);
                 boolean tookIt = stillIntent && awaitQuietly(Duration.ofSeconds(3), () ->
