@@ -142,7 +142,7 @@ public class DeploymentResource {
     }
 
     private String actor() {
-        return identity.isAnonymous() ? null : identity.getPrincipal().getName();
+        return io.qawk.orchestrator.common.Actors.of(identity);
     }
 
     /** One entry of a run's timeline. */

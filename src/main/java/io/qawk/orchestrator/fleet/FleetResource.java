@@ -105,6 +105,6 @@ public class FleetResource {
     }
 
     private String actor() {
-        return identity.isAnonymous() ? null : identity.getPrincipal().getName();
+        return io.qawk.orchestrator.common.Actors.of(identity);
     }
 }

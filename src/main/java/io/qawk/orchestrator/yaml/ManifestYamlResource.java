@@ -13,7 +13,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
-import java.net.URI;
 
 /** Manifests as Mender manifests: {@code POST …/manifests/import}, {@code GET …/manifests/{id}/manifest.yaml}. */
 @Path("/qawk/v1/manifests")
@@ -27,14 +26,7 @@ public class ManifestYamlResource {
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public Response importManifest(byte[] body, @Context HttpHeaders headers, @Context UriInfo uri) {
-        if (!YamlMediaTypes.accepted(headers.getMediaType())) {
-            return YamlMediaTypes.unsupported(headers.getMediaType(), uri);
-        }
-        ImportResult result = yaml.importManifest(body);
-        if (result.created()) {
-            return Response.created(URI.create("/qawk/v1/manifests/" + result.id())).entity(result).build();
-        }
-        return Response.ok(result).build();
+        return YamlMediaTypes.importAnswer(body, headers, uri, "/qawk/v1/manifests", yaml::importManifest);
     }
 
     @GET

@@ -13,7 +13,6 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
-import java.net.URI;
 
 /** System types as Mender topologies: {@code POST …/systemtypes/import}, {@code GET …/systemtypes/{id}/topology.yaml}. */
 @Path("/qawk/v1/systemtypes")
@@ -27,14 +26,7 @@ public class TopologyYamlResource {
     @Consumes(MediaType.WILDCARD)
     @Produces(MediaType.APPLICATION_JSON)
     public Response importTopology(byte[] body, @Context HttpHeaders headers, @Context UriInfo uri) {
-        if (!YamlMediaTypes.accepted(headers.getMediaType())) {
-            return YamlMediaTypes.unsupported(headers.getMediaType(), uri);
-        }
-        ImportResult result = yaml.importTopology(body);
-        if (result.created()) {
-            return Response.created(URI.create("/qawk/v1/systemtypes/" + result.id())).entity(result).build();
-        }
-        return Response.ok(result).build();
+        return YamlMediaTypes.importAnswer(body, headers, uri, "/qawk/v1/systemtypes", yaml::importTopology);
     }
 
     @GET

@@ -26,4 +26,22 @@ final class YamlMediaTypes {
                 + (type == null ? "" : "; got " + type.getType() + "/" + type.getSubtype()),
                 "/" + uri.getPath().replaceFirst("^/", ""));
     }
+
+    /**
+     * The shared shape of both imports: refuse a body that is not YAML, import it, and answer 201 with its location
+     * when it was created, 200 when it was updated or unchanged.
+     */
+    static jakarta.ws.rs.core.Response importAnswer(byte[] body, jakarta.ws.rs.core.HttpHeaders headers,
+                                                    jakarta.ws.rs.core.UriInfo uri, String collection,
+                                                    java.util.function.Function<byte[], ImportResult> importer) {
+        if (!accepted(headers.getMediaType())) {
+            return unsupported(headers.getMediaType(), uri);
+        }
+        ImportResult result = importer.apply(body);
+        if (result.created()) {
+            return jakarta.ws.rs.core.Response.created(java.net.URI.create(collection + "/" + result.id()))
+                    .entity(result).build();
+        }
+        return jakarta.ws.rs.core.Response.ok(result).build();
+    }
 }

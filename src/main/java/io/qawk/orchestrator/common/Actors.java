@@ -1,0 +1,14 @@
+package io.qawk.orchestrator.common;
+
+import io.quarkus.security.identity.SecurityIdentity;
+
+/** Who is doing something, for the records (run events, releases): the user's name, or null for nobody. */
+public final class Actors {
+
+    private Actors() {
+    }
+
+    public static String of(SecurityIdentity identity) {
+        return identity == null || identity.isAnonymous() ? null : identity.getPrincipal().getName();
+    }
+}
