@@ -28,13 +28,6 @@ public interface InventoryConfig {
     @WithDefault("3000")
     int checkQueryLength();
 
-    /**
-     * Value groups (systems, roughly) per bulk check query. Each costs hawkBit a join per key; hawkBit on H2 slows
-     * to a halt with a dozen joins, so keep this small unless hawkBit's database copes with more.
-     */
-    @WithDefault("1")
-    int checkClausesPerQuery();
-
     /** How many per-device hawkBit requests a sync runs at once. */
     @WithDefault("8")
     int parallelRequests();

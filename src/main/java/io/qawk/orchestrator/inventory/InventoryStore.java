@@ -17,6 +17,7 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -57,31 +58,99 @@ public class InventoryStore {
         return out;
     }
 
+    /** The memberships the inventory holds for these system types. */
+    @Transactional
+    public Set<Membership> loadMemberships(Set<Long> systemTypeIds) {
+        Set<Membership> out = new HashSet<>();
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("select system_type_id, controller_id, component_type, system_name,"
+                     + " group_name, problem from system_member where system_type_id = any(?)")) {
+            ps.setArray(1, c.createArrayOf("bigint", systemTypeIds.toArray()));
+            ps.setFetchSize(2000);
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new Membership(rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4),
+                            rs.getString(5), rs.getString(6) == null ? null : Membership.Problem.valueOf(rs.getString(6))));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the memberships", e);
+        }
+        return out;
+    }
+
+    /** What one sync wrote. */
+    public record Written(int devicesWritten, int devicesRemoved, int membershipsRemoved, int membershipsAdded) {
+
+        boolean membershipsChanged() {
+            return membershipsRemoved > 0 || membershipsAdded > 0;
+        }
+    }
+
     /**
-     * Replaces the inventory with what one sync observed: devices upserted, vanished ones removed,
-     * and every system type's memberships rewritten. One transaction, so readers never see half a sync.
+     * Brings the inventory to what one sync observed, writing only the difference: devices that are new or changed are
+     * upserted, vanished ones removed, and memberships that changed replaced. One transaction, so readers never see
+     * half a sync. A sync that found nothing new writes nothing.
+     *
+     * @param known  the devices as stored before the sync
+     * @param before the memberships of these system types as stored before the sync
      */
     @Transactional
-    public void replace(Collection<DeviceRecord> devices, Set<Long> systemTypeIds, List<Membership> memberships,
-                        Instant syncedAt) {
+    public Written apply(Map<String, DeviceRecord> known, Collection<DeviceRecord> devices, Set<Membership> before,
+                         Set<Membership> memberships, Instant syncedAt) {
+        List<DeviceRecord> changed = devices.stream().filter(d -> !same(known.get(d.controllerId()), d)).toList();
+        Set<String> present = new HashSet<>();
+        devices.forEach(d -> present.add(d.controllerId()));
+        List<String> vanished = known.keySet().stream().filter(id -> !present.contains(id)).toList();
+        List<Membership> removed = before.stream().filter(m -> !memberships.contains(m)).toList();
+        List<Membership> added = memberships.stream().filter(m -> !before.contains(m)).toList();
         try (Connection c = dataSource.getConnection()) {
-            upsertDevices(c, devices, syncedAt);
-            try (PreparedStatement ps = c.prepareStatement("delete from device where synced_at < ?")) {
-                ps.setTimestamp(1, Timestamp.from(syncedAt));
-                ps.executeUpdate();
-            }
-            try (PreparedStatement ps = c.prepareStatement("delete from system_member where system_type_id = ?")) {
-                for (Long id : systemTypeIds) {
-                    ps.setLong(1, id);
+            upsertDevices(c, changed, syncedAt);
+            try (PreparedStatement ps = c.prepareStatement(
+                    "delete from system_member where system_type_id = ? and controller_id = ?")) {
+                int n = 0;
+                for (Membership m : removed) {
+                    ps.setLong(1, m.systemTypeId());
+                    ps.setString(2, m.controllerId());
                     ps.addBatch();
+                    if (++n % BATCH == 0) {
+                        ps.executeBatch();
+                    }
                 }
                 ps.executeBatch();
             }
-            insertMemberships(c, memberships);
+            try (PreparedStatement ps = c.prepareStatement("delete from device where controller_id = any(?)")) {
+                ps.setArray(1, c.createArrayOf("varchar", vanished.toArray()));
+                ps.executeUpdate();
+            }
+            insertMemberships(c, added);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not store the inventory", e);
         }
+        return new Written(changed.size(), vanished.size(), removed.size(), added.size());
     }
+
+    /**
+     * Whether the stored row can stay: nothing but the last poll moved, and that by less than a minute (devices poll
+     * all the time; rewriting every row for it would make every sync rewrite the whole inventory).
+     */
+    static boolean same(DeviceRecord stored, DeviceRecord seen) {
+        if (stored == null) {
+            return false;
+        }
+        if (!java.util.Objects.equals(stored.lastPollAt(), seen.lastPollAt())) {
+            if (stored.lastPollAt() == null || seen.lastPollAt() == null
+                    || java.time.Duration.between(stored.lastPollAt(), seen.lastPollAt()).abs().compareTo(POLL_RESOLUTION) >= 0) {
+                return false;
+            }
+        }
+        return stored.equals(new DeviceRecord(seen.controllerId(), seen.name(), seen.updateStatus(), stored.lastPollAt(),
+                seen.installedAt(), seen.installedSetId(), seen.installedSet(), seen.assignedSetId(), seen.assignedSet(),
+                seen.attributes(), seen.metadata()));
+    }
+
+    /** How stale a device's stored last poll may get before its row is rewritten for it. */
+    static final java.time.Duration POLL_RESOLUTION = java.time.Duration.ofMinutes(1);
 
     /**
      * Recomputes the discovered systems from the memberships and channel membership: devices, devices per component,
@@ -94,24 +163,35 @@ public class InventoryStore {
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement(
+                    // every step a join or a grouping (no correlated subquery per system or per device): linear in
+                    // the members, about a second at 100,000 devices
                     "insert into discovered_system (system_type_id, system_name, group_name, devices, components, fleet_id, mixed)"
-                            + " with per_device as ("
-                            + "   select m.system_type_id, m.system_name, m.component_type, m.group_name, m.controller_id,"
-                            + "     (select count(*) from fleet_member f where f.controller_id = m.controller_id and not f.conflict) in_fleet,"
-                            + "     (select count(*) from fleet_member f where f.controller_id = m.controller_id and f.conflict) conflicts,"
-                            + "     (select min(f.fleet_id) from fleet_member f where f.controller_id = m.controller_id and not f.conflict) fleet_id"
-                            + "   from system_member m where m.problem is null),"
+                            + " with channel as ("
+                            + "   select controller_id, count(*) filter (where not conflict) in_fleet,"
+                            + "     count(*) filter (where conflict) conflicts, min(fleet_id) filter (where not conflict) fleet_id"
+                            + "   from fleet_member group by controller_id),"
+                            + " per_device as ("
+                            + "   select m.system_type_id, m.system_name, m.component_type, m.group_name,"
+                            + "     coalesce(f.in_fleet, 0) in_fleet, coalesce(f.conflicts, 0) conflicts, f.fleet_id"
+                            + "   from system_member m left join channel f on f.controller_id = m.controller_id"
+                            + "   where m.problem is null),"
                             + " per_component as ("
                             + "   select system_type_id, system_name, component_type, count(*) n from per_device"
-                            + "   group by system_type_id, system_name, component_type)"
-                            + " select d.system_type_id, d.system_name, min(d.group_name), count(*),"
-                            + "   (select jsonb_object_agg(pc.component_type, pc.n) from per_component pc"
-                            + "     where pc.system_type_id = d.system_type_id and pc.system_name = d.system_name),"
-                            + "   case when count(distinct d.fleet_id) = 1 and sum(d.in_fleet) = count(*) and sum(d.conflicts) = 0"
-                            + "     then min(d.fleet_id) end,"
-                            + "   not (count(distinct d.fleet_id) = 1 and sum(d.in_fleet) = count(*) and sum(d.conflicts) = 0)"
-                            + "     and (sum(d.in_fleet) > 0 or sum(d.conflicts) > 0)"
-                            + " from per_device d group by d.system_type_id, d.system_name")) {
+                            + "   group by system_type_id, system_name, component_type),"
+                            + " components as ("
+                            + "   select system_type_id, system_name, jsonb_object_agg(component_type, n) components"
+                            + "   from per_component group by system_type_id, system_name),"
+                            + " per_system as ("
+                            + "   select system_type_id, system_name, min(group_name) group_name, count(*) devices,"
+                            + "     count(distinct fleet_id) fleets, sum(in_fleet) in_fleet, sum(conflicts) conflicts,"
+                            + "     min(fleet_id) fleet_id"
+                            + "   from per_device group by system_type_id, system_name)"
+                            + " select s.system_type_id, s.system_name, s.group_name, s.devices, c.components,"
+                            + "   case when s.fleets = 1 and s.in_fleet = s.devices and s.conflicts = 0 then s.fleet_id end,"
+                            + "   not (s.fleets = 1 and s.in_fleet = s.devices and s.conflicts = 0)"
+                            + "     and (s.in_fleet > 0 or s.conflicts > 0)"
+                            + " from per_system s join components c"
+                            + "   on c.system_type_id = s.system_type_id and c.system_name = s.system_name")) {
                 ps.executeUpdate();
             }
         } catch (SQLException e) {

@@ -119,21 +119,17 @@ public class InventorySync {
             boolean needMetadata = types.stream().anyMatch(t -> usesMetadata(t.systemKey) || usesMetadata(groupKeyOf(t)));
             Map<String, DeviceRecord> known = store.loadDevices();
             Map<String, DeviceRecord> fresh = new ConcurrentHashMap<>();
-            java.util.Set<DeviceKey> keys = new java.util.LinkedHashSet<>();
-            for (SystemType type : types) {
-                keys.add(DeviceKey.parse(type.systemKey).orElseThrow());
-                DeviceKey.parse(groupKeyOf(type)).ifPresent(keys::add);
-            }
-            int perDevice = refreshDevices(observed, known, keys, needMetadata, fresh);
+            int perDevice = refreshDevices(types, matched, observed, known, needMetadata, fresh);
             requests += perDevice;
 
-            List<Membership> memberships = new ArrayList<>();
+            java.util.Set<Membership> memberships = new java.util.HashSet<>();
             for (SystemType type : types) {
                 DeviceKey systemKey = DeviceKey.parse(type.systemKey).orElseThrow();
                 DeviceKey groupKey = type.groupKey != null ? DeviceKey.parse(type.groupKey).orElse(null) : defaultGroup;
                 memberships.addAll(MembershipRules.classify(type.id, systemKey, groupKey, matched.get(type.id), fresh));
             }
-            store.replace(fresh.values(), matched.keySet(), memberships, started);
+            InventoryStore.Written written = store.apply(known, fresh.values(), store.loadMemberships(matched.keySet()),
+                    memberships, started);
             for (InventoryContributor contributor : contributors) {
                 requests += contributor.refresh();
             }
@@ -141,8 +137,8 @@ public class InventorySync {
             Duration took = Duration.between(started, clock.instant());
             state.completed(clock.instant(), fresh.size(), requests, took);
             gauges.inventorySynced();
-            LOG.debugf("Inventory sync: %d devices, %d memberships, %d hawkBit requests, %d ms",
-                    fresh.size(), memberships.size(), requests, took.toMillis());
+            LOG.debugf("Inventory sync: %d devices, %d memberships, %d hawkBit requests, %d ms; wrote %s",
+                    fresh.size(), memberships.size(), requests, took.toMillis(), written);
             return new SyncResult(fresh.size(), memberships.size(), requests, took.toMillis());
         } catch (RuntimeException e) {
             state.failed(clock.instant(), e.getMessage());
@@ -150,22 +146,37 @@ public class InventorySync {
         }
     }
 
-    private int refreshDevices(Map<String, HawkbitTarget> observed, Map<String, DeviceRecord> known,
-                               java.util.Set<DeviceKey> keys, boolean needMetadata, Map<String, DeviceRecord> fresh) {
-        List<DeviceRecord> knownObserved = observed.keySet().stream().map(known::get).filter(Objects::nonNull).toList();
-        AttributeCheck.Plan check = AttributeCheck.plan(keys, knownObserved, config.checkQueryLength(),
-                config.checkClausesPerQuery());
-        java.util.Set<String> unchanged = ConcurrentHashMap.newKeySet();
-        int requests = check.queries().size() + joinAll(check.queries().stream().map(q -> CompletableFuture.supplyAsync(() -> {
-            hawkbit.targets(q.fiql()).forEach(t -> {
-                if (q.devices().contains(t.controllerId())) {
-                    unchanged.add(t.controllerId());
-                }
-            });
-            return 0;
-        }, pool())).toList());
+    /**
+     * Fills {@code fresh} with every observed device: known devices whose key values one of the bulk checks (one plan
+     * per system type, over the devices it matched) confirmed keep their stored attributes; the rest are read.
+     */
+    private int refreshDevices(List<SystemType> types, Map<Long, Map<String, List<String>>> matched,
+                               Map<String, HawkbitTarget> observed, Map<String, DeviceRecord> known,
+                               boolean needMetadata, Map<String, DeviceRecord> fresh) {
+        java.util.Set<String> confirmed = new java.util.HashSet<>();
+        java.util.Set<String> changed = ConcurrentHashMap.newKeySet();
+        List<CompletableFuture<Integer>> checks = new ArrayList<>();
+        for (SystemType type : types) {
+            List<DeviceKey> keys = new ArrayList<>(2);
+            keys.add(DeviceKey.parse(type.systemKey).orElseThrow());
+            DeviceKey.parse(groupKeyOf(type)).filter(k -> !keys.contains(k)).ifPresent(keys::add);
+            List<DeviceRecord> knownMatched = matched.get(type.id).keySet().stream()
+                    .map(known::get).filter(Objects::nonNull).toList();
+            AttributeCheck.Plan check = AttributeCheck.plan(keys, knownMatched, config.checkQueryLength());
+            confirmed.addAll(check.checkable());
+            changed.addAll(check.uncheckable());
+            for (AttributeCheck.Query q : check.queries()) {
+                checks.add(CompletableFuture.supplyAsync(() -> {
+                    List<HawkbitTarget> answer = hawkbit.targets(q.fiql());
+                    changed.addAll(check.changedIn(q, answer.stream().map(HawkbitTarget::controllerId).toList()));
+                    return Math.max(1, (answer.size() + AttributeCheck.PAGE - 1) / AttributeCheck.PAGE);
+                }, pool()));
+            }
+        }
+        int requests = joinAll(checks);
+        confirmed.removeAll(changed);
         requests += joinAll(observed.values().stream().map(t -> CompletableFuture.supplyAsync(() -> refresh(t,
-                known.get(t.controllerId()), unchanged.contains(t.controllerId()), needMetadata, fresh), pool())).toList());
+                known.get(t.controllerId()), confirmed.contains(t.controllerId()), needMetadata, fresh), pool())).toList());
         return requests;
     }
 

@@ -23,24 +23,24 @@ import java.util.regex.Pattern;
  * <li>{@code =lt= =le= =gt= =ge=}: numbers when both sides are numbers (times in epoch millis), else strings.</li>
  * </ul>
  */
-final class Rsql {
+public final class Rsql {
 
     /** A node of the query tree. */
-    sealed interface Node permits And, Or, Comparison {
+    public sealed interface Node permits And, Or, Comparison {
     }
 
-    record And(List<Node> children) implements Node {
+    public record And(List<Node> children) implements Node {
     }
 
-    record Or(List<Node> children) implements Node {
+    public record Or(List<Node> children) implements Node {
     }
 
     /** {@code selector} as written (case kept), {@code operator} such as {@code ==} or {@code =in=}, unescaped values. */
-    record Comparison(String selector, String operator, List<String> values) implements Node {
+    public record Comparison(String selector, String operator, List<String> values) implements Node {
     }
 
     /** A query that hawkBit would refuse (answered 400). */
-    static final class BadQuery extends RuntimeException {
+    public static final class BadQuery extends RuntimeException {
         BadQuery(String message) {
             super(message);
         }
@@ -56,7 +56,7 @@ final class Rsql {
     }
 
     /** Parses {@code query}; throws {@link BadQuery} on a syntax error or an unknown operator. */
-    static Node parse(String query) {
+    public static Node parse(String query) {
         if (query == null || query.isBlank()) {
             throw new BadQuery("empty query");
         }
@@ -86,7 +86,7 @@ final class Rsql {
     }
 
     /** Evaluates {@code node}, each comparison by {@code comparison}. */
-    static boolean matches(Node node, Predicate<Comparison> comparison) {
+    public static boolean matches(Node node, Predicate<Comparison> comparison) {
         if (node instanceof And a) {
             for (Node n : a.children()) {
                 if (!matches(n, comparison)) {
@@ -107,7 +107,7 @@ final class Rsql {
     }
 
     /** The comparison applied to one value (null: the target has no such field). */
-    static boolean compare(String actual, Comparison c) {
+    public static boolean compare(String actual, Comparison c) {
         return compare(actual, c.operator(), c.values());
     }
 

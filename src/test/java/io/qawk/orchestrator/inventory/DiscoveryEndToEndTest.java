@@ -154,6 +154,30 @@ class DiscoveryEndToEndTest {
         Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
     }
 
+    /** The move the bulk check finds only through its second query shape: between two systems of one centre. */
+    @Test
+    void aDeviceThatMovesToAnotherSystemOfItsCentreMovesWithinOneSync() {
+        String moving = P + "08-term-b";
+        devices.setAttributes(moving, Map.of("device", "device-07"));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                .until(() -> "device-07".equals(hawkbit.attributes(moving).get("device")));
+        try {
+            Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+
+            JsonPath system = Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems/device-07")
+                    .then().statusCode(200).extract().jsonPath();
+            assertThat(system.getList("content.controllerId")).contains(moving);
+            JsonPath old = Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems/device-08")
+                    .then().statusCode(200).extract().jsonPath();
+            assertThat(old.getList("content.controllerId")).doesNotContain(moving).hasSize(2);
+        } finally {
+            devices.setAttributes(moving, Map.of("device", "device-08"));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> "device-08".equals(hawkbit.attributes(moving).get("device")));
+            Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+        }
+    }
+
     @Test
     void inventoryStatusSaysHowTheLastSyncWent() {
         Api.viewer().get("/qawk/v1/inventory").then().statusCode(200)
