@@ -110,14 +110,20 @@ public class DeploymentEngine {
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
             java.time.Instant now = clock.instant();
+            List<Long> toPlan = new ArrayList<>();
             for (RunStore.RunView run : snap.runsToPlan()) {
                 if (!run.onlyWaiting(outcomes, now, snap.orderTimeout())) {
-                    toSend.addAll(store.planAndSave(run.id(), outcomes, snap.orderTimeout(), runOfDevice));
+                    toPlan.add(run.id());
                 }
             }
+            for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
+                toSend.addAll(store.planAndSave(batch, outcomes, snap.orderTimeout(), runOfDevice));
+            }
             Map<Long, List<RunDevice>> photos = photographer.photograph(store.runsToStart(deploymentId));
-            for (Map.Entry<Long, List<RunDevice>> photo : photos.entrySet()) {
-                toSend.addAll(store.startAndPlan(photo.getKey(), photo.getValue(), snap.orderTimeout(), runOfDevice));
+            for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
+                Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
+                batch.forEach(id -> some.put(id, photos.get(id)));
+                toSend.addAll(store.startAndPlan(some, snap.orderTimeout(), runOfDevice));
             }
             send(toSend, runOfDevice);
             store.refreshPhase(deploymentId);

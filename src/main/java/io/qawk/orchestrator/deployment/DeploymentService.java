@@ -248,7 +248,10 @@ public class DeploymentService implements ManifestUsage {
 
     /** Re-derives the phase from the flags and runs; sets the end time when it ends. Call inside a transaction. */
     void refreshPhase(SystemDeployment d) {
-        List<DeploymentPhase.RunSummary> runs = SystemRun.ofDeployment(d.id).stream().map(SystemRun::summary).toList();
+        refreshPhase(d, SystemRun.summaries(d.id));
+    }
+
+    void refreshPhase(SystemDeployment d, List<DeploymentPhase.RunSummary> runs) {
         DeploymentPhase phase = DeploymentPhase.derive(d.startedAt != null, d.paused, d.aborted, d.maxFailed, runs);
         if (phase != d.phase) {
             d.phase = phase;

@@ -21,6 +21,13 @@ public interface EngineConfig {
     @WithDefault("30m")
     Duration defaultOrderTimeout();
 
+    /**
+     * How many runs the engine plans or starts in one database transaction. Each transaction locks its runs; more per
+     * transaction means fewer commits per pass, longer locks.
+     */
+    @WithDefault("500")
+    int runsPerTransaction();
+
     /** How many controller ids go into one hawkBit query when observing devices in bulk. */
     @WithDefault("100")
     int observeChunk();

@@ -82,33 +82,68 @@ public class RunStore {
         return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents);
     }
 
-    /** Plans one run with what hawkBit said and stores the decision; returns the assignments to send. */
+    /**
+     * Plans these runs with what hawkBit said and stores the decisions, all in one transaction (the runs locked
+     * together, their devices read in one query); returns the assignments to send. The engine hands over a few
+     * hundred runs at a time: one transaction per run made a pass with thousands of systems under way cost thousands
+     * of commits.
+     */
     @Transactional
-    public List<RunPlanner.Assign> planAndSave(long runId, Map<String, Outcome> outcomes, Duration timeout,
+    public List<RunPlanner.Assign> planAndSave(List<Long> runIds, Map<String, Outcome> outcomes, Duration timeout,
                                                Map<String, Long> runOfDevice) {
-        SystemRun run = SystemRun.findById(runId, LockModeType.PESSIMISTIC_WRITE);
-        if (run == null || !(run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL)) {
+        List<RunPlanner.Assign> out = new ArrayList<>();
+        Map<Long, List<RunDevice>> devices = devicesOf(runIds);
+        for (SystemRun run : locked(runIds)) {
+            if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
+                out.addAll(planLocked(run, devices.getOrDefault(run.id, List.of()), outcomes, timeout, runOfDevice));
+            }
+        }
+        return out;
+    }
+
+    /** These runs, locked for this transaction, in id order (the order every replica locks them in). */
+    private static List<SystemRun> locked(List<Long> runIds) {
+        if (runIds.isEmpty()) {
             return List.of();
         }
-        return planLocked(run, RunDevice.ofRun(runId), outcomes, timeout, runOfDevice);
+        return SystemRun.<SystemRun>find("id in ?1 order by id", runIds).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+    }
+
+    private static Map<Long, List<RunDevice>> devicesOf(List<Long> runIds) {
+        if (runIds.isEmpty()) {
+            return Map.of();
+        }
+        return RunDevice.<RunDevice>list("runId in ?1 order by runId, order, controllerId", runIds).stream()
+                .collect(Collectors.groupingBy(d -> d.runId));
     }
 
     /** Runs the scheduler: which pending systems start now. */
     @Transactional
     public List<Long> runsToStart(long deploymentId) {
         SystemDeployment d = deployments.lock(deploymentId);
-        deployments.refreshPhase(d);
-        List<DeploymentPhase.RunSummary> runs = SystemRun.ofDeployment(deploymentId).stream().map(SystemRun::summary).toList();
+        List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
+        deployments.refreshPhase(d, runs);
         return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, runs).stream()
                 .map(DeploymentPhase.RunSummary::id).toList();
     }
 
-    /** Stores the photograph of a system (before anything is sent) and plans its first order. */
+    /**
+     * Stores the photographs of these systems (before anything is sent) and plans their first orders, in one
+     * transaction; returns the assignments to send.
+     */
     @Transactional
-    public List<RunPlanner.Assign> startAndPlan(long runId, List<RunDevice> photo, Duration timeout,
+    public List<RunPlanner.Assign> startAndPlan(Map<Long, List<RunDevice>> photos, Duration timeout,
                                                 Map<String, Long> runOfDevice) {
-        SystemRun run = SystemRun.findById(runId, LockModeType.PESSIMISTIC_WRITE);
-        if (run == null || run.state != RunState.PENDING) {
+        List<RunPlanner.Assign> out = new ArrayList<>();
+        for (SystemRun run : locked(List.copyOf(photos.keySet()))) {
+            out.addAll(start(run, photos.get(run.id), timeout, runOfDevice));
+        }
+        return out;
+    }
+
+    private List<RunPlanner.Assign> start(SystemRun run, List<RunDevice> photo, Duration timeout,
+                                          Map<String, Long> runOfDevice) {
+        if (run.state != RunState.PENDING) {
             return List.of();
         }
         Instant now = clock.instant();
@@ -208,9 +243,17 @@ public class RunStore {
     public void recordAssignment(long setId, List<RunPlanner.Assign> assigns, AssignmentResult result, Set<String> dropped,
                                  Map<String, Long> runOfDevice, Instant at) {
         Map<Long, List<String>> perRun = new java.util.LinkedHashMap<>();
+        Map<String, RunDevice> byDevice = new java.util.HashMap<>();
+        devicesOf(assigns.stream().map(a -> runOfDevice.get(a.controllerId())).filter(java.util.Objects::nonNull)
+                .distinct().toList())
+                .values().forEach(list -> list.forEach(d -> {
+                    if (java.util.Objects.equals(runOfDevice.get(d.controllerId), d.runId)) {
+                        byDevice.put(d.controllerId, d);
+                    }
+                }));
         for (RunPlanner.Assign a : assigns) {
             Long runId = runOfDevice.get(a.controllerId());
-            RunDevice d = runId == null ? null : RunDevice.findById(new RunDevice.Key(runId, a.controllerId()));
+            RunDevice d = runId == null ? null : byDevice.get(a.controllerId());
             if (d == null || !d.state.inFlight()) {
                 continue;
             }

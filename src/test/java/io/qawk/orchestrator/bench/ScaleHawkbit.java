@@ -962,11 +962,21 @@ public final class ScaleHawkbit implements AutoCloseable {
         Rsql.Node filter = node;
         Predicate<Target> test = filter == null ? t -> true
                 : t -> Rsql.matches(filter, c -> targetComparison(t, c, now));
+        List<Target> byValue = direct == null && node != null ? attributeCandidates(node) : null;
         if (direct != null) {
             Set<Target> seen = new LinkedHashSet<>();
             for (String id : direct) {
                 Target t = targetsLower.get(id.toLowerCase(Locale.ROOT));
                 if (t != null && seen.add(t) && test.test(t)) {
+                    out.add(t);
+                }
+            }
+        } else if (byValue != null) {
+            // a database answers these from an index too; scanning 100,000 targets per query would make the double,
+            // not the service, the cost being measured
+            Set<Target> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+            for (Target t : byValue) {
+                if (seen.add(t) && test.test(t)) {
                     out.add(t);
                 }
             }
@@ -992,6 +1002,74 @@ public final class ScaleHawkbit implements AutoCloseable {
             queryCache.put(key, new CachedList(version, result));
         }
         return result;
+    }
+
+    /** attribute key -> upper-cased value -> targets, valid for one {@link #version}. */
+    private record AttributeIndex(long version, Map<String, Map<String, List<Target>>> byKey) {
+    }
+
+    private volatile AttributeIndex attributeIndex = new AttributeIndex(-1, Map.of());
+
+    /**
+     * Targets that may match a query restricted by exact attribute values ({@code attribute.x=in=(…)} or
+     * {@code attribute.x==v} without wildcard, possibly AND-ed with more), from an index per attribute key; null when
+     * the query is not restricted that way. Still a superset: the caller tests every candidate.
+     */
+    private List<Target> attributeCandidates(Rsql.Node node) {
+        if (node instanceof Rsql.Comparison c) {
+            String f = Rsql.normalise(c.selector());
+            boolean exact = c.operator().equals("=in=")
+                    || c.operator().equals("==") && c.values().get(0).indexOf('*') < 0;
+            if (!f.startsWith("attribute.") || !exact) {
+                return null;
+            }
+            Map<String, List<Target>> byValue = attributeValues(f.substring("attribute.".length()));
+            List<Target> out = new ArrayList<>();
+            for (String v : c.values()) {
+                out.addAll(byValue.getOrDefault(v.toUpperCase(Locale.ROOT), List.of()));
+            }
+            return out;
+        }
+        if (node instanceof Rsql.And a) {
+            for (Rsql.Node child : a.children()) {
+                List<Target> candidates = attributeCandidates(child);
+                if (candidates != null) {
+                    return candidates;
+                }
+            }
+        }
+        if (node instanceof Rsql.Or o) {
+            List<Target> union = new ArrayList<>();
+            for (Rsql.Node child : o.children()) {
+                List<Target> candidates = attributeCandidates(child);
+                if (candidates == null) {
+                    return null;
+                }
+                union.addAll(candidates);
+            }
+            return union;
+        }
+        return null;
+    }
+
+    private Map<String, List<Target>> attributeValues(String key) {
+        synchronized (this) {
+            AttributeIndex index = attributeIndex;
+            if (index.version() != version) {
+                index = new AttributeIndex(version, new java.util.concurrent.ConcurrentHashMap<>());
+                attributeIndex = index;
+            }
+            return index.byKey().computeIfAbsent(key, k -> {
+                Map<String, List<Target>> byValue = new HashMap<>();
+                for (Target t : targets.values()) {
+                    String v = t.attributes.get(k);
+                    if (v != null) {
+                        byValue.computeIfAbsent(v.toUpperCase(Locale.ROOT), x -> new ArrayList<>(4)).add(t);
+                    }
+                }
+                return byValue;
+            });
+        }
     }
 
     /** Controller ids a query is restricted to ({@code controllerId==x} without wildcard, {@code =in=}), if any. */
