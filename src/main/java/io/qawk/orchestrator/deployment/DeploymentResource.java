@@ -107,7 +107,7 @@ public class DeploymentResource {
     @Transactional
     public List<EventView> events(@PathParam("id") long id, @PathParam("runId") long runId) {
         runOf(id, runId);
-        return RunEvent.<RunEvent>list("runId = ?1 order by id", runId).stream()
+        return RunEvent.<RunEvent>list("runId = ?1 order by at, id", runId).stream()
                 .map(e -> new EventView(e.id, e.at, e.type, e.message, e.actor)).toList();
     }
 

@@ -19,9 +19,10 @@ import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
- * Asks hawkBit, in bulk, how the devices in flight are doing: one query per chunk of controller ids for presence and
- * update status, one per chunk and set for "installed it". Only devices that report an error are looked at one by
- * one, to confirm from their action. Works the same on hawkBit 0.3.x and 0.10+.
+ * Asks hawkBit, in bulk, how the devices in flight are doing. Per set: the list of targets that still have it assigned
+ * and pending (paged, 500 a request) says who is still at it; of the rest, one query per chunk of controller ids finds
+ * those that installed it, and only those left after that (failed, vanished, moved) are looked up by id, and the
+ * failed ones confirmed from their action. Works the same on hawkBit 0.3.x and 0.10+.
  */
 @ApplicationScoped
 public class DeviceObserver {
@@ -37,10 +38,8 @@ public class DeviceObserver {
     }
 
     /**
-     * Many devices of one set are first matched against the list of targets that still have it assigned and pending
-     * (paged, 500 a request): those are still at it. Only the rest — devices that finished, failed or vanished since
-     * the last pass — are looked at by controller id. So a pass costs about (devices in flight ÷ 500) + (devices
-     * with news ÷ chunk) + (distinct sets) requests, not one per device.
+     * A pass costs about (devices in flight ÷ 500) + (devices with news ÷ ids per query) + (distinct sets) requests
+     * when devices succeed, plus a few per chunk with failures; not one per device.
      */
     public Map<String, Outcome> observe(Collection<InFlight> devices) {
         Map<String, Outcome> out = new HashMap<>();
@@ -62,51 +61,52 @@ public class DeviceObserver {
                     }
                 }
             }
-            for (List<InFlight> chunk : chunks(news, config.observeChunk())) {
+            for (List<InFlight> chunk : chunks(news)) {
                 observeChunk(set, chunk, out);
             }
         }
         return out;
     }
 
+    /** {@code devices} cut into groups that fit one query by controller id. */
+    private List<List<InFlight>> chunks(List<InFlight> devices) {
+        return Fiql.inChunks(devices, InFlight::controllerId, config.observeChunk(), config.observeQueryLength());
+    }
+
     private void observeChunk(DistributionSetRef set, List<InFlight> chunk, Map<String, Outcome> out) {
-        List<String> ids = chunk.stream().map(InFlight::controllerId).toList();
+        List<InFlight> rest = chunk;
+        if (set != null) {
+            Set<String> installed = new HashSet<>();
+            hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk.stream().map(InFlight::controllerId).toList()),
+                    Fiql.eq("installedDS.name", set.name()), Fiql.eq("installedDS.version", set.version()),
+                    Fiql.eq("updateStatus", "in_sync"))).forEach(t -> installed.add(t.controllerId()));
+            rest = new ArrayList<>();
+            for (InFlight d : chunk) {
+                if (installed.contains(d.controllerId())) {
+                    out.put(d.controllerId(), Outcome.SUCCEEDED);
+                } else {
+                    rest.add(d);
+                }
+            }
+            if (rest.isEmpty()) {
+                return;
+            }
+        }
         Map<String, HawkbitTarget> present = new HashMap<>();
-        for (HawkbitTarget t : hawkbit.targets(Fiql.in("controllerId", ids))) {
+        for (HawkbitTarget t : hawkbit.targets(Fiql.in("controllerId", rest.stream().map(InFlight::controllerId).toList()))) {
             present.put(t.controllerId(), t);
         }
-        List<String> inSync = new ArrayList<>();
-        for (InFlight d : chunk) {
+        for (InFlight d : rest) {
             HawkbitTarget t = present.get(d.controllerId());
             if (t == null) {
                 out.put(d.controllerId(), Outcome.GONE);
-            } else if ("in_sync".equalsIgnoreCase(t.updateStatus())) {
-                inSync.add(d.controllerId());
             } else if ("error".equalsIgnoreCase(t.updateStatus())) {
                 out.put(d.controllerId(), confirmFailure(d));
+            } else if ("in_sync".equalsIgnoreCase(t.updateStatus())) {
+                // in sync, but not on this set (or the set was deleted in hawkBit): the action was cancelled or replaced
+                out.put(d.controllerId(), d.actionId() == null ? Outcome.RUNNING : fromAction(d));
             } else {
                 out.put(d.controllerId(), Outcome.RUNNING);
-            }
-        }
-        if (inSync.isEmpty()) {
-            return;
-        }
-        Set<String> installed = new HashSet<>();
-        if (set == null) {
-            // the set was deleted in hawkBit meanwhile: nobody can be found installing it
-        } else {
-            hawkbit.targets(Fiql.and(Fiql.in("controllerId", inSync), Fiql.eq("installedDS.name", set.name()),
-                    Fiql.eq("installedDS.version", set.version()))).forEach(t -> installed.add(t.controllerId()));
-        }
-        for (InFlight d : chunk) {
-            if (!inSync.contains(d.controllerId())) {
-                continue;
-            }
-            if (installed.contains(d.controllerId())) {
-                out.put(d.controllerId(), Outcome.SUCCEEDED);
-            } else {
-                // in sync on another set: the action was cancelled or replaced
-                out.put(d.controllerId(), d.actionId() == null ? Outcome.RUNNING : fromAction(d));
             }
         }
     }

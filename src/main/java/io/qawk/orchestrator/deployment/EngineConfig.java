@@ -28,9 +28,16 @@ public interface EngineConfig {
     @WithDefault("500")
     int runsPerTransaction();
 
-    /** How many controller ids go into one hawkBit query when observing devices in bulk. */
-    @WithDefault("100")
+    /** At most how many controller ids go into one hawkBit query when observing or photographing devices in bulk. */
+    @WithDefault("500")
     int observeChunk();
+
+    /**
+     * At most how long such a query's id list may be once URL-encoded; hawkBit (Tomcat) refuses request lines over
+     * 8 KB, so about 250 ids of 20 characters fit.
+     */
+    @WithDefault("6000")
+    int observeQueryLength();
 
     /**
      * Fault injection for crash tests only: a pause between hawkBit accepting an assignment and the engine recording

@@ -116,7 +116,8 @@ public class Photographer {
                 unknown.addAll(e.getValue());
                 continue;
             }
-            for (List<SystemsQuery.SystemDevice> chunk : DeviceObserver.chunks(e.getValue(), Math.max(50, config.observeChunk()))) {
+            for (List<SystemsQuery.SystemDevice> chunk : Fiql.inChunks(e.getValue(), SystemsQuery.SystemDevice::controllerId,
+                    Math.max(50, config.observeChunk()), config.observeQueryLength())) {
                 Set<String> confirmed = new HashSet<>();
                 hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk.stream().map(SystemsQuery.SystemDevice::controllerId).toList()),
                         Fiql.eq("installedDS.name", set.name()), Fiql.eq("installedDS.version", set.version())))

@@ -15,8 +15,13 @@ import java.time.Instant;
 @Table(name = "run_event")
 public class RunEvent extends PanacheEntityBase {
 
+    /**
+     * Ids come 50 at a time from the table's sequence (V6 makes it count in fifties), so Hibernate can send a pass's
+     * thousands of events in batches instead of one round trip each. Events are listed by time, then id.
+     */
     @Id
-    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "run_event_ids")
+    @jakarta.persistence.SequenceGenerator(name = "run_event_ids", sequenceName = "run_event_id_seq", allocationSize = 50)
     public Long id;
 
     @Column(name = "run_id", nullable = false)

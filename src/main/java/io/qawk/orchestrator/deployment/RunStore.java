@@ -61,24 +61,36 @@ public class RunStore {
         if (d.phase == DeploymentPhase.PAUSED) {
             candidates = candidates.stream().filter(r -> r.rollbackCause == RollbackCause.MANUAL).toList();
         }
-        Map<Long, List<RunDevice>> devices = candidates.isEmpty() ? Map.of()
-                : RunDevice.<RunDevice>list("runId in ?1 order by runId, order, controllerId",
-                        candidates.stream().map(r -> r.id).toList()).stream()
-                .collect(Collectors.groupingBy(x -> x.runId, java.util.LinkedHashMap::new, Collectors.toList()));
+        List<Long> runIds = candidates.stream().map(r -> r.id).toList();
+        // read as plain rows: a pass with thousands of systems under way reads tens of thousands of devices
+        Map<Long, List<Object[]>> devices = runIds.isEmpty() ? Map.of()
+                : RunDevice.getEntityManager().createQuery("select d.runId, d.controllerId, d.order, d.fromSetId, d.toSetId,"
+                                + " d.state, d.assignedAt, d.failed, d.actionId from RunDevice d where d.runId in :runs"
+                                + " order by d.runId, d.order, d.controllerId", Object[].class)
+                .setParameter("runs", runIds).getResultStream()
+                .collect(Collectors.groupingBy(row -> (Long) row[0], java.util.LinkedHashMap::new, Collectors.toList()));
         List<RunView> runs = new ArrayList<>();
         List<DeviceObserver.InFlight> inFlight = new ArrayList<>();
-        List<RunDevice> intents = new ArrayList<>();
+        boolean anyIntent = false;
         for (SystemRun r : candidates) {
-            List<RunDevice> own = devices.getOrDefault(r.id, List.of());
-            runs.add(new RunView(r.id, r.state, own.stream().map(RunDevice::planned).toList()));
-            for (RunDevice dev : own) {
-                if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
-                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
-                } else if (dev.state == DeviceState.ASSIGNING || dev.state == DeviceState.ROLLBACK_ASSIGNING) {
-                    intents.add(dev);
+            List<Object[]> own = devices.getOrDefault(r.id, List.of());
+            List<RunPlanner.Device> planned = new ArrayList<>(own.size());
+            for (Object[] row : own) {
+                DeviceState state = (DeviceState) row[5];
+                RunPlanner.Device dev = new RunPlanner.Device((String) row[1], (Integer) row[2], (Long) row[3],
+                        (Long) row[4], state, (Instant) row[6], (Boolean) row[7]);
+                planned.add(dev);
+                if (state == DeviceState.ASSIGNED || state == DeviceState.ROLLBACK_ASSIGNED) {
+                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId(),
+                            state.rollingBack() ? (Long) row[3] : (Long) row[4], (Long) row[8]));
+                } else if (state == DeviceState.ASSIGNING || state == DeviceState.ROLLBACK_ASSIGNING) {
+                    anyIntent = true;
                 }
             }
+            runs.add(new RunView(r.id, r.state, planned));
         }
+        List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
+                List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
         return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents);
     }
 

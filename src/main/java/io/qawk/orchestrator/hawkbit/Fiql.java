@@ -97,6 +97,32 @@ public final class Fiql {
         return join(",", parts);
     }
 
+    /**
+     * Cuts {@code items} into groups small enough for one {@code controllerId=in=(…)} query each: at most
+     * {@code maxCount} items, and their ids as a quoted list at most {@code maxEncodedChars} once URL-encoded (hawkBit's
+     * Tomcat refuses a request line over 8 KB). Order is kept.
+     */
+    public static <T> List<List<T>> inChunks(List<T> items, java.util.function.Function<T, String> id, int maxCount,
+                                             int maxEncodedChars) {
+        List<List<T>> out = new ArrayList<>();
+        List<T> current = new ArrayList<>();
+        int length = 0;
+        for (T item : items) {
+            int add = JdkHawkbitHttp.encode(quote(id.apply(item))).length() + 3; // and an encoded comma
+            if (!current.isEmpty() && (current.size() >= maxCount || length + add > maxEncodedChars)) {
+                out.add(current);
+                current = new ArrayList<>();
+                length = 0;
+            }
+            current.add(item);
+            length += add;
+        }
+        if (!current.isEmpty()) {
+            out.add(current);
+        }
+        return out;
+    }
+
     /** A selector such as {@code attribute.<key>}; rejects keys that are not plain selectors. */
     public static String field(String field) {
         if (field == null || !FIELD.matcher(field).matches()) {

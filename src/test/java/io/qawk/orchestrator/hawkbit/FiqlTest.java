@@ -77,4 +77,26 @@ class FiqlTest {
         }
         assertThatThrownBy(() -> Fiql.in("name", List.of())).isInstanceOf(IllegalArgumentException.class);
     }
+    @Test
+    void idListsAreCutByCountAndByTheirEncodedLength() {
+        List<String> ids = new java.util.ArrayList<>();
+        for (int i = 0; i < 1000; i++) {
+            ids.add("sys-" + i + "-terminal");
+        }
+
+        List<List<String>> byCount = Fiql.inChunks(ids, s -> s, 300, 1_000_000);
+        assertThat(byCount).extracting(List::size).containsExactly(300, 300, 300, 100);
+
+        List<List<String>> byLength = Fiql.inChunks(ids, s -> s, 500, 6000);
+        assertThat(byLength.stream().flatMap(List::stream).toList()).isEqualTo(ids);
+        for (List<String> chunk : byLength) {
+            String encoded = JdkHawkbitHttp.encode(Fiql.in("controllerId", chunk));
+            assertThat(encoded.length()).isLessThanOrEqualTo(6000 + 40);
+        }
+        assertThat(byLength.get(0).size()).isGreaterThan(150);
+
+        // an id that needs heavy encoding takes its encoded room, and a single too-long id still gets its own query
+        List<List<String>> odd = Fiql.inChunks(List.of("ä".repeat(100), "b", "c"), s -> s, 500, 200);
+        assertThat(odd).extracting(List::size).containsExactly(1, 2);
+    }
 }
