@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.util.List;
+import java.util.Map;
 
 /** System deployments: create a draft, start it, steer it, and read how every system went. */
 @Path("/qawk/v1/systemdeployments")
@@ -91,7 +92,11 @@ public class DeploymentResource {
     @Transactional
     public List<RunView> runs(@PathParam("id") long id) {
         service.get(id);
-        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, RunDevice.ofRun(r.id))).toList();
+        // two queries, not one per run: the screen polls this while tens of thousands of systems go through
+        Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
+                + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
+                .collect(java.util.stream.Collectors.groupingBy(d -> d.runId));
+        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()))).toList();
     }
 
     @GET
