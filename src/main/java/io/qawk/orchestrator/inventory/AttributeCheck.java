@@ -20,7 +20,8 @@ import java.util.TreeMap;
  *
  * <ul>
  * <li><b>Rows.</b> Devices are bucketed by the values of every key but the first (the system key), e.g. by centre;
- * within a bucket, system-key values are packed into queries of at most one page of devices:
+ * within a bucket, system-key values are packed into queries of at most one page of devices and about √(values)
+ * values:
  * {@code attribute.device=in=("lane-1",…,"lane-99");attribute.centerid=="c07"}. The answer must be exactly the devices
  * expected there: one missing changed a value (or lost it, or vanished); one present but expected elsewhere moved in.
  * Only a move between two system-key values of the same row escapes a row.</li>
@@ -31,9 +32,9 @@ import java.util.TreeMap;
  * </ul>
  *
  * <p>Every query has one join per key in hawkBit (no OR of many attribute conditions, which hawkBit on H2 cannot
- * plan), stays under the URL length limit, and usually fits one page: about two requests per 500 devices, not one
- * per device. Devices lacking a value cannot be checked this way (FIQL cannot ask for an absent attribute) and are
- * read one by one.
+ * plan), stays under the URL length limit, and usually fits one page: about two requests per 500 devices plus
+ * 2·√(systems), not one per device. Devices lacking a value cannot be checked this way (FIQL cannot ask for an absent
+ * attribute) and are read one by one.
  */
 final class AttributeCheck {
 
@@ -100,6 +101,8 @@ final class AttributeCheck {
             devicesOfValue.computeIfAbsent(value, v -> new ArrayList<>()).add(d.controllerId());
         }
 
+        // a row of k values needs k column queries: rows of about √(values) keep rows + columns near their least
+        int valuesPerRow = Math.max(1, (int) Math.ceil(Math.sqrt(devicesOfValue.size())));
         List<Query> queries = new ArrayList<>();
         List<List<String>> rows = new ArrayList<>();
         for (Bucket bucket : buckets.values()) {
@@ -108,7 +111,7 @@ final class AttributeCheck {
                 suffix.add(Fiql.eq(others.get(i).toString(), bucket.values.get(i)));
             }
             int room = maxLength - String.join(";", suffix).length() - 1;
-            pack(bucket.devicesByValue, primary, room, (values, ids) -> {
+            pack(bucket.devicesByValue, primary, room, valuesPerRow, (values, ids) -> {
                 rows.add(values);
                 List<String> parts = new ArrayList<>(suffix.size() + 1);
                 parts.add(Fiql.in(primary.toString(), values));
@@ -120,7 +123,7 @@ final class AttributeCheck {
         for (List<String> colour : colours(rows)) {
             TreeMap<String, List<String>> byValue = new TreeMap<>();
             colour.forEach(v -> byValue.put(v, devicesOfValue.get(v)));
-            pack(byValue, primary, maxLength, (values, ids) ->
+            pack(byValue, primary, maxLength, Integer.MAX_VALUE, (values, ids) ->
                     queries.add(new Query(Fiql.in(primary.toString(), values), ids)));
         }
         return new Plan(queries, checkable, uncheckable);
@@ -176,15 +179,20 @@ final class AttributeCheck {
         void query(List<String> values, Set<String> devices);
     }
 
-    /** Packs values (in order) into groups of at most one page of devices whose value list fits {@code room}. */
-    private static void pack(TreeMap<String, List<String>> devicesByValue, DeviceKey key, int room, Sink sink) {
+    /**
+     * Packs values (in order) into groups of at most {@code maxValues} values and one page of devices whose value
+     * list fits {@code room}.
+     */
+    private static void pack(TreeMap<String, List<String>> devicesByValue, DeviceKey key, int room, int maxValues,
+                             Sink sink) {
         int fixed = key.toString().length() + "=in=()".length();
         List<String> values = new ArrayList<>();
         Set<String> ids = new LinkedHashSet<>();
         int length = fixed;
         for (Map.Entry<String, List<String>> e : devicesByValue.entrySet()) {
             int add = Fiql.quote(e.getKey()).length() + 1;
-            if (!values.isEmpty() && (ids.size() + e.getValue().size() > PAGE || length + add > room)) {
+            if (!values.isEmpty() && (ids.size() + e.getValue().size() > PAGE || length + add > room
+                    || values.size() >= maxValues)) {
                 sink.query(values, ids);
                 values = new ArrayList<>();
                 ids = new LinkedHashSet<>();

@@ -99,10 +99,19 @@ final class Machine {
         return rssOf("self");
     }
 
+    /** VmHWM of a process in bytes: the most it was ever resident; -1 when /proc is not readable. */
+    static long peakRssOf(long pid) {
+        return statusField(String.valueOf(pid), "VmHWM:");
+    }
+
     private static long rssOf(String pid) {
+        return statusField(pid, "VmRSS:");
+    }
+
+    private static long statusField(String pid, String field) {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
-                if (line.startsWith("VmRSS:")) {
+                if (line.startsWith(field)) {
                     return Long.parseLong(line.replaceAll("[^0-9]", "")) * 1024;
                 }
             }

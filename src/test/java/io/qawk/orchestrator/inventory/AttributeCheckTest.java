@@ -80,15 +80,24 @@ class AttributeCheckTest {
             assertThat(q.fiql().length()).isLessThanOrEqualTo(3000);
             assertThat(q.expected().size()).isLessThanOrEqualTo(500);
         }
-        // rows: one per centre (400 devices); columns: at least one per value of a row (100 systems), at most a page
-        assertThat(plan.queries()).hasSize(50 + 100);
-        List<DeviceRecord> more = new ArrayList<>();
-        for (int i = 0; i < 100_000; i++) {
-            more.add(device("controller-" + i, "lane-" + (i / 4), "c" + (i / 400)));
-        }
-        assertThat(AttributeCheck.plan(KEYS, more, 3000).queries()).hasSize(250 + 2 * 100);
+        // rows of at most ⌈√5000⌉ = 71 systems within a centre, one column per value of a row: 2 × 50 + 71
+        assertThat(plan.queries()).hasSize(171);
+        assertThat(plan.queries().size()).isLessThanOrEqualTo(2 * 20_000 / 500 + 2 * 71);
+        // 100,000 devices: a row per centre (100 systems), 100 colours of 1,000 devices (2 queries each)
+        assertThat(AttributeCheck.plan(KEYS, fleet(100_000, 400), 3000).queries()).hasSize(250 + 2 * 100);
+        // 2,000 devices in 5 centres: the constant 2·√(systems) dominates
+        assertThat(AttributeCheck.plan(KEYS, fleet(2_000, 400), 3000).queries().size())
+                .isLessThanOrEqualTo(2 * 2_000 / 500 + 2 * 23);
         AttributeCheck.Plan narrow = AttributeCheck.plan(KEYS, devices, 400);
         narrow.queries().forEach(q -> assertThat(q.fiql().length()).isLessThanOrEqualTo(400));
+    }
+
+    private static List<DeviceRecord> fleet(int devices, int perCentre) {
+        List<DeviceRecord> out = new ArrayList<>();
+        for (int i = 0; i < devices; i++) {
+            out.add(device("controller-" + i, "lane-" + (i / 4), "c" + (i / perCentre)));
+        }
+        return out;
     }
 
     /**

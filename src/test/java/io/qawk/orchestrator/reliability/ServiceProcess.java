@@ -41,7 +41,19 @@ public final class ServiceProcess implements AutoCloseable {
 
     private final String name;
     private final String jdbcUrl;
-    private final HawkbitServer hawkbit;
+    private final Hawkbit hawkbit;
+    private final List<String> jvmOptions;
+    private final Map<String, String> extraEnv;
+
+    /** Where the service finds hawkBit. */
+    public record Hawkbit(String url, String user, String password, String tenant) {
+        static Hawkbit of(HawkbitServer server) {
+            return new Hawkbit(server.baseUrl(), server.user(), server.password(), server.tenant());
+        }
+    }
+
+    /** JVM options of the reliability tests' service processes: small heap, quick start. */
+    static final List<String> RELIABILITY_JVM = List.of("-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1");
     private final int port;
     private final Path log;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -50,17 +62,29 @@ public final class ServiceProcess implements AutoCloseable {
     private Duration lastStartTime = Duration.ZERO;
     private final List<Duration> startTimes = new ArrayList<>();
 
-    private ServiceProcess(String name, String jdbcUrl, HawkbitServer hawkbit) {
+    private ServiceProcess(String name, String jdbcUrl, Hawkbit hawkbit, List<String> jvmOptions,
+                           Map<String, String> extraEnv) {
         this.name = name;
         this.jdbcUrl = jdbcUrl;
         this.hawkbit = hawkbit;
+        this.jvmOptions = List.copyOf(jvmOptions);
+        this.extraEnv = Map.copyOf(extraEnv);
         this.port = freePort();
         this.log = ReliabilityPostgres.outputDir().resolve(name + ".log");
     }
 
     /** Starts a service process and waits until it is live. */
     public static ServiceProcess start(String name, String jdbcUrl, HawkbitServer hawkbit) {
-        ServiceProcess p = new ServiceProcess(name, jdbcUrl, hawkbit);
+        return start(name, jdbcUrl, Hawkbit.of(hawkbit), RELIABILITY_JVM, Map.of());
+    }
+
+    /**
+     * Starts a service process with these JVM options and extra environment (over the reliability tests' settings)
+     * and waits until it is live.
+     */
+    public static ServiceProcess start(String name, String jdbcUrl, Hawkbit hawkbit, List<String> jvmOptions,
+                                       Map<String, String> extraEnv) {
+        ServiceProcess p = new ServiceProcess(name, jdbcUrl, hawkbit, jvmOptions, extraEnv);
         try {
             Files.deleteIfExists(p.log);
         } catch (IOException e) {
@@ -81,13 +105,16 @@ public final class ServiceProcess implements AutoCloseable {
 
     private synchronized void launch() {
         String javaBin = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(javaBin, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dqawk.reliability.name=" + name, "-jar", appJar().toString());
+        List<String> cmd = new ArrayList<>();
+        cmd.add(javaBin);
+        cmd.addAll(jvmOptions);
+        cmd.addAll(List.of("-Dqawk.reliability.name=" + name, "-jar", appJar().toString()));
+        ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> env = pb.environment();
         env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
         env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
         env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
-        env.put("QAWK_HAWKBIT_URL", hawkbit.baseUrl());
+        env.put("QAWK_HAWKBIT_URL", hawkbit.url());
         env.put("QAWK_HAWKBIT_USER", hawkbit.user());
         env.put("QAWK_HAWKBIT_PASSWORD", hawkbit.password());
         env.put("QAWK_HAWKBIT_TENANT", hawkbit.tenant());
@@ -101,6 +128,7 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QAWK_INVENTORY_INITIAL_DELAY", "1s");
         // crash tests that must land between hawkBit's answer and its recording widen that window
         env.put("QAWK_ENGINE_FAULT_RECORD_DELAY", System.getProperty("qawk.it.record-delay", "0s"));
+        env.putAll(extraEnv);
         pb.directory(ReliabilityPostgres.outputDir().toFile());
         pb.redirectErrorStream(true);
         pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
