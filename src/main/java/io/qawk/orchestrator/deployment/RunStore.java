@@ -147,7 +147,14 @@ public class RunStore {
     public List<RunPlanner.Assign> startAndPlan(Map<Long, List<RunDevice>> photos, Duration timeout,
                                                 Map<String, Long> runOfDevice) {
         List<RunPlanner.Assign> out = new ArrayList<>();
-        for (SystemRun run : locked(List.copyOf(photos.keySet()))) {
+        List<SystemRun> runs = locked(List.copyOf(photos.keySet()));
+        // every photograph first, then the events: Hibernate batches consecutive inserts into one table only
+        for (SystemRun run : runs) {
+            if (run.state == RunState.PENDING) {
+                photos.get(run.id).forEach(d -> d.persist());
+            }
+        }
+        for (SystemRun run : runs) {
             out.addAll(start(run, photos.get(run.id), timeout, runOfDevice));
         }
         return out;
@@ -169,7 +176,6 @@ public class RunStore {
             metrics.runChanged(RunState.PENDING, run.state, null, run.startedAt, run.endedAt, true);
             return List.of();
         }
-        photo.forEach(d -> d.persist());
         RunEvent.record(run.id, now, "SNAPSHOT", "photographed " + photo.size() + " device(s): " + photo.stream()
                 .map(d -> d.controllerId + " (" + d.componentType + ", order " + d.order + ") runs "
                         + (d.fromSet == null ? "nothing" : d.fromSet) + ", gets " + d.toSet)

@@ -30,13 +30,46 @@ public class SystemsQuery {
     @Inject
     ObjectMapper json;
 
+    /** A page of systems with the type's count of problem devices; empty when the type does not exist. */
+    public record Listing(Page<SystemSummary> page, long problemDevices) {
+    }
+
+    /** {@link #systems} and the problem count in one transaction; empty when there is no such system type. */
+    @Transactional
+    public java.util.Optional<Listing> listing(long systemTypeId, String group, int offset, int limit) {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement ps = c.prepareStatement("select (select count(*) from system_member m"
+                     + " where m.system_type_id = t.id and m.problem is not null) from system_type t where t.id = ?")) {
+            ps.setLong(1, systemTypeId);
+            try (ResultSet rs = ps.executeQuery()) {
+                if (!rs.next()) {
+                    return java.util.Optional.empty();
+                }
+                long problems = rs.getLong(1);
+                return java.util.Optional.of(new Listing(systems(c, systemTypeId, group, offset, limit), problems));
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the systems", e);
+        }
+    }
+
     /** One page of a type's systems, sorted by name, optionally only those of one centre. */
     @Transactional
     public Page<SystemSummary> systems(long systemTypeId, String group, int offset, int limit) {
-        String where = "s.system_type_id = ?" + (group != null ? " and s.group_name = ?" : "");
         try (Connection c = dataSource.getConnection()) {
+            return systems(c, systemTypeId, group, offset, limit);
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the systems", e);
+        }
+    }
+
+    private Page<SystemSummary> systems(Connection c, long systemTypeId, String group, int offset, int limit)
+            throws SQLException {
+        String where = "s.system_type_id = ?" + (group != null ? " and s.group_name = ?" : "");
+        try {
             long total;
-            try (PreparedStatement ps = c.prepareStatement("select count(*) from discovered_system s where " + where)) {
+            try (PreparedStatement ps = c.prepareStatement("select coalesce(sum(s.systems), 0) from discovered_count s where "
+                    + where)) {
                 bind(ps, systemTypeId, group);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
@@ -60,8 +93,8 @@ public class SystemsQuery {
                 }
             }
             return new Page<>(total, content);
-        } catch (SQLException | com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException("Could not read the systems", e);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException("Unreadable components of a discovered system", e);
         }
     }
 
@@ -82,11 +115,6 @@ public class SystemsQuery {
     public Page<SystemDevice> problems(long systemTypeId, int offset, int limit) {
         long total = count("select count(*) from system_member where system_type_id = ? and problem is not null", systemTypeId);
         return new Page<>(total, deviceRows("m.system_type_id = ? and m.problem is not null", systemTypeId, null, offset, limit));
-    }
-
-    @Transactional
-    public long problemCount(long systemTypeId) {
-        return count("select count(*) from system_member where system_type_id = ? and problem is not null", systemTypeId);
     }
 
     private long count(String sql, long systemTypeId) {

@@ -31,10 +31,11 @@ public class SystemsResource {
     @Path("systems")
     public SystemsPage systems(@PathParam("id") long id, @QueryParam("offset") @DefaultValue("0") int offset,
                                @QueryParam("limit") @DefaultValue("50") int limit, @QueryParam("group") String group) {
-        types.get(id);
         checkPaging(offset, limit);
-        SystemsQuery.Page<SystemsQuery.SystemSummary> page = query.systems(id, blankToNull(group), offset, limit);
-        return new SystemsPage(page.total(), page.content(), query.problemCount(id));
+        // one transaction and connection for the whole answer: operators' screens poll this
+        SystemsQuery.Listing listing = query.listing(id, blankToNull(group), offset, limit)
+                .orElseThrow(() -> new NotFoundException("system type", id));
+        return new SystemsPage(listing.page().total(), listing.page().content(), listing.problemDevices());
     }
 
     @GET
