@@ -45,7 +45,7 @@ public class DeviceObserver {
         Map<String, Outcome> out = new HashMap<>();
         Map<Long, List<InFlight>> bySet = devices.stream().collect(Collectors.groupingBy(InFlight::setId));
         for (Map.Entry<Long, List<InFlight>> entry : bySet.entrySet()) {
-            DistributionSetRef set = hawkbit.distributionSet(entry.getKey()).orElse(null);
+            DistributionSetRef set = hawkbit.knownDistributionSet(entry.getKey()).orElse(null);
             List<InFlight> news = entry.getValue();
             if (set != null && news.size() > config.observeChunk()) {
                 Set<String> pending = new HashSet<>();
@@ -96,7 +96,20 @@ public class DeviceObserver {
         for (HawkbitTarget t : hawkbit.targets(Fiql.in("controllerId", rest.stream().map(InFlight::controllerId).toList()))) {
             present.put(t.controllerId(), t);
         }
+        // in sync by now, but not found installing the set a moment ago: most finished in between (a busy hawkBit
+        // answers in seconds); ask once more for those before looking at actions one by one
+        List<String> inSync = rest.stream().map(InFlight::controllerId)
+                .filter(id -> present.containsKey(id) && "in_sync".equalsIgnoreCase(present.get(id).updateStatus())).toList();
+        Set<String> installedSince = new HashSet<>();
+        if (set != null && !inSync.isEmpty()) {
+            hawkbit.targets(Fiql.and(Fiql.in("controllerId", inSync), Fiql.eq("installedDS.name", set.name()),
+                    Fiql.eq("installedDS.version", set.version()))).forEach(t -> installedSince.add(t.controllerId()));
+        }
         for (InFlight d : rest) {
+            if (installedSince.contains(d.controllerId())) {
+                out.put(d.controllerId(), Outcome.SUCCEEDED);
+                continue;
+            }
             HawkbitTarget t = present.get(d.controllerId());
             if (t == null) {
                 out.put(d.controllerId(), Outcome.GONE);

@@ -111,7 +111,7 @@ public class Photographer {
     private void confirmInBulk(Map<Long, List<SystemsQuery.SystemDevice>> seenBySet, Map<String, RunDevice> byController,
                                List<SystemsQuery.SystemDevice> unknown) {
         for (Map.Entry<Long, List<SystemsQuery.SystemDevice>> e : seenBySet.entrySet()) {
-            DistributionSetRef set = hawkbit.distributionSet(e.getKey()).orElse(null);
+            DistributionSetRef set = hawkbit.knownDistributionSet(e.getKey()).orElse(null);
             if (set == null) {
                 unknown.addAll(e.getValue());
                 continue;

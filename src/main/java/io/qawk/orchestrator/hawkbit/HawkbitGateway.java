@@ -190,6 +190,28 @@ public class HawkbitGateway {
         return Optional.of(parseSet("distribution_set", parse("distribution_set", reply)));
     }
 
+    private record Remembered(DistributionSetRef set, long until) {
+    }
+
+    private final java.util.concurrent.ConcurrentHashMap<Long, Remembered> knownSets =
+            new java.util.concurrent.ConcurrentHashMap<>();
+
+    /**
+     * {@link #distributionSet(long)}, remembered for a minute: the engine needs a set's name and version in every pass
+     * and every pass is a round trip to a hawkBit that may be busy with thousands of polling devices. A deleted set is
+     * noticed within that minute (an absent set is never remembered).
+     */
+    public Optional<DistributionSetRef> knownDistributionSet(long id) {
+        long now = System.nanoTime();
+        Remembered r = knownSets.get(id);
+        if (r != null && r.until() - now > 0) {
+            return Optional.of(r.set());
+        }
+        Optional<DistributionSetRef> set = distributionSet(id);
+        set.ifPresentOrElse(s -> knownSets.put(id, new Remembered(s, now + 60_000_000_000L)), () -> knownSets.remove(id));
+        return set;
+    }
+
     /** The set with exactly this name and version; empty when none. */
     public Optional<DistributionSetRef> distributionSet(String name, String version) {
         return findSets(Fiql.and(Fiql.eq("name", name), Fiql.eq("version", version)), null).stream()

@@ -70,6 +70,9 @@ class DirectVsOrchestratorBenchmarkTest {
     @Inject
     InventorySync sync;
 
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    java.net.URL app;
+
     @Test
     void orchestratedVersusDirect() throws Exception {
         int n = Integer.getInteger("qawk.bench.direct-devices", 1000);
@@ -121,6 +124,7 @@ class DirectVsOrchestratorBenchmarkTest {
             int version = 1;
             String cut = null;
             List<String> syncErrors = new ArrayList<>();
+            List<String> phases = new ArrayList<>();
             for (int r = 0; r < rounds; r++) {
                 if (r > 0 && System.nanoTime() + roundTimeout.multipliedBy(2).toNanos() > budgetEnd) {
                     cut = "stopped after " + r + " round(s): time budget";
@@ -140,7 +144,7 @@ class DirectVsOrchestratorBenchmarkTest {
                 }
                 Duration o;
                 try {
-                    o = orchestrated(type, sets.get(version++), n, prefix + "r" + r, roundTimeout);
+                    o = orchestrated(hawkbit, type, sets.get(version++), n, prefix + "r" + r, roundTimeout, phases);
                 } catch (RuntimeException | AssertionError e) {
                     cut = "orchestrated round " + (r + 1) + " failed: " + e.getMessage().strip().replace('\n', ' ');
                     LOG.warnf(e, "orchestrated round %d failed", r + 1);
@@ -165,7 +169,8 @@ class DirectVsOrchestratorBenchmarkTest {
             report.note("Direct rounds: " + seconds(direct) + "; orchestrated rounds: " + seconds(orchestrated)
                     + (cut == null ? "" : "; " + cut) + ". Direct = from the bulk assignment until hawkBit shows every"
                     + " target with the set installed; orchestrated = from POST …/start until the deployment is"
-                    + " FINISHED (engine every 1 s), after an untimed inventory sync."
+                    + " FINISHED (engine every 1 s), after an untimed inventory sync. Where an orchestrated round's"
+                    + " time went (from start): " + (phases.isEmpty() ? "n/a" : String.join("; ", phases)) + "."
                     + (syncErrors.isEmpty() ? "" : " " + String.join("; ", syncErrors)
                     + " (the orchestrated round ran on the inventory as it was)."));
             if (direct.isEmpty() || orchestrated.isEmpty()) {
@@ -192,21 +197,56 @@ class DirectVsOrchestratorBenchmarkTest {
         return done ? Duration.ofNanos(System.nanoTime() - t0) : null;
     }
 
-    private Duration orchestrated(int type, long set, int n, String name, Duration timeout) {
+    private Duration orchestrated(HawkbitFixtures hawkbit, int type, long set, int n, String name, Duration timeout,
+                                  List<String> phases) {
         int manifest = Api.admin().body("{\"name\": \"" + name + "\", \"systemTypeId\": " + type + ", \"components\":"
                 + " [{\"componentType\": \"solo\", \"distributionSetId\": " + set + ", \"order\": 1}]}")
                 .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
         int id = Api.admin().body("{\"name\": \"" + name + "\", \"manifestId\": " + manifest + ", \"maxParallel\": "
                         + Math.min(10_000, n) + ", \"maxFailed\": " + n + "}").post("/qawk/v1/systemdeployments")
                 .then().statusCode(201).extract().path("id");
+        Map<String, Double> before = Scrape.metrics(app.toString(), "qawk_engine_pass_seconds",
+                "qawk_hawkbit_requests_seconds_count", "qawk_hawkbit_requests_seconds_sum");
         long t0 = System.nanoTime();
         Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
+        String assigned = assignedQuery(hawkbit, set);
+        String installed = installedQuery(hawkbit, set);
+        long[] allAssigned = {0};
+        long[] allInstalled = {0};
         boolean done = await(timeout, () -> {
+            long now = System.nanoTime() - t0;
+            if (allAssigned[0] == 0 && count(hawkbit, assigned) >= n) {
+                allAssigned[0] = now;
+            }
+            if (allInstalled[0] == 0 && count(hawkbit, installed) >= n) {
+                allInstalled[0] = now;
+            }
             String state = Api.viewer().get("/qawk/v1/systemdeployments/" + id).then().statusCode(200).extract()
                     .path("state");
             return "FINISHED".equals(state) || "FAILED".equals(state);
         });
-        return done ? Duration.ofNanos(System.nanoTime() - t0) : null;
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        Map<String, Double> d = Scrape.delta(before, Scrape.metrics(app.toString(), "qawk_engine_pass_seconds",
+                "qawk_hawkbit_requests_seconds_count", "qawk_hawkbit_requests_seconds_sum"));
+        Map<String, String> perOperation = new java.util.TreeMap<>();
+        d.forEach((k, v) -> {
+            java.util.regex.Matcher m = java.util.regex.Pattern.compile("operation=\"([^\"]+)\"").matcher(k);
+            if (k.startsWith("qawk_hawkbit_requests_seconds_count") && v > 0 && m.find()) {
+                double sum = Scrape.sum(d, k.replace("_count", "_sum"));
+                perOperation.merge(m.group(1), String.format(Locale.ROOT, "%.0f× avg %.0f ms", v, sum * 1000 / v),
+                        (a, b) -> a + " + " + b);
+            }
+        });
+        phases.add(String.format(Locale.ROOT, "all %d assigned in hawkBit after %.1f s, all installed after %.1f s,"
+                        + " deployment FINISHED after %.1f s; %.0f engine passes, %.1f s in them; hawkBit requests: %s",
+                n, allAssigned[0] / 1e9, allInstalled[0] / 1e9, took.toNanos() / 1e9,
+                Scrape.sum(d, "qawk_engine_pass_seconds_count"), Scrape.sum(d, "qawk_engine_pass_seconds_sum"),
+                perOperation));
+        return done ? took : null;
+    }
+
+    private static String assignedQuery(HawkbitFixtures hawkbit, long set) {
+        return installedQuery(hawkbit, set).replace("installedDS.", "assignedDS.");
     }
 
     private static String installedQuery(HawkbitFixtures hawkbit, long set) {

@@ -8,9 +8,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,8 +16,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -39,7 +34,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 class ServiceProcessBenchmarkIT {
 
     private static final Logger LOG = Logger.getLogger(ServiceProcessBenchmarkIT.class);
-    private static final Pattern METRIC = Pattern.compile("^(qawk_engine_pass_seconds_(?:count|sum|max))(?:\\{[^}]*})? (\\S+)$");
 
     @Test
     void theServiceInItsOwnProcess() throws Exception {
@@ -110,7 +104,7 @@ class ServiceProcessBenchmarkIT {
 
                 int manifestId = api.post("/qawk/v1/manifests", ScaleBenchmark.manifestJson("bench", typeId,
                         componentTypes, setIds), 201).getInt("id");
-                Map<String, Double> before = engineMetrics(service.baseUrl());
+                Map<String, Double> before = Scrape.metrics(service.baseUrl(), "qawk_engine_pass_seconds");
                 long cpu0 = Machine.cpuNanosOf(List.of(pid));
                 long t0 = System.nanoTime();
                 int deployment = api.post("/qawk/v1/systemdeployments", "{\"name\": \"bench\", \"manifestId\": "
@@ -122,11 +116,10 @@ class ServiceProcessBenchmarkIT {
                 }
                 long cpu = Machine.cpuNanosOf(List.of(pid)) - cpu0;
                 Duration took = Duration.ofNanos(System.nanoTime() - t0);
-                Map<String, Double> after = engineMetrics(service.baseUrl());
-                double passes = after.getOrDefault("qawk_engine_pass_seconds_count", 0.0)
-                        - before.getOrDefault("qawk_engine_pass_seconds_count", 0.0);
-                double passTime = after.getOrDefault("qawk_engine_pass_seconds_sum", 0.0)
-                        - before.getOrDefault("qawk_engine_pass_seconds_sum", 0.0);
+                Map<String, Double> engine = Scrape.delta(before, Scrape.metrics(service.baseUrl(),
+                        "qawk_engine_pass_seconds"));
+                double passes = Scrape.sum(engine, "qawk_engine_pass_seconds_count");
+                double passTime = Scrape.sum(engine, "qawk_engine_pass_seconds_sum");
                 var d = api.deployment(deployment);
                 String counts = d.getMap("counts") + ", " + d.getString("summary");
                 report.row("service process: deployment of all systems, maxParallel 5000, followed " + deploySeconds + " s",
@@ -189,18 +182,5 @@ class ServiceProcessBenchmarkIT {
         } catch (Exception e) {
             return "not available: " + e;
         }
-    }
-
-    private static Map<String, Double> engineMetrics(String baseUrl) throws Exception {
-        HttpResponse<String> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(baseUrl + "/q/metrics"))
-                .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
-        Map<String, Double> out = new java.util.HashMap<>();
-        for (String line : r.body().split("\n")) {
-            Matcher m = METRIC.matcher(line);
-            if (m.matches()) {
-                out.merge(m.group(1), Double.parseDouble(m.group(2)), Double::sum);
-            }
-        }
-        return out;
     }
 }

@@ -105,6 +105,21 @@ class HawkbitGatewayActionsTest extends WireMockHawkbit {
     }
 
     @Test
+    void aKnownSetIsAskedForOnceAndAnAbsentOneEveryTime() {
+        hawkbit.stubFor(get(urlEqualTo("/rest/v1/distributionsets/9")).willReturn(aResponse().withStatus(404)));
+        hawkbit.stubFor(get(urlEqualTo("/rest/v1/distributionsets/8")).willReturn(okJson(set(8, "os", "1.2", true))));
+        HawkbitGateway gateway = gateway();
+
+        for (int i = 0; i < 3; i++) {
+            assertThat(gateway.knownDistributionSet(8)).contains(new DistributionSetRef(8, "os", "1.2", true));
+            assertThat(gateway.knownDistributionSet(9)).isEmpty();
+        }
+
+        hawkbit.verify(1, getRequestedFor(urlEqualTo("/rest/v1/distributionsets/8")));
+        hawkbit.verify(3, getRequestedFor(urlEqualTo("/rest/v1/distributionsets/9")));
+    }
+
+    @Test
     void distributionSetByNameAndVersionMatchesExactly() {
         hawkbit.stubFor(get(urlPathEqualTo("/rest/v1/distributionsets"))
                 .withQueryParam("q", equalTo("(name==\"app\");(version==\"2.0\")"))
