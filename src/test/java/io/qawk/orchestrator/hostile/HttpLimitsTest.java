@@ -42,8 +42,11 @@ class HttpLimitsTest {
                     .body("status", org.hamcrest.Matchers.equalTo(413))
                     .body("detail", org.hamcrest.Matchers.containsString("at most 1048576 bytes (1 MB)"));
         }
-        Api.admin().contentType("application/yaml")
-                .body(("name: " + "y".repeat(1024 * 1024 + 10)).getBytes(StandardCharsets.UTF_8))
+        // a text body, like the JSON ones above: the server may answer 413 and close before the client has written
+        // the whole megabyte, and the HTTP client can only send a repeatable body again (a byte[] body is not)
+        Api.admin().config(io.restassured.RestAssured.config().encoderConfig(io.restassured.config.EncoderConfig
+                        .encoderConfig().encodeContentTypeAs("application/yaml", io.restassured.http.ContentType.TEXT)))
+                .contentType("application/yaml").body("name: " + "y".repeat(1024 * 1024 + 10))
                 .post("/qawk/v1/systemtypes/import").then().statusCode(413).contentType("application/problem+json");
         // without credentials: refused (401 before the size is even looked at), the body never read
         assertThat(Api.anonymous().body(big).post("/qawk/v1/systemtypes").then().extract().statusCode()).isIn(401, 413);
