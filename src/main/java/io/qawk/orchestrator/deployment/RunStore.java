@@ -104,8 +104,9 @@ public class RunStore {
     public List<RunPlanner.Assign> planAndSave(List<Long> runIds, Map<String, Outcome> outcomes, Duration timeout,
                                                Map<String, Long> runOfDevice) {
         List<RunPlanner.Assign> out = new ArrayList<>();
-        Map<Long, List<RunDevice>> devices = devicesOf(runIds);
-        for (SystemRun run : locked(runIds)) {
+        List<SystemRun> runs = locked(runIds);
+        Map<Long, List<RunDevice>> devices = devicesOf(runIds); // read under the runs' locks
+        for (SystemRun run : runs) {
             if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
                 out.addAll(planLocked(run, devices.getOrDefault(run.id, List.of()), outcomes, timeout, runOfDevice));
             }

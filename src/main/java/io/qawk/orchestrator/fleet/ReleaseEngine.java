@@ -189,7 +189,7 @@ public class ReleaseEngine {
         DistributionSetRef set = hawkbit.distributionSet(r.distributionSetId).orElse(null);
         Set<String> already = new HashSet<>();
         if (set != null) {
-            for (List<String> chunk : DeviceObserver.chunks(batch, config.observeChunk())) {
+            for (List<String> chunk : Fiql.inChunks(batch, id -> id, config.observeChunk(), config.observeQueryLength())) {
                 hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk), Fiql.eq("installedDS.name", set.name()),
                         Fiql.eq("installedDS.version", set.version()), Fiql.eq("updateStatus", "in_sync")))
                         .forEach(t -> already.add(t.controllerId()));

@@ -91,10 +91,6 @@ public class InventoryStore {
 
     /** What one sync wrote. */
     public record Written(int devicesWritten, int devicesRemoved, int membershipsRemoved, int membershipsAdded) {
-
-        boolean membershipsChanged() {
-            return membershipsRemoved > 0 || membershipsAdded > 0;
-        }
     }
 
     /**
