@@ -1016,11 +1016,9 @@ public final class ScaleHawkbit implements AutoCloseable {
      * the query is not restricted that way. Still a superset: the caller tests every candidate.
      */
     private List<Target> attributeCandidates(Rsql.Node node) {
-        if (node instanceof Rsql.Comparison c) {
+        return restriction(node, c -> {
             String f = Rsql.normalise(c.selector());
-            boolean exact = c.operator().equals("=in=")
-                    || c.operator().equals("==") && c.values().get(0).indexOf('*') < 0;
-            if (!f.startsWith("attribute.") || !exact) {
+            if (!f.startsWith("attribute.") || !exact(c)) {
                 return null;
             }
             Map<String, List<Target>> byValue = attributeValues(f.substring("attribute.".length()));
@@ -1029,23 +1027,38 @@ public final class ScaleHawkbit implements AutoCloseable {
                 out.addAll(byValue.getOrDefault(v.toUpperCase(Locale.ROOT), List.of()));
             }
             return out;
+        });
+    }
+
+    /** {@code =in=}, or {@code ==} without wildcard: the values are exact. */
+    private static boolean exact(Rsql.Comparison c) {
+        return c.operator().equals("=in=") || c.operator().equals("==") && c.values().get(0).indexOf('*') < 0;
+    }
+
+    /**
+     * What a query is restricted to, from what {@code leaf} says of single comparisons (null: not restricted): the
+     * first restricted part of an AND, the union of an OR whose every branch is restricted.
+     */
+    private static <T> List<T> restriction(Rsql.Node node, java.util.function.Function<Rsql.Comparison, List<T>> leaf) {
+        if (node instanceof Rsql.Comparison c) {
+            return leaf.apply(c);
         }
         if (node instanceof Rsql.And a) {
             for (Rsql.Node child : a.children()) {
-                List<Target> candidates = attributeCandidates(child);
-                if (candidates != null) {
-                    return candidates;
+                List<T> r = restriction(child, leaf);
+                if (r != null) {
+                    return r;
                 }
             }
         }
         if (node instanceof Rsql.Or o) {
-            List<Target> union = new ArrayList<>();
+            List<T> union = new ArrayList<>();
             for (Rsql.Node child : o.children()) {
-                List<Target> candidates = attributeCandidates(child);
-                if (candidates == null) {
-                    return null;
+                List<T> r = restriction(child, leaf);
+                if (r == null) {
+                    return null; // one branch is not restricted: scan everything
                 }
-                union.addAll(candidates);
+                union.addAll(r);
             }
             return union;
         }
@@ -1074,39 +1087,13 @@ public final class ScaleHawkbit implements AutoCloseable {
 
     /** Controller ids a query is restricted to ({@code controllerId==x} without wildcard, {@code =in=}), if any. */
     private static List<String> directIds(Rsql.Node node) {
-        if (node instanceof Rsql.Comparison c) {
+        return restriction(node, c -> {
             String f = Rsql.normalise(c.selector());
             if (!f.equals("controllerid") && !f.equals("id")) {
                 return null;
             }
-            if (c.operator().equals("=in=")) {
-                return c.values();
-            }
-            if (c.operator().equals("==") && c.values().get(0).indexOf('*') < 0) {
-                return c.values();
-            }
-            return null;
-        }
-        if (node instanceof Rsql.And a) {
-            for (Rsql.Node child : a.children()) {
-                List<String> ids = directIds(child);
-                if (ids != null) {
-                    return ids;
-                }
-            }
-        }
-        if (node instanceof Rsql.Or o) {
-            List<String> union = new ArrayList<>();
-            for (Rsql.Node child : o.children()) {
-                List<String> ids = directIds(child);
-                if (ids == null) {
-                    return null; // one branch is not restricted to ids: scan everything
-                }
-                union.addAll(ids);
-            }
-            return union;
-        }
-        return null;
+            return exact(c) ? c.values() : null;
+        });
     }
 
     private boolean targetComparison(Target t, Rsql.Comparison c, long now) {
