@@ -643,21 +643,18 @@ final class ScaleBenchmark {
 
     /** Devices photographed so far (rows of run_device). */
     private int photographed(long deployment) {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "select count(*) from run_device d join system_run r on r.id = d.run_id where r.deployment_id = ?")) {
-            ps.setLong(1, deployment);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        } catch (SQLException e) {
-            return -1;
-        }
+        return count("select count(*) from run_device d join system_run r on r.id = d.run_id where r.deployment_id = ?",
+                deployment);
     }
 
     private int underWay(long deployment) {
-        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "select count(*) from system_run where deployment_id = ? and state in ('RUNNING', 'ROLLING_BACK')")) {
+        return count("select count(*) from system_run where deployment_id = ? and state in ('RUNNING', 'ROLLING_BACK')",
+                deployment);
+    }
+
+    /** A count about one deployment; -1 when the database cannot say. */
+    private int count(String sql, long deployment) {
+        try (Connection c = db.getConnection(); PreparedStatement ps = c.prepareStatement(sql)) {
             ps.setLong(1, deployment);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
