@@ -123,12 +123,35 @@ public class DeploymentEngine {
             for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
                 Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
                 batch.forEach(id -> some.put(id, photos.get(id)));
-                toSend.addAll(store.startAndPlan(some, snap.orderTimeout(), runOfDevice));
+                try {
+                    toSend.addAll(store.startAndPlan(some, snap.orderTimeout(), runOfDevice));
+                } catch (RuntimeException e) {
+                    if (!anotherDriverWon(e)) {
+                        throw e;
+                    }
+                    // another replica's deployment started one of these systems first: nothing was stored or sent;
+                    // next pass the gate sees the other run and these wait for it with a reason
+                    metrics.engineError();
+                    LOG.warnf("Deployment %d: another deployment started one of %s first; they wait", deploymentId, batch);
+                }
             }
             send(toSend, runOfDevice);
             store.refreshPhase(deploymentId);
             return true;
         }
+    }
+
+    /** The unique index {@code system_run_one_driver} refused a second run under way for one system. */
+    static boolean anotherDriverWon(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("system_run_one_driver")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
     }
 
     /**

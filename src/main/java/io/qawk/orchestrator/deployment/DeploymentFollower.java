@@ -50,8 +50,16 @@ public class DeploymentFollower {
         Instant now = clock.instant();
         for (DeploymentScope.InScope s : inScope) {
             wanted.add(s.system());
-            if (!runs.containsKey(s.system())) {
-                SystemRun.createPending(d.id, s.system(), s.group(), seq++, now,
+            SystemRun known = runs.get(s.system());
+            if (known != null && known.state == RunState.GIVEN_UP) {
+                // given up because it left (its centre moved out, its devices vanished) and now back: take it again
+                known.state = RunState.PENDING;
+                known.endedAt = null;
+                known.reason = null;
+                RunEvent.record(known.id, now, "TAKEN_AGAIN", "back in the channel's scope: taken again", null);
+                added++;
+            } else if (known == null) {
+                SystemRun.createPending(d.id, m.systemTypeId, s.system(), s.group(), seq++, now,
                         "joined the channel's scope after the release started", null);
                 added++;
             }

@@ -44,7 +44,8 @@ public enum DeploymentPhase {
             return RUNNING;
         }
         if (failures(runs) > maxFailed) {
-            return FAILED;
+            // the budget stops systems never started, not one a person took again
+            return runs.stream().anyMatch(r -> r.state() == RunState.PENDING && r.takenAgain()) ? RUNNING : FAILED;
         }
         return pending > 0 ? RUNNING : FINISHED;
     }
@@ -53,8 +54,13 @@ public enum DeploymentPhase {
         return runs.stream().filter(RunSummary::countsAsFailure).count();
     }
 
-    /** What the phase and the scheduler need to know of a run. */
-    record RunSummary(long id, RunState state, String group, int seq, RollbackCause cause) {
+    /** What the phase and the scheduler need to know of a run; {@code takenAgain} after a person's take again. */
+    record RunSummary(long id, RunState state, String group, int seq, RollbackCause cause, boolean takenAgain) {
+
+        RunSummary(long id, RunState state, String group, int seq, RollbackCause cause) {
+            this(id, state, group, seq, cause, false);
+        }
+
         boolean countsAsFailure() {
             return cause == RollbackCause.FAILURE && (state.wentBack() || state == RunState.ROLLING_BACK);
         }

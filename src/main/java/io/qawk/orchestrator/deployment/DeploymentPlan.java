@@ -32,13 +32,20 @@ public class DeploymentPlan {
     @Inject
     SystemsQuery systems;
 
+    @Inject
+    StartGate gate;
+
     /** The whole plan. */
     public record Plan(long deploymentId, String manifest, List<Integer> orders, List<SystemPlan> systems,
                        List<DeploymentScope.OutOfScope> outOfScope) {
     }
 
-    /** One system: its devices, and whether this comes from its photograph or from the inventory. */
-    public record SystemPlan(String system, String group, RunState state, boolean photographed, List<DevicePlan> devices) {
+    /**
+     * One system: its devices, and whether this comes from its photograph or from the inventory; {@code waiting} says
+     * why a system not yet started would not start now (another deployment drives it, it is mixed, …).
+     */
+    public record SystemPlan(String system, String group, RunState state, boolean photographed, String waiting,
+                             List<DevicePlan> devices) {
     }
 
     /** One device: at which order it gets which set, and whether it already runs it. */
@@ -55,11 +62,15 @@ public class DeploymentPlan {
         List<SystemPlan> out = new ArrayList<>();
         List<DeploymentScope.InScope> inScope = d.phase == DeploymentPhase.DRAFT ? scope.inScope(d, m)
                 : SystemRun.ofDeployment(deploymentId).stream().map(r -> new DeploymentScope.InScope(r.system, r.group)).toList();
+        Map<String, StartGate.Verdict> waiting = gate.check(d, m.systemTypeId, inScope.stream()
+                .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
+                .map(DeploymentScope.InScope::system).toList());
         for (DeploymentScope.InScope s : inScope) {
             SystemRun run = runs.get(s.system());
+            String why = waiting.containsKey(s.system()) ? waiting.get(s.system()).reason() : null;
             List<RunDevice> photo = run == null ? List.of() : RunDevice.ofRun(run.id);
             if (!photo.isEmpty()) {
-                out.add(new SystemPlan(s.system(), s.group(), run.state, true, photo.stream().map(p -> new DevicePlan(
+                out.add(new SystemPlan(s.system(), s.group(), run.state, true, null, photo.stream().map(p -> new DevicePlan(
                         p.controllerId, p.componentType, p.order, p.fromSet, p.toSet,
                         p.fromSetId != null && p.fromSetId == p.toSetId)).toList()));
                 continue;
@@ -72,7 +83,7 @@ public class DeploymentPlan {
                         Objects.equals(dev.installedSetId(), component.distributionSetId))));
             }
             devices.sort(java.util.Comparator.comparingInt(DevicePlan::order).thenComparing(DevicePlan::controllerId));
-            out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, devices));
+            out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, why, devices));
         }
         List<DeploymentScope.OutOfScope> excluded = d.phase == DeploymentPhase.DRAFT ? scope.outOfScope(d, m) : List.of();
         return new Plan(d.id, m.name, m.orders(), out, excluded);

@@ -115,7 +115,7 @@ public class DeploymentService implements ManifestUsage {
         Instant now = clock.instant();
         int seq = 0;
         for (DeploymentScope.InScope s : systems) {
-            SystemRun.createPending(d.id, s.system(), s.group(), seq++, now,
+            SystemRun.createPending(d.id, manifest.systemTypeId, s.system(), s.group(), seq++, now,
                     "in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')", actor);
         }
         d.startedAt = now;
@@ -179,6 +179,11 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("system '" + run.system + "' is already going back ("
                     + run.rollbackCause.name().toLowerCase() + ")");
         }
+        if (run.state == RunState.SUCCEEDED) {
+            otherDriver(run).ifPresent(why -> {
+                throw new ConflictException("system '" + run.system + "' cannot be rolled back by this deployment: " + why);
+            });
+        }
         run.rollbackCause = RollbackCause.MANUAL;
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
         RunEvent.record(run.id, clock.instant(), "ROLLBACK_REQUESTED",
@@ -218,6 +223,24 @@ public class DeploymentService implements ManifestUsage {
                 + "; before: " + previous, actor);
         refreshPhase(d);
         return run;
+    }
+
+    /**
+     * Another deployment's run of this system (or of one sharing a device with it) under way, or started after this
+     * one ended: going back to this run's photograph would undo it.
+     */
+    private static java.util.Optional<String> otherDriver(SystemRun run) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = SystemRun.getEntityManager().createNativeQuery("select d.id, d.name, r.state from system_run r"
+                        + " join system_deployment d on d.id = r.deployment_id where r.deployment_id <> :dep and ("
+                        + " (r.system_type_id = :type and r.system_name = :name) or r.id in (select rd.run_id from run_device rd"
+                        + " where rd.controller_id in (select controller_id from run_device where run_id = :run)))"
+                        + " and (" + StartGate.DRIVING + " or r.started_at > :ended) order by r.id desc limit 1")
+                .setParameter("dep", run.deploymentId).setParameter("type", run.systemTypeId).setParameter("name", run.system)
+                .setParameter("run", run.id).setParameter("ended", run.endedAt == null ? Instant.EPOCH : run.endedAt)
+                .getResultList();
+        return rows.stream().findFirst().map(r -> "deployment \"" + r[1] + "\" (#" + r[0] + ") "
+                + (RunState.valueOf((String) r[2]).underWay() ? "is driving it now" : "has updated it since"));
     }
 
     @Override

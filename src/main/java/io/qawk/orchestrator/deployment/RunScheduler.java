@@ -2,29 +2,57 @@ package io.qawk.orchestrator.deployment;
 
 import java.util.Comparator;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Which pending systems a deployment starts now: in their sequence (centres in the deployment's order, then by
- * system name), never more under way than {@code maxParallel}, none once more systems failed than {@code maxFailed}
- * allows, and with {@code byCentre} only from the first centre that still has systems not done.
+ * system name), never more under way than {@code maxParallel}, and with {@code byCentre} only from the first centre
+ * that still has systems not done. Once more systems failed than {@code maxFailed} allows, or while the channel's
+ * release is halted, only systems a person took again are started: the budget and the halt stop systems that were
+ * never started, not a person's decision about one system. Systems {@code blocked} (another deployment drives them,
+ * they are not whole in the channel) are passed over and do not take a slot.
  */
 final class RunScheduler {
 
     private RunScheduler() {
     }
 
+    /** The systems to start now. */
+    static List<DeploymentPhase.RunSummary> toStart(DeploymentPhase phase, int maxParallel, int maxFailed,
+                                                    boolean byCentre, boolean halted,
+                                                    List<DeploymentPhase.RunSummary> runs, Set<Long> blocked) {
+        return candidates(phase, maxFailed, byCentre, halted, runs).stream()
+                .filter(r -> !blocked.contains(r.id()))
+                .limit(slots(maxParallel, runs))
+                .toList();
+    }
+
+    /** Without halts or blocked systems (tests and callers that have neither). */
     static List<DeploymentPhase.RunSummary> toStart(DeploymentPhase phase, int maxParallel, int maxFailed,
                                                     boolean byCentre, List<DeploymentPhase.RunSummary> runs) {
-        if (phase != DeploymentPhase.RUNNING || DeploymentPhase.failures(runs) > maxFailed) {
-            return List.of();
-        }
+        return toStart(phase, maxParallel, maxFailed, byCentre, false, runs, Set.of());
+    }
+
+    /** How many more systems may be under way. */
+    static int slots(int maxParallel, List<DeploymentPhase.RunSummary> runs) {
         long underWay = runs.stream().filter(r -> r.state().underWay()).count();
-        long slots = maxParallel - underWay;
-        if (slots <= 0) {
+        return (int) Math.max(0, maxParallel - underWay);
+    }
+
+    /**
+     * Every pending system that may start if nothing blocks it, in the order they are taken (the caller checks
+     * the first ones for blocks and hands those to {@link #toStart}).
+     */
+    static List<DeploymentPhase.RunSummary> candidates(DeploymentPhase phase, int maxFailed, boolean byCentre,
+                                                       boolean halted, List<DeploymentPhase.RunSummary> runs) {
+        if (phase != DeploymentPhase.RUNNING) {
             return List.of();
         }
         List<DeploymentPhase.RunSummary> bySeq = runs.stream()
                 .sorted(Comparator.comparingInt(DeploymentPhase.RunSummary::seq)).toList();
+        if (halted || DeploymentPhase.failures(runs) > maxFailed) {
+            return bySeq.stream().filter(r -> r.state() == RunState.PENDING && r.takenAgain()).toList();
+        }
         String centre = null;
         if (byCentre) {
             centre = bySeq.stream().filter(r -> !r.state().terminal()).map(r -> String.valueOf(r.group()))
@@ -34,7 +62,6 @@ final class RunScheduler {
         return bySeq.stream()
                 .filter(r -> r.state() == RunState.PENDING)
                 .filter(r -> onlyCentre == null || onlyCentre.equals(String.valueOf(r.group())))
-                .limit(slots)
                 .toList();
     }
 }

@@ -12,7 +12,8 @@ import java.util.Set;
  *    │                  ▼
  *    │             ROLLING_BACK ──▶ ROLLED_BACK | ROLLBACK_FAILED ──take again──▶ PENDING
  *    ├──deployment aborted──▶ SKIPPED
- *    └──left the channel before it was reached──▶ GIVEN_UP
+ *    ├──left the channel before it was reached, or its devices vanished──▶ GIVEN_UP ──back in scope──▶ PENDING
+ *    └──(waits, still PENDING, while another deployment drives it or it is not whole in the channel)
  * SUCCEEDED ──rollback by hand──▶ ROLLING_BACK
  * </pre>
  */

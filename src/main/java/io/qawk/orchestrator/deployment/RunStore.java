@@ -29,6 +29,9 @@ public class RunStore {
     @Inject
     EngineMetrics metrics;
 
+    @Inject
+    StartGate gate;
+
     /** What a pass starts from. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<RunView> runsToPlan,
                            List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents) {
@@ -130,14 +133,61 @@ public class RunStore {
                 .collect(Collectors.groupingBy(d -> d.runId));
     }
 
-    /** Runs the scheduler: which pending systems start now. */
+    /**
+     * Runs the scheduler: which pending systems start now. The first candidates in sequence are asked of the
+     * {@link StartGate} (held by another deployment? whole in the channel? still there?) until the free slots are
+     * filled; those that may not start keep their place and say why, and a system that vanished is given up.
+     */
     @Transactional
     public List<Long> runsToStart(long deploymentId) {
         SystemDeployment d = deployments.lock(deploymentId);
         List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
         deployments.refreshPhase(d, runs);
-        return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, runs).stream()
+        boolean halted = gate.halted(d);
+        List<DeploymentPhase.RunSummary> candidates = RunScheduler.candidates(d.phase, d.maxFailed, d.byCentre, halted, runs);
+        int slots = RunScheduler.slots(d.maxParallel, runs);
+        if (candidates.isEmpty() || slots == 0) {
+            return List.of();
+        }
+        Set<Long> blocked = new java.util.HashSet<>();
+        boolean gaveUp = false;
+        int free = 0;
+        Instant now = clock.instant();
+        for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates, Math.max(2 * slots, 100))) {
+            List<SystemRun> checked = SystemRun.list("id in ?1", chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
+            Map<String, StartGate.Verdict> verdicts = gate.check(d, systemTypeOf(checked),
+                    checked.stream().map(r -> r.system).toList());
+            for (SystemRun run : checked) {
+                StartGate.Verdict v = verdicts.get(run.system);
+                if (v == null) {
+                    free++;
+                    continue;
+                }
+                blocked.add(run.id);
+                if (v.giveUp()) {
+                    run.state = RunState.GIVEN_UP;
+                    run.endedAt = now;
+                    gaveUp = true;
+                }
+                if (!v.reason().equals(run.reason)) {
+                    run.reason = v.reason();
+                    RunEvent.record(run.id, now, v.giveUp() ? "GIVEN_UP" : "WAITING", v.reason(), null);
+                }
+            }
+            if (free >= slots) {
+                break;
+            }
+        }
+        if (gaveUp) {
+            runs = SystemRun.summaries(deploymentId);
+            deployments.refreshPhase(d, runs);
+        }
+        return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs, blocked).stream()
                 .map(DeploymentPhase.RunSummary::id).toList();
+    }
+
+    private static long systemTypeOf(List<SystemRun> runs) {
+        return runs.isEmpty() ? -1 : runs.get(0).systemTypeId;
     }
 
     /**
@@ -167,16 +217,16 @@ public class RunStore {
             return List.of();
         }
         Instant now = clock.instant();
-        run.state = RunState.RUNNING;
-        run.startedAt = now;
-        if (photo.isEmpty()) {
-            run.state = RunState.SUCCEEDED;
+        if (photo.isEmpty()) { // its devices vanished between the gate and the photograph: never "updated"
+            run.state = RunState.GIVEN_UP;
             run.endedAt = now;
-            run.reason = "nothing to do: no device of this system fills a component of the manifest";
-            RunEvent.record(run.id, now, "SUCCEEDED", run.reason, null);
-            metrics.runChanged(RunState.PENDING, run.state, null, run.startedAt, run.endedAt, true);
+            run.reason = "given up: none of its devices is in the inventory any more";
+            RunEvent.record(run.id, now, "GIVEN_UP", run.reason, null);
             return List.of();
         }
+        run.state = RunState.RUNNING;
+        run.startedAt = now;
+        run.reason = null; // a reason it waited for is history now (the timeline keeps it)
         RunEvent.record(run.id, now, "SNAPSHOT", "photographed " + photo.size() + " device(s): " + photo.stream()
                 .map(d -> d.controllerId + " (" + d.componentType + ", order " + d.order + ") runs "
                         + (d.fromSet == null ? "nothing" : d.fromSet) + ", gets " + d.toSet)

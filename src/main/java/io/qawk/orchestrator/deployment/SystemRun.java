@@ -29,6 +29,10 @@ public class SystemRun extends PanacheEntityBase {
     @Column(name = "system_name", nullable = false)
     public String system;
 
+    /** The system type of the deployment's manifest: with the system name, what a run claims while under way. */
+    @Column(name = "system_type_id", nullable = false)
+    public long systemTypeId;
+
     @Column(name = "group_name")
     public String group;
 
@@ -68,10 +72,11 @@ public class SystemRun extends PanacheEntityBase {
     public long version;
 
     /** A new pending run of {@code system}, stored, with a CREATED event saying why it is in scope. */
-    static SystemRun createPending(long deploymentId, String system, String group, int seq, java.time.Instant at,
-                                   String why, String actor) {
+    static SystemRun createPending(long deploymentId, long systemTypeId, String system, String group, int seq,
+                                   java.time.Instant at, String why, String actor) {
         SystemRun run = new SystemRun();
         run.deploymentId = deploymentId;
+        run.systemTypeId = systemTypeId;
         run.system = system;
         run.group = group;
         run.seq = seq;
@@ -89,12 +94,12 @@ public class SystemRun extends PanacheEntityBase {
      * runs, loading them as entities (and dirty-checking them at every commit) cost most of an engine pass.
      */
     static List<DeploymentPhase.RunSummary> summaries(long deploymentId) {
-        return getEntityManager().createQuery("select r.id, r.state, r.group, r.seq, r.rollbackCause from SystemRun r"
+        return getEntityManager().createQuery("select r.id, r.state, r.group, r.seq, r.rollbackCause, r.attempt from SystemRun r"
                         + " where r.deploymentId = :d order by r.seq", Object[].class)
                 .setParameter("d", deploymentId)
                 .getResultStream()
                 .map(row -> new DeploymentPhase.RunSummary((Long) row[0], (RunState) row[1], (String) row[2],
-                        (Integer) row[3], (RollbackCause) row[4]))
+                        (Integer) row[3], (RollbackCause) row[4], (Integer) row[5] > 1))
                 .toList();
     }
 
