@@ -207,7 +207,8 @@
     ASSIGNED: ['assigned', 'run'], SUCCEEDED: ['succeeded', 'ok'], FAILED: ['failed', 'bad'], NOT_SENT: ['not sent', 'muted'],
     ROLLBACK_WAITING: ['waiting to go back', 'warn'], ROLLBACK_ASSIGNING: ['going back', 'warn'],
     ROLLBACK_ASSIGNED: ['going back', 'warn'], ROLLED_BACK: ['rolled back', 'bad'], ROLLBACK_FAILED: ['failed to go back', 'bad'],
-    LEFT_AS_IS: ['left as it was', 'muted'],
+    LEFT_AS_IS: ['left as it was', 'muted'], LEFT_SYSTEM: ['left the system', 'bad'],
+    TAKEN_OVER: ['taken over in hawkBit', 'bad'],
   };
 
   function pill(map, value) {

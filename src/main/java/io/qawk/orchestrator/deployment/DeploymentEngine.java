@@ -106,7 +106,9 @@ public class DeploymentEngine {
                 snap = store.load(deploymentId);
             }
 
-            Map<String, Outcome> outcomes = observer.observe(snap.inFlight());
+            Map<String, Outcome> outcomes = new java.util.HashMap<>(observer.observe(snap.inFlight()));
+            snap.leftTheirSystem().forEach(id -> outcomes.put(id, Outcome.LEFT));
+            Map<String, String> takenBy = takenBy(outcomes);
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
             java.time.Instant now = clock.instant();
@@ -117,7 +119,7 @@ public class DeploymentEngine {
                 }
             }
             for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
-                toSend.addAll(store.planAndSave(batch, outcomes, snap.orderTimeout(), runOfDevice));
+                toSend.addAll(store.planAndSave(batch, outcomes, takenBy, snap.orderTimeout(), runOfDevice));
             }
             Map<Long, List<RunDevice>> photos = photographer.photograph(store.runsToStart(deploymentId));
             for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
@@ -139,6 +141,21 @@ public class DeploymentEngine {
             store.refreshPhase(deploymentId);
             return true;
         }
+    }
+
+    /** For devices someone else gave another set while ours was open: that set's name, as hawkBit says it. */
+    private Map<String, String> takenBy(Map<String, Outcome> outcomes) {
+        Map<String, String> out = new LinkedHashMap<>();
+        outcomes.forEach((id, o) -> {
+            if (o == Outcome.TAKEN_OVER) {
+                try {
+                    hawkbit.assignedSet(id).ifPresent(set -> out.put(id, set.label()));
+                } catch (io.qawk.orchestrator.hawkbit.TargetNotFoundException gone) {
+                    // named as "another set"
+                }
+            }
+        });
+        return out;
     }
 
     /** The unique index {@code system_run_one_driver} refused a second run under way for one system. */

@@ -105,7 +105,19 @@ public class DeviceObserver {
             hawkbit.targets(Fiql.and(Fiql.in("controllerId", inSync), Fiql.eq("installedDS.name", set.name()),
                     Fiql.eq("installedDS.version", set.version()))).forEach(t -> installedSince.add(t.controllerId()));
         }
+        // still pending, but is it still ours? someone else's assignment in hawkBit cancels ours and takes its place
+        List<String> busy = rest.stream().map(InFlight::controllerId).filter(id -> present.containsKey(id)
+                && "pending".equalsIgnoreCase(present.get(id).updateStatus())).toList();
+        Set<String> stillOurs = new HashSet<>();
+        if (set != null && !busy.isEmpty()) {
+            hawkbit.targets(Fiql.and(Fiql.in("controllerId", busy), Fiql.eq("assignedDS.name", set.name()),
+                    Fiql.eq("assignedDS.version", set.version()))).forEach(t -> stillOurs.add(t.controllerId()));
+        }
         for (InFlight d : rest) {
+            if (busy.contains(d.controllerId()) && set != null && !stillOurs.contains(d.controllerId())) {
+                out.put(d.controllerId(), Outcome.TAKEN_OVER);
+                continue;
+            }
             if (installedSince.contains(d.controllerId())) {
                 out.put(d.controllerId(), Outcome.SUCCEEDED);
                 continue;

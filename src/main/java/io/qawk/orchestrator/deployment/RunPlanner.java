@@ -37,10 +37,20 @@ public final class RunPlanner {
         }
     }
 
-    /** Everything the decision depends on. */
+    /**
+     * Everything the decision depends on; {@code takenBy} names, for devices observed {@link Outcome#TAKEN_OVER},
+     * the set someone else gave them.
+     */
     public record Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
                         String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
-                        Duration orderTimeout) {
+                        Duration orderTimeout, Map<String, String> takenBy) {
+
+        public Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
+                     String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
+                     Duration orderTimeout) {
+            this(state, currentOrder, failedOrder, rollbackCause, rollbackReason, devices, outcomes, now, orderTimeout,
+                    Map.of());
+        }
     }
 
     /** Send {@code setId} to {@code controllerId}; {@code rollback} when it is the photographed set going back. */
@@ -51,10 +61,13 @@ public final class RunPlanner {
     public record DeviceChange(DeviceState state, String detail, boolean failed) {
     }
 
-    /** The outcome of one decision. */
+    /**
+     * The outcome of one decision; {@code rollbackReason}, when not null, is what made the run go back in words (a
+     * device that left the system, one taken over), kept for the run's final reason.
+     */
     public record Decision(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
                            String reason, Map<String, DeviceChange> deviceChanges, List<Assign> assignments,
-                           List<String> events) {
+                           List<String> events, String rollbackReason) {
         public boolean ended() {
             return state.terminal();
         }
@@ -73,6 +86,10 @@ public final class RunPlanner {
                                       Duration orderTimeout) {
         boolean anyInFlight = false;
         for (Device d : devices) {
+            Outcome news = outcomes.get(d.controllerId());
+            if ((news == Outcome.LEFT || news == Outcome.TAKEN_OVER) && !d.state().outOfHands()) {
+                return false;
+            }
             if (d.state() == DeviceState.ASSIGNING || d.state() == DeviceState.ROLLBACK_ASSIGNING) {
                 return false;
             }
@@ -120,6 +137,8 @@ public final class RunPlanner {
             if (manualReason != null && !manualReason.isBlank()) {
                 sb.append(" (").append(manualReason).append(')');
             }
+        } else if (manualReason != null) {
+            sb.append(manualReason); // what made it go back, in words: a device that left, one taken over
         } else {
             sb.append(failed).append(" device(s) failed at order ").append(failedOrder);
         }
@@ -149,6 +168,7 @@ public final class RunPlanner {
         private Integer failedOrder;
         private RollbackCause cause;
         private String reason;
+        private String rollbackReason;
 
         Planning(Input in) {
             this.in = in;
@@ -157,6 +177,7 @@ public final class RunPlanner {
             currentOrder = in.currentOrder();
             failedOrder = in.failedOrder();
             cause = in.rollbackCause();
+            rollbackReason = in.rollbackReason();
         }
 
         Decision run() {
@@ -166,12 +187,14 @@ public final class RunPlanner {
             if (state == RunState.ROLLING_BACK) {
                 backward();
             }
-            return new Decision(state, currentOrder, failedOrder, cause, reason, changes, assignments, events);
+            return new Decision(state, currentOrder, failedOrder, cause, reason, changes, assignments, events,
+                    rollbackReason);
         }
 
         private void forward() {
             observeForward();
-            boolean failure = devices.values().stream().anyMatch(d -> d.state() == DeviceState.FAILED);
+            boolean failure = devices.values().stream()
+                    .anyMatch(d -> d.state() == DeviceState.FAILED || d.state().outOfHands());
             if (failure && cause == null) {
                 cause = RollbackCause.FAILURE;
             }
@@ -205,11 +228,29 @@ public final class RunPlanner {
 
         private void observeForward() {
             for (Device d : List.copyOf(devices.values())) {
+                Outcome news = in.outcomes().get(d.controllerId());
+                if (news == Outcome.LEFT && state == RunState.RUNNING && !d.state().outOfHands()
+                        && d.state() != DeviceState.ASSIGNING) {
+                    // not this system's any more: whatever it got stays with it; the rest of the system goes back
+                    String why = d.controllerId() + " left the system during the update";
+                    change(d, DeviceState.LEFT_SYSTEM, "left the system during the update", "device " + why);
+                    culprit(why);
+                }
+            }
+            for (Device d : List.copyOf(devices.values())) {
                 if (d.state() != DeviceState.ASSIGNED) {
                     continue;
                 }
                 Outcome o = in.outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
                 switch (o) {
+                    case TAKEN_OVER -> {
+                        String set = in.takenBy().getOrDefault(d.controllerId(), "another set");
+                        String why = d.controllerId() + " was given " + set + " in hawkBit by someone else";
+                        change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else", "device " + why);
+                        culprit(why);
+                    }
+                    case LEFT -> {
+                    }
                     case SUCCEEDED -> change(d, DeviceState.SUCCEEDED, "installed", "device " + d.controllerId() + " finished");
                     case FAILED -> change(d, DeviceState.FAILED, FAILED_MARK, "device " + d.controllerId() + " failed");
                     case GONE -> change(d, DeviceState.FAILED, FAILED_MARK + ": the target was deleted in hawkBit",
@@ -221,6 +262,14 @@ public final class RunPlanner {
                         }
                     }
                 }
+            }
+        }
+
+        /** The first device out of this run's hands names why the system goes back. */
+        private void culprit(String why) {
+            if (cause == null) {
+                cause = RollbackCause.FAILURE;
+                rollbackReason = why;
             }
         }
 
@@ -256,9 +305,9 @@ public final class RunPlanner {
         private void startRollback() {
             state = RunState.ROLLING_BACK;
             if (cause == RollbackCause.FAILURE) {
-                failedOrder = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED)
+                failedOrder = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED || d.state().outOfHands())
                         .map(Device::order).min(Integer::compare).orElse(currentOrder);
-                long n = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED).count();
+                long n = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED || d.state().outOfHands()).count();
                 events.add(n + " device(s) failed at order " + failedOrder + ": the whole system goes back");
             } else {
                 events.add("rollback by hand" + (in.rollbackReason() == null ? "" : ": " + in.rollbackReason()));
@@ -290,6 +339,10 @@ public final class RunPlanner {
                             "device " + d.controllerId() + " is on its previous set again");
                     case FAILED -> change(d, DeviceState.ROLLBACK_FAILED, "failed to go back",
                             "device " + d.controllerId() + " FAILED TO GO BACK");
+                    case TAKEN_OVER -> change(d, DeviceState.TAKEN_OVER, "given "
+                                    + in.takenBy().getOrDefault(d.controllerId(), "another set") + " in hawkBit by someone else",
+                            "device " + d.controllerId() + " was given " + in.takenBy().getOrDefault(d.controllerId(), "another set")
+                                    + " in hawkBit by someone else: left with it");
                     case GONE -> change(d, DeviceState.ROLLBACK_FAILED, "failed to go back: the target was deleted in hawkBit",
                             "device " + d.controllerId() + " FAILED TO GO BACK: its target was deleted in hawkBit");
                     case RUNNING -> {

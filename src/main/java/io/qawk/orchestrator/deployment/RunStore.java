@@ -34,7 +34,7 @@ public class RunStore {
 
     /** What a pass starts from. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<RunView> runsToPlan,
-                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents) {
+                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem) {
     }
 
     /** A run the pass may plan, with its devices as they were loaded. */
@@ -94,7 +94,22 @@ public class RunStore {
         }
         List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
                 List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
-        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents);
+        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents, leftTheirSystem(deploymentId));
+    }
+
+    /**
+     * Devices of this deployment's runs going forward that no longer fill their component of their system in the
+     * inventory (another system key, another component, gone): the planner fails those runs safe.
+     */
+    @SuppressWarnings("unchecked")
+    private static Set<String> leftTheirSystem(long deploymentId) {
+        List<String> ids = RunDevice.getEntityManager().createNativeQuery("select rd.controller_id from run_device rd"
+                        + " join system_run r on r.id = rd.run_id where r.deployment_id = :d and r.state = 'RUNNING'"
+                        + " and not exists (select 1 from system_member m where m.controller_id = rd.controller_id"
+                        + " and m.system_type_id = r.system_type_id and m.system_name = r.system_name"
+                        + " and m.component_type = rd.component_type and m.problem is null)")
+                .setParameter("d", deploymentId).getResultList();
+        return Set.copyOf(ids);
     }
 
     /**
@@ -104,14 +119,15 @@ public class RunStore {
      * of commits.
      */
     @Transactional
-    public List<RunPlanner.Assign> planAndSave(List<Long> runIds, Map<String, Outcome> outcomes, Duration timeout,
+    public List<RunPlanner.Assign> planAndSave(List<Long> runIds, Map<String, Outcome> outcomes,
+                                               Map<String, String> takenBy, Duration timeout,
                                                Map<String, Long> runOfDevice) {
         List<RunPlanner.Assign> out = new ArrayList<>();
         List<SystemRun> runs = locked(runIds);
         Map<Long, List<RunDevice>> devices = devicesOf(runIds); // read under the runs' locks
         for (SystemRun run : runs) {
             if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
-                out.addAll(planLocked(run, devices.getOrDefault(run.id, List.of()), outcomes, timeout, runOfDevice));
+                out.addAll(planLocked(run, devices.getOrDefault(run.id, List.of()), outcomes, takenBy, timeout, runOfDevice));
             }
         }
         return out;
@@ -231,16 +247,17 @@ public class RunStore {
                 .map(d -> d.controllerId + " (" + d.componentType + ", order " + d.order + ") runs "
                         + (d.fromSet == null ? "nothing" : d.fromSet) + ", gets " + d.toSet)
                 .collect(Collectors.joining("; ")), null);
-        return planLocked(run, photo, Map.of(), timeout, runOfDevice);
+        return planLocked(run, photo, Map.of(), Map.of(), timeout, runOfDevice);
     }
 
     private List<RunPlanner.Assign> planLocked(SystemRun run, List<RunDevice> devices, Map<String, Outcome> outcomes,
-                                               Duration timeout, Map<String, Long> runOfDevice) {
+                                               Map<String, String> takenBy, Duration timeout,
+                                               Map<String, Long> runOfDevice) {
         Instant now = clock.instant();
         RunState before = run.state;
         RunPlanner.Decision decision = RunPlanner.plan(new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder,
                 run.rollbackCause, run.rollbackReason, devices.stream().map(RunDevice::planned).toList(), outcomes, now,
-                timeout));
+                timeout, takenBy));
         Map<String, RunDevice> byId = devices.stream().collect(Collectors.toMap(d -> d.controllerId, d -> d));
         decision.deviceChanges().forEach((id, change) -> {
             RunDevice d = byId.get(id);
@@ -256,8 +273,8 @@ public class RunStore {
                     d.actionId = null; // going back keeps the forward action: recovery looks for a newer one
                 }
             }
-            if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED)
-                    .contains(change.state())) {
+            if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED,
+                    DeviceState.LEFT_SYSTEM, DeviceState.TAKEN_OVER).contains(change.state())) {
                 d.finishedAt = now;
             }
         });
@@ -265,6 +282,7 @@ public class RunStore {
         run.currentOrder = decision.currentOrder();
         run.failedOrder = decision.failedOrder();
         run.rollbackCause = decision.rollbackCause();
+        run.rollbackReason = decision.rollbackReason();
         if (decision.reason() != null) {
             run.reason = decision.reason();
         }

@@ -154,9 +154,11 @@ public class ReleaseEngine {
                 Outcome o = outcomes.getOrDefault(d.controllerId, Outcome.RUNNING);
                 if (o == Outcome.SUCCEEDED) {
                     fresh.state = ReleaseDevice.State.ON_SET;
-                } else if (o == Outcome.FAILED || o == Outcome.GONE) {
+                } else if (o == Outcome.FAILED || o == Outcome.GONE || o == Outcome.TAKEN_OVER) {
                     fresh.state = ReleaseDevice.State.FAILED;
-                    fresh.detail = o == Outcome.GONE ? "its target was deleted in hawkBit" : "the device reported a failure";
+                    fresh.detail = o == Outcome.GONE ? "its target was deleted in hawkBit"
+                            : o == Outcome.TAKEN_OVER ? "given another set in hawkBit by someone else"
+                            : "the device reported a failure";
                 } else if (fresh.assignedAt != null && !now.isBefore(fresh.assignedAt.plus(config.defaultOrderTimeout()))) {
                     fresh.state = ReleaseDevice.State.FAILED;
                     fresh.detail = "no result within " + config.defaultOrderTimeout().toMinutes() + " min";

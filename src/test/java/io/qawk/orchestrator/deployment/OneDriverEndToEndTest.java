@@ -248,7 +248,8 @@ class OneDriverEndToEndTest {
             assertWholeOn(fleet, "lane-01", "2");
             awaitState(d, "FAILED", WITHIN);
             assertThat(run(d, "lane-03", "state")).as("never started: the budget still stops it").isEqualTo("PENDING");
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-03", "lane"))).isEmpty();
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-03", "lane"))).as("only its preinstall").hasSize(1);
+            assertThat(fleet.installedSetId(fleet.id("lane-03", "lane"))).isEqualTo(fleet.set("app:1"));
         }
     }
 }
