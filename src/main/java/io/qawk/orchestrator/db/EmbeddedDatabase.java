@@ -13,10 +13,17 @@ import java.nio.file.Path;
  *
  * <p>Started on first use; a second application start in the same JVM (tests, dev-mode reloads)
  * reuses the running server when it uses the same folder.
+ *
+ * <p>A start first clears a server an earlier process of ours left running on the folder when it died without
+ * running its shutdown hooks (SIGKILL, OOM killer): {@link LeftoverPostmaster}. The data in the folder is kept: it
+ * is never re-initialised ({@code initdb} runs only where there is no {@code postgresql.conf}) nor deleted, except
+ * the per-JVM folders of {@link #startEphemeral}.
  */
 public final class EmbeddedDatabase {
 
     static final String USER = "postgres";
+    /** How long a start waits for the fast shutdown of a server left running by a dead process. */
+    static final java.time.Duration LEFTOVER_STOP_DEADLINE = java.time.Duration.ofSeconds(60);
     private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
     private static EmbeddedDatabase running;
     private static String ephemeralDir;
@@ -83,6 +90,10 @@ public final class EmbeddedDatabase {
             running.stop();
         }
         try {
+            if (Files.isDirectory(Path.of(normalized))) {
+                // a server an earlier process of ours left running here is stopped; one still in use fails the start
+                LeftoverPostmaster.clear(Path.of(normalized), LEFTOVER_STOP_DEADLINE);
+            }
             if (clean) {
                 deleteRecursively(Path.of(normalized));
             }
