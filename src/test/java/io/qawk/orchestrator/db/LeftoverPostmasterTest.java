@@ -27,7 +27,7 @@ import static org.awaitility.Awaitility.await;
 /**
  * What a start finds in a data folder's {@code postmaster.pid}, against real Postgres servers from zonky's binaries:
  * a stale file (power loss), a stale file whose PID went to another program, a server left running by a dead
- * process, a server still in use.
+ * process, a server still in use; and the watchdog script that stops a server when its JVM is gone.
  */
 class LeftoverPostmasterTest {
 
@@ -126,6 +126,35 @@ class LeftoverPostmasterTest {
         assertThatThrownBy(() -> LeftoverPostmaster.clear(dir, Duration.ofSeconds(30)))
                 .isInstanceOf(IllegalStateException.class).hasMessageContaining("in use by another running process");
         assertThat(keptValue(inUse)).isEqualTo("still here");
+    }
+
+    @Test
+    void theWatchdogStopsTheServerWhenItsJvmLetsGoOfThePipe() throws Exception {
+        Process orphan = orphanPostmaster();
+        Process dog = start(new ProcessBuilder("sh", "-c", PostmasterWatchdog.SCRIPT, "qawk-postgres-watchdog",
+                dir.resolve("postmaster.pid").toString(), String.valueOf(orphan.pid())));
+
+        // while the JVM holds the pipe, the watchdog only waits
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5)).until(orphan::isAlive);
+        dog.getOutputStream().close(); // what the operating system does when the JVM dies
+
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100)).until(() -> !orphan.isAlive());
+        assertThat(orphan.exitValue()).as("a clean (fast) shutdown").isZero();
+        assertThat(dir.resolve("postmaster.pid")).doesNotExist();
+        await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() -> !dog.isAlive());
+    }
+
+    @Test
+    void theWatchdogSignalsNothingWhenTheLockFileNamesAnotherProcess() throws Exception {
+        Process other = start(new ProcessBuilder("sleep", "300"));
+        Process dog = start(new ProcessBuilder("sh", "-c", PostmasterWatchdog.SCRIPT, "qawk-postgres-watchdog",
+                dir.resolve("postmaster.pid").toString(), String.valueOf(other.pid())));
+
+        dog.getOutputStream().close(); // no postmaster.pid at all: the server it watched stopped cleanly
+
+        assertThat(dog.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(dog.exitValue()).isZero();
+        assertThat(other.isAlive()).isTrue();
     }
 
     /** {@code postgres -D <dir>} started by hand, as pg_ctl does, with nobody holding zonky's epg-lock. */
