@@ -222,10 +222,10 @@ public final class ServiceProcess implements AutoCloseable {
             return;
         }
         List<ProcessHandle> children = process.descendants().toList();
+        List<String> described = children.stream().map(c -> c.pid() + " " + c.info().command().orElse("?")).toList();
         children.forEach(ProcessHandle::destroyForcibly);
         children.forEach(c -> c.onExit().completeOnTimeout(c, 10, java.util.concurrent.TimeUnit.SECONDS).join());
-        appendMarker("===== killed (SIGKILL) " + children.size() + " child process(es) " + children.stream()
-                .map(c -> c.pid() + " " + c.info().command().orElse("?")).toList() + " =====");
+        appendMarker("===== killed (SIGKILL) " + children.size() + " child process(es) " + described + " =====");
         kill();
     }
 
