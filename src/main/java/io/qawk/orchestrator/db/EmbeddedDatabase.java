@@ -13,10 +13,18 @@ import java.nio.file.Path;
  *
  * <p>Started on first use; a second application start in the same JVM (tests, dev-mode reloads)
  * reuses the running server when it uses the same folder.
+ *
+ * <p>The server does not outlive its service: a {@link PostmasterWatchdog} stops it when the JVM dies without
+ * running its shutdown hooks (SIGKILL, OOM killer), and a start first clears a server an earlier process of ours
+ * left running on the folder anyway ({@link LeftoverPostmaster}). The data in the folder is kept: it is never
+ * re-initialised ({@code initdb} runs only where there is no {@code postgresql.conf}) nor deleted, except the
+ * per-JVM folders of {@link #startEphemeral}.
  */
 public final class EmbeddedDatabase {
 
     static final String USER = "postgres";
+    /** How long a start waits for the fast shutdown of a server left running by a dead process. */
+    static final java.time.Duration LEFTOVER_STOP_DEADLINE = java.time.Duration.ofSeconds(60);
     private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
     private static EmbeddedDatabase running;
     private static String ephemeralDir;
@@ -24,15 +32,17 @@ public final class EmbeddedDatabase {
     private final EmbeddedPostgres postgres;
     private final String dataDir;
     private final int port;
+    private final PostmasterWatchdog watchdog;
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, String dataDir) {
-        this(postgres, dataDir, postgres.getPort());
+    private EmbeddedDatabase(EmbeddedPostgres postgres, String dataDir, PostmasterWatchdog watchdog) {
+        this(postgres, dataDir, postgres.getPort(), watchdog);
     }
 
-    private EmbeddedDatabase(EmbeddedPostgres postgres, String dataDir, int port) {
+    private EmbeddedDatabase(EmbeddedPostgres postgres, String dataDir, int port, PostmasterWatchdog watchdog) {
         this.postgres = postgres;
         this.dataDir = dataDir;
         this.port = port;
+        this.watchdog = watchdog;
     }
 
     static String defaultDataDir() {
@@ -74,7 +84,8 @@ public final class EmbeddedDatabase {
         if (running == null && note != null && !note.isEmpty() && note.substring(note.indexOf(' ') + 1).equals(normalized)) {
             int port = Integer.parseInt(note.substring(0, note.indexOf(' ')));
             LOG.infof("Reusing the embedded Postgres on 127.0.0.1:%d with data in %s", port, normalized);
-            return new EmbeddedDatabase(null, normalized, port); // stopped by the shutdown hook of its first start
+            // stopped (and watched) by the shutdown hook and watchdog of its first start
+            return new EmbeddedDatabase(null, normalized, port, null);
         }
         if (running != null) {
             if (running.dataDir.equals(normalized)) {
@@ -83,6 +94,10 @@ public final class EmbeddedDatabase {
             running.stop();
         }
         try {
+            if (Files.isDirectory(Path.of(normalized))) {
+                // a server an earlier process of ours left running here is stopped; one still in use fails the start
+                LeftoverPostmaster.clear(Path.of(normalized), LEFTOVER_STOP_DEADLINE);
+            }
             if (clean) {
                 deleteRecursively(Path.of(normalized));
             }
@@ -91,7 +106,8 @@ public final class EmbeddedDatabase {
                     .setDataDirectory(normalized)
                     .setCleanDataDirectory(false)
                     .start();
-            running = new EmbeddedDatabase(pg, normalized);
+            PostmasterWatchdog dog = PostmasterWatchdog.start(Path.of(normalized)).orElse(null);
+            running = new EmbeddedDatabase(pg, normalized, dog);
             java.security.Security.setProperty(JVM_NOTE, pg.getPort() + " " + normalized);
             Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stopRunning, "embedded-postgres-stop"));
             LOG.infof("Started embedded Postgres on 127.0.0.1:%d with data in %s", pg.getPort(), normalized);
@@ -129,6 +145,9 @@ public final class EmbeddedDatabase {
         }
         try {
             postgres.close();
+            if (watchdog != null) {
+                watchdog.cancel();
+            }
             if (dataDir.equals(ephemeralDir)) {
                 deleteRecursively(Path.of(dataDir));
             }

@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The service as a separate {@code java -jar <qawk.app.jar>} process on its own loopback port, against a shared
- * Postgres and hawkBit. {@link #kill()} is {@link Process#destroyForcibly()}: SIGKILL on Linux, like {@code kill -9}
+ * Postgres (or, {@link #startEmbedded}, its own embedded one in a given folder) and hawkBit. {@link #kill()} is {@link Process#destroyForcibly()}: SIGKILL on Linux, like {@code kill -9}
  * (no shutdown hook, no graceful close of anything). Every started process is also killed by a JVM shutdown hook.
  */
 public final class ServiceProcess implements AutoCloseable {
@@ -79,6 +79,15 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     /**
+     * Starts a service process in its default database mode, as a plain install runs: no JDBC URL, so it starts its
+     * embedded Postgres with the data in {@code dataDir} ({@code QAWK_EMBEDDED_DB_DIR}); waits until it is live.
+     */
+    public static ServiceProcess startEmbedded(String name, Path dataDir, HawkbitServer hawkbit) {
+        return start(name, null, Hawkbit.of(hawkbit), RELIABILITY_JVM,
+                Map.of("QAWK_EMBEDDED_DB_DIR", dataDir.toAbsolutePath().toString()));
+    }
+
+    /**
      * Starts a service process with these JVM options and extra environment (over the reliability tests' settings)
      * and waits until it is live.
      */
@@ -111,9 +120,15 @@ public final class ServiceProcess implements AutoCloseable {
         cmd.addAll(List.of("-Dqawk.reliability.name=" + name, "-jar", appJar().toString()));
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> env = pb.environment();
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
-        env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
-        env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+        if (jdbcUrl != null) {
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", jdbcUrl);
+            env.put("QUARKUS_DATASOURCE_USERNAME", "postgres");
+            env.put("QUARKUS_DATASOURCE_PASSWORD", "postgres");
+        } else {
+            // the default install: whatever the test JVM's environment says, no external database
+            List.of("QAWK_DB_URL", "QAWK_DB_USER", "QAWK_DB_PASSWORD", "QUARKUS_DATASOURCE_JDBC_URL",
+                    "QUARKUS_DATASOURCE_USERNAME", "QUARKUS_DATASOURCE_PASSWORD").forEach(env::remove);
+        }
         env.put("QAWK_HAWKBIT_URL", hawkbit.url());
         env.put("QAWK_HAWKBIT_USER", hawkbit.user());
         env.put("QAWK_HAWKBIT_PASSWORD", hawkbit.password());
@@ -195,6 +210,23 @@ public final class ServiceProcess implements AutoCloseable {
         }
         RUNNING.remove(process);
         appendMarker("===== killed (SIGKILL) at " + Instant.now() + " =====");
+    }
+
+    /**
+     * kill -9 of the service's own child processes (not the ones that left its tree, such as a postmaster started
+     * through {@code pg_ctl}), then of the service: as if everything the JVM could have done about its children on
+     * its death were gone too.
+     */
+    public synchronized void killWithChildren() {
+        if (process == null) {
+            return;
+        }
+        List<ProcessHandle> children = process.descendants().toList();
+        List<String> described = children.stream().map(c -> c.pid() + " " + c.info().command().orElse("?")).toList();
+        children.forEach(ProcessHandle::destroyForcibly);
+        children.forEach(c -> c.onExit().completeOnTimeout(c, 10, java.util.concurrent.TimeUnit.SECONDS).join());
+        appendMarker("===== killed (SIGKILL) " + children.size() + " child process(es) " + described + " =====");
+        kill();
     }
 
     /** SIGSTOP: the process stands still where it is (its open connections stay open) until {@link #thaw()}. */
