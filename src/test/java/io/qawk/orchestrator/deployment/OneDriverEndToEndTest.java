@@ -98,6 +98,43 @@ class OneDriverEndToEndTest {
     }
 
     @Test
+    void aDeviceInTwoSystemTypesIsDrivenByOneDeploymentAtATime() {
+        try (LaneFleet fleet = new LaneFleet("one-types-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            // a second type sees every lane computer of a centre as one "centre system"
+            int centreType = Api.admin().body("""
+                    {"name": "%1$scentre", "systemKey": "attribute.centerid",
+                     "components": [{"componentType": "lane", "match": "attribute.device_type==%1$slane"}]}
+                    """.formatted(fleet.prefix)).post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
+            sync();
+            int centreManifest = Api.admin().body("""
+                    {"name": "%scentre-1", "systemTypeId": %d, "components": [
+                      {"componentType": "lane", "distributionSetId": %d, "order": 1}]}
+                    """.formatted(fleet.prefix, centreType, fleet.set("app:2"))).post("/qawk/v1/manifests")
+                    .then().statusCode(201).extract().path("id");
+
+            int lanes = fleet.deploy(fleet.manifest("2.0", "2"), "");
+            awaitRun(lanes, "lane-01", "RUNNING");
+            int centre = fleet.deploy(centreManifest, "");
+            await().atMost(WITHIN).until(() -> ("waiting for deployment \"" + fleet.prefix + "deployment\" (#" + lanes
+                    + ") to finish with this system").equals(run(centre, "c01", "reason")));
+
+            awaitState(lanes, "FINISHED", WITHIN);
+            awaitState(centre, "FINISHED", WITHIN);
+            assertThat(run(lanes, "lane-01", "state")).isEqualTo("SUCCEEDED");
+            assertThat(run(centre, "c01", "state")).isEqualTo("SUCCEEDED");
+            assertNoCancel(fleet, "lane-01");
+            assertWholeOn(fleet, "lane-01", "2");
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-01", "lane"))).as("its preinstall and one app:2, after its terminals")
+                    .hasSize(2);
+            assertThat(runs(centre).getString("[0].reason")).contains("1 device(s) already were");
+        }
+    }
+
+    @Test
     void aPromotionWhileTheChannelsDeploymentIsUnderWayLetsItFinishFirst() {
         try (LaneFleet fleet = new LaneFleet("one-promo-").withSetsAndType()) {
             fleet.system("lane-01", "c01", "dev").system("lane-02", "c01", "beta");
