@@ -65,9 +65,11 @@ public class DeploymentPlan {
         Map<String, StartGate.Verdict> waiting = gate.check(d, m.systemTypeId, inScope.stream()
                 .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
                 .map(DeploymentScope.InScope::system).toList());
+        boolean halted = gate.halted(d);
         for (DeploymentScope.InScope s : inScope) {
             SystemRun run = runs.get(s.system());
-            String why = waiting.containsKey(s.system()) ? waiting.get(s.system()).reason() : null;
+            String why = waiting.containsKey(s.system()) ? waiting.get(s.system()).reason()
+                    : halted && (run == null || run.state == RunState.PENDING && run.attempt == 1) ? StartGate.HALTED : null;
             List<RunDevice> photo = run == null ? List.of() : RunDevice.ofRun(run.id);
             if (!photo.isEmpty()) {
                 out.add(new SystemPlan(s.system(), s.group(), run.state, true, null, photo.stream().map(p -> new DevicePlan(

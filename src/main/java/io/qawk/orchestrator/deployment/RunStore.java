@@ -169,7 +169,8 @@ public class RunStore {
         boolean gaveUp = false;
         int free = 0;
         Instant now = clock.instant();
-        for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates, Math.max(2 * slots, 100))) {
+        for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates,
+                Math.min(Math.max(2 * slots, 100), StartGate.NAMES_PER_QUERY))) {
             List<SystemRun> checked = SystemRun.list("id in ?1", chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
             Map<String, StartGate.Verdict> verdicts = gate.check(d, systemTypeOf(checked),
                     checked.stream().map(r -> r.system).toList());

@@ -20,6 +20,7 @@ import java.util.TreeMap;
  * <li>a channel's deployment starts a system only while it is whole in the channel: a mixed system stays pending;</li>
  * <li>a system none of whose devices is in the inventory any more is given up, never counted as updated.</li>
  * </ul>
+ * A halted release is the scheduler's business (it still starts systems taken again); {@link #halted} tells it.
  * Reads Postgres only (the inventory and the runs), inside the caller's transaction. The unique index
  * {@code system_run_one_driver} stays the referee between replicas; this is what lets the loser wait with a reason.
  */
@@ -36,13 +37,19 @@ public class StartGate {
     public record Verdict(String reason, boolean giveUp) {
     }
 
+    /** Names per query: each is bound twice in one statement, far below Postgres' 32,767 parameters. */
+    static final int NAMES_PER_QUERY = 1000;
+
     /** The systems of {@code names} that may not start now, with why; the others are absent from the map. */
     public Map<String, Verdict> check(SystemDeployment d, long systemTypeId, Collection<String> names) {
         Map<String, Verdict> out = new LinkedHashMap<>();
-        if (names.isEmpty()) {
-            return out;
+        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
+            checkChunk(d, systemTypeId, chunk, out);
         }
-        List<String> list = List.copyOf(names);
+        return out;
+    }
+
+    private void checkChunk(SystemDeployment d, long systemTypeId, List<String> list, Map<String, Verdict> out) {
         Map<String, List<Object[]>> devices = new LinkedHashMap<>();
         for (Object[] row : rows("select m.system_name, m.controller_id,"
                 + " bool_or(fm.fleet_id = :fleet and not fm.conflict) as in_fleet,"
@@ -84,13 +91,9 @@ public class StartGate {
                 }
             }
         }
-        if (halted(d)) {
-            for (String name : list) {
-                out.putIfAbsent(name, new Verdict("waiting: the channel's release is halted; resume it on the channel", false));
-            }
-        }
-        return out;
     }
+
+    static final String HALTED = "waiting: the channel's release is halted; resume it on the channel";
 
     /** Whether the channel release this deployment belongs to is halted. */
     public boolean halted(SystemDeployment d) {

@@ -240,21 +240,32 @@ class OneDriverEndToEndTest {
     }
 
     @Test
-    void aReleaseHaltedByItsStandaloneDevicesStartsNoNewSystemUntilResumed() {
+    void aReleaseHaltedByItsStandaloneDevicesStartsNoNewSystemUntilResumedButTakesOneAgain() {
         try (LaneFleet fleet = new LaneFleet("one-halt-").withSetsAndType()) {
             fleet.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod").standalone("kiosk-1", "prod");
             fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.fail());
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
-            int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
+            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")));
+            int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1}");
             fleet.discovered(2);
             long solo = fleet.hawkbit.createDistributionSet(fleet.prefix + "solo", "2");
             release(prod, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + fleet.manifest("2.0", "2") + "}");
             int d = fleet(prod).getInt("release.deploymentId");
 
             await().atMost(WITHIN).until(() -> "HALTED".equals(fleet(prod).getString("release.state")));
-            awaitRun(d, "lane-01", "SUCCEEDED");
+            awaitRun(d, "lane-01", "ROLLED_BACK");
             staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
             assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "lane"))).isEmpty();
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + d + "/plan").then().extract().jsonPath()
+                    .getString("systems.find { it.system == 'lane-02' }.waiting")).contains("release is halted");
+
+            // a person's decision about one system: taken again while the release stays halted
+            fleet.behaviour("lane-01", "display", Behaviour.succeed());
+            int runId = runs(d).getInt("find { it.system == 'lane-01' }.id");
+            Api.admin().body("{\"reason\": \"display replaced\"}")
+                    .post("/qawk/v1/systemdeployments/" + d + "/runs/" + runId + "/retry").then().statusCode(200);
+            awaitRun(d, "lane-01", "SUCCEEDED");
+            assertThat(fleet(prod).getString("release.state")).isEqualTo("HALTED");
+            assertThat(run(d, "lane-02", "state")).isEqualTo("PENDING");
 
             fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.succeed());
             Api.admin().post("/qawk/v1/fleets/" + prod + "/resume").then().statusCode(200);
