@@ -755,6 +755,18 @@
   // ---------------------------------------------------------------------------------------------------------------
   // Channels (only when GET /qawk/v1/fleets answers 200)
 
+  // Members that form no system get neither half of a release: say how many, and which, on the channel's row.
+  function channelProblems(f) {
+    const n = f.problemDevices || 0;
+    if (!n) return null;
+    const listed = f.problems || [];
+    return h('details', { class: 'problems', 'data-problems': f.id },
+      h('summary', {}, h('span', { class: 'pill st-warn', text: `${n} problem device${n === 1 ? '' : 's'}` }),
+        h('span', { class: 'muted', text: ' get nothing from a release' })),
+      h('ul', {}, listed.map(p => h('li', {}, code(p.controllerId), ' ', h('span', { text: p.why || lower(p.problem) })))),
+      n > listed.length ? h('div', { class: 'muted', text: `and ${n - listed.length} more` }) : null);
+  }
+
   function renderChannels() {
     const section = document.getElementById('channels');
     section.hidden = ui.fleets === null;
@@ -798,7 +810,8 @@
           }
           return h('tr', { 'data-fleet': f.id },
             h('td', {}, h('strong', { text: f.name }), f.match ? h('div', {}, code(f.match)) : null,
-              f.promotesTo !== null && f.promotesTo !== undefined ? h('div', { class: 'muted', text: `promotes to ${f.promotesToName || '#' + f.promotesTo}` }) : null),
+              f.promotesTo !== null && f.promotesTo !== undefined ? h('div', { class: 'muted', text: `promotes to ${f.promotesToName || '#' + f.promotesTo}` }) : null,
+              channelProblems(f)),
             h('td', {}, rel ? [
               h('div', {}, 'set ', h('span', { class: 'set', text: setName(rel.distributionSet) || '—' })),
               h('div', {}, 'manifest ', rel.manifestName ? h('span', { class: 'set', text: rel.manifestName }) : h('span', { class: 'muted', text: 'none (set only)' })),

@@ -31,6 +31,9 @@ public class FleetResource {
     @Inject
     SecurityIdentity identity;
 
+    @Inject
+    ChannelProblems problems;
+
     @GET
     @Transactional
     public List<FleetView> list() {
@@ -98,10 +101,11 @@ public class FleetResource {
                     ReleaseStatus.devicesWords(devices, r.distributionSet), r.promotedFromId, r.createdAt, r.createdBy,
                     r.completedAt);
         }
+        ChannelProblems.Listing problemList = problems.of(f.id);
         return new FleetView(f.id, f.name, f.match, f.promotesToId, target == null ? null : target.name,
                 new FleetRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres)),
                 new FleetRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy, release,
-                service.gate(f), f.createdAt, f.updatedAt);
+                service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices());
     }
 
     private String actor() {
