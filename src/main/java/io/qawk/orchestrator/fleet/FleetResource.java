@@ -2,6 +2,7 @@ package io.qawk.orchestrator.fleet;
 
 import io.qawk.orchestrator.deployment.SystemDeployment;
 import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -93,13 +94,14 @@ public class FleetResource {
             SystemDeployment d = r.deploymentId == null ? null : SystemDeployment.findById(r.deploymentId);
             FleetView.SystemCounts systems = ReleaseStatus.systems(r);
             FleetView.DeviceCounts devices = ReleaseStatus.devices(r);
+            ManifestRevision.Pinned pinned = d == null ? null : ManifestRevision.pinned(d.manifestRevisionId);
             String state = r.halted ? "HALTED" : r.completedAt != null ? "COMPLETE" : "RUNNING";
             release = new FleetView.ReleaseView(r.id, r.distributionSetId, r.distributionSet, r.manifestId,
                     m == null ? null : m.name, r.deploymentId, d == null ? null : d.phase.name(), state,
                     r.completedAt != null, r.halted, r.haltCause == null ? null : r.haltCause.name(), r.haltReason,
                     systems, devices, ReleaseStatus.systemsWords(systems),
                     ReleaseStatus.devicesWords(devices, r.distributionSet), r.promotedFromId, r.createdAt, r.createdBy,
-                    r.completedAt);
+                    r.completedAt, pinned == null ? null : pinned.revision(), pinned != null && pinned.manifestChangedSince());
         }
         ChannelProblems.Listing problemList = problems.of(f.id);
         return new FleetView(f.id, f.name, f.match, f.promotesToId, target == null ? null : target.name,
