@@ -274,6 +274,17 @@
     return out;
   }
 
+  // Which revision of its manifest a deployment (or a release) runs, and a word when the manifest was edited since.
+  function manifestRevision(x) {
+    if (x === null || x === undefined || x.manifestRevision === null || x.manifestRevision === undefined) return null;
+    return [h('span', { class: 'muted', text: ` rev ${x.manifestRevision}` }),
+      x.manifestChangedSince ? [' ', h('span', {
+        class: 'pill st-warn', 'data-revision-changed': '',
+        title: `The manifest has been edited since this started; it keeps running revision ${x.manifestRevision}. A new deployment or release uses the edit.`,
+        text: 'edited since',
+      })] : null];
+  }
+
   function renderDeployments() {
     const list = ui.deployments;
     render('deployments-body', JSON.stringify([list, ui.me.canWrite, ui.openDeployment, (ui.fleets || []).map(f => [f.id, f.name])]), () => {
@@ -291,7 +302,7 @@
       h('td', {}, button(d.name, e => openDrawer(d.id, e.currentTarget), {
         class: 'link', key: `dep-open-${d.id}`, ariaLabel: `${d.name}: show every system`,
       }), h('div', { class: 'muted', text: `#${d.id} · created ${fmtTime(d.createdAt)}` })),
-      h('td', { text: d.manifestName || `#${d.manifestId}` }),
+      h('td', {}, d.manifestName || `#${d.manifestId}`, manifestRevision(d)),
       h('td', { text: fleetName(d.fleetId) || '—' }),
       h('td', {}, pill(DEPLOYMENT_STATE, d.state)),
       h('td', {}, progress(d.counts, d.summary)),
@@ -471,7 +482,7 @@
     render('drawer-body', JSON.stringify([d, ui.drawerData, timelines, ui.me.canWrite]), () => {
       if (!d) return empty(ui.drawerData && ui.drawerData.error ? ui.drawerData.error : 'Loading…');
       const head = h('div', { class: 'drawer-summary' },
-        h('p', {}, pill(DEPLOYMENT_STATE, d.state), ' ', h('span', { text: `manifest “${d.manifestName || d.manifestId}”` }),
+        h('p', {}, pill(DEPLOYMENT_STATE, d.state), ' ', h('span', { text: `manifest “${d.manifestName || d.manifestId}”` }), manifestRevision(d),
           d.fleetId !== null && d.fleetId !== undefined ? h('span', { text: ` · channel ${fleetName(d.fleetId)}` }) : null),
         progress(d.counts, d.summary),
         h('p', { class: 'muted', text: [`up to ${d.maxParallel} at a time`, `${d.maxFailed} may fail`,
@@ -537,7 +548,9 @@
     document.getElementById('take-again-what').replaceChildren(
       h('p', {}, 'This gives ', h('strong', { text: r.system }), ' another go within deployment ',
         h('strong', { text: `“${d.name}”` }), ', with ', h('strong', { text: 'this deployment’s manifest' }), ' ',
-        h('span', { class: 'set', text: manifest }), ' — not whatever its channel has moved on to since.'),
+        h('span', { class: 'set', text: manifest }),
+        d.manifestRevision !== null && d.manifestRevision !== undefined ? ` as it was when the deployment started (revision ${d.manifestRevision})` : null,
+        ' — not whatever its channel has moved on to since', d.manifestChangedSince ? ', nor the edit made to the manifest since' : null, '.'),
       h('ul', {},
         h('li', {}, h('strong', { text: 'From where the system is now: ' }),
           'before anything moves it is photographed afresh — its devices and the set each runs now are recorded again. ',
@@ -756,6 +769,18 @@
   // ---------------------------------------------------------------------------------------------------------------
   // Channels (only when GET /qawk/v1/fleets answers 200)
 
+  // Members that form no system get neither half of a release: say how many, and which, on the channel's row.
+  function channelProblems(f) {
+    const n = f.problemDevices || 0;
+    if (!n) return null;
+    const listed = f.problems || [];
+    return h('details', { class: 'problems', 'data-problems': f.id },
+      h('summary', {}, h('span', { class: 'pill st-warn', text: `${n} problem device${n === 1 ? '' : 's'}` }),
+        h('span', { class: 'muted', text: ' get nothing from a release' })),
+      h('ul', {}, listed.map(p => h('li', {}, code(p.controllerId), ' ', h('span', { text: p.why || lower(p.problem) })))),
+      n > listed.length ? h('div', { class: 'muted', text: `and ${n - listed.length} more` }) : null);
+  }
+
   function renderChannels() {
     const section = document.getElementById('channels');
     section.hidden = ui.fleets === null;
@@ -786,7 +811,8 @@
                 next.push(button(`Promote to ${target}…`, () => confirmThen({
                   title: `Promote ${f.name}'s release to ${target}?`,
                   body: [h('p', {}, 'The set ', h('span', { class: 'set', text: setName(rel && rel.distributionSet) || '—' }),
-                    rel && rel.manifestName ? [' and the manifest ', h('span', { class: 'set', text: rel.manifestName })] : null,
+                    rel && rel.manifestName ? [' and the manifest ', h('span', { class: 'set', text: rel.manifestName }),
+                      rel.manifestRevision ? ` as it ran here (revision ${rel.manifestRevision}${rel.manifestChangedSince ? ', not the edit made since' : ''})` : null] : null,
                     ` become ${target}'s release. Its standalone devices get the set; its systems are taken with the manifest by a new deployment.`)],
                   confirm: `Promote to ${target}`,
                 }, () => act('POST', `/fleets/${f.id}/promote`, { orchestrator: true }, `Release of ${f.name} promoted to ${target}.`)), { key: `fleet-promote-${f.id}` }));
@@ -799,10 +825,11 @@
           }
           return h('tr', { 'data-fleet': f.id },
             h('td', {}, h('strong', { text: f.name }), f.match ? h('div', {}, code(f.match)) : null,
-              f.promotesTo !== null && f.promotesTo !== undefined ? h('div', { class: 'muted', text: `promotes to ${f.promotesToName || '#' + f.promotesTo}` }) : null),
+              f.promotesTo !== null && f.promotesTo !== undefined ? h('div', { class: 'muted', text: `promotes to ${f.promotesToName || '#' + f.promotesTo}` }) : null,
+              channelProblems(f)),
             h('td', {}, rel ? [
               h('div', {}, 'set ', h('span', { class: 'set', text: setName(rel.distributionSet) || '—' })),
-              h('div', {}, 'manifest ', rel.manifestName ? h('span', { class: 'set', text: rel.manifestName }) : h('span', { class: 'muted', text: 'none (set only)' })),
+              h('div', {}, 'manifest ', rel.manifestName ? [h('span', { class: 'set', text: rel.manifestName }), manifestRevision(rel)] : h('span', { class: 'muted', text: 'none (set only)' })),
               rel.deploymentId !== null && rel.deploymentId !== undefined
                 ? button('Show its systems', e => openDrawer(rel.deploymentId, e.currentTarget), { class: 'link', key: `fleet-dep-${f.id}` }) : null,
             ] : h('span', { class: 'muted', text: 'no release yet' })),

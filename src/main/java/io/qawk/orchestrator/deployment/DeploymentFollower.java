@@ -40,7 +40,7 @@ public class DeploymentFollower {
                 || !(d.phase == DeploymentPhase.RUNNING || d.phase == DeploymentPhase.FINISHED)) {
             return 0;
         }
-        Manifest m = Manifest.findById(d.manifestId);
+        Manifest m = d.manifest(); // the revision it started with: joining systems get what the others got
         List<DeploymentScope.InScope> inScope = scope.inScope(d, m);
         Map<String, SystemRun> runs = SystemRun.ofDeployment(d.id).stream()
                 .collect(Collectors.toMap(r -> r.system, Function.identity()));

@@ -56,7 +56,7 @@ public class DeploymentPlan {
     @Transactional
     public Plan plan(long deploymentId) {
         SystemDeployment d = deployments.get(deploymentId);
-        Manifest m = Manifest.findById(d.manifestId);
+        Manifest m = d.manifest();
         Map<String, SystemRun> runs = SystemRun.ofDeployment(deploymentId).stream()
                 .collect(Collectors.toMap(r -> r.system, Function.identity()));
         List<SystemPlan> out = new ArrayList<>();

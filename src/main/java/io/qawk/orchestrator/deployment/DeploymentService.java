@@ -4,6 +4,7 @@ import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
 import io.quarkus.panache.common.Parameters;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -110,7 +111,10 @@ public class DeploymentService implements ManifestUsage {
         if (d.phase != DeploymentPhase.DRAFT) {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; only a DRAFT can be started");
         }
-        Manifest manifest = Manifest.findById(d.manifestId);
+        if (d.manifestRevisionId == null) { // promotion pins the revision its channel ran before starting
+            d.manifestRevisionId = ManifestRevision.freeze(Manifest.findById(d.manifestId), clock.instant()).id;
+        }
+        Manifest manifest = d.manifest();
         List<DeploymentScope.InScope> systems = scope.inScope(d, manifest);
         Instant now = clock.instant();
         int seq = 0;

@@ -53,11 +53,7 @@ public class Photographer {
                     continue;
                 }
                 SystemDeployment d = SystemDeployment.findById(run.deploymentId);
-                Manifest m = manifests.computeIfAbsent(d.manifestId, id -> {
-                    Manifest found = Manifest.findById(id);
-                    found.components.size();
-                    return found;
-                });
+                Manifest m = manifests.computeIfAbsent(d.id, id -> d.manifest()); // its revision, not today's edit
                 out.add(new Context(run, m));
             }
             return out;

@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -32,6 +34,10 @@ public class SystemDeployment extends PanacheEntityBase {
 
     @Column(name = "manifest_id", nullable = false)
     public long manifestId;
+
+    /** The manifest's content frozen when this deployment started; null while it is a draft. */
+    @Column(name = "manifest_revision_id")
+    public Long manifestRevisionId;
 
     @Column(name = "fleet_id")
     public Long fleetId;
@@ -82,6 +88,15 @@ public class SystemDeployment extends PanacheEntityBase {
 
     @Version
     public long version;
+
+    /**
+     * What this deployment runs: the manifest as it was when the deployment started (its revision), for every system
+     * it takes, however the manifest has been edited since; while a draft, the manifest as it is.
+     */
+    public Manifest manifest() {
+        return manifestRevisionId == null ? Manifest.findById(manifestId)
+                : ManifestRevision.<ManifestRevision>findById(manifestRevisionId).content();
+    }
 
     public Duration orderTimeout() {
         return Duration.ofSeconds(orderTimeoutSeconds);

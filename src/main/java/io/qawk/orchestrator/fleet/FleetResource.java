@@ -2,6 +2,7 @@ package io.qawk.orchestrator.fleet;
 
 import io.qawk.orchestrator.deployment.SystemDeployment;
 import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -30,6 +31,9 @@ public class FleetResource {
 
     @Inject
     SecurityIdentity identity;
+
+    @Inject
+    ChannelProblems problems;
 
     @GET
     @Transactional
@@ -90,18 +94,20 @@ public class FleetResource {
             SystemDeployment d = r.deploymentId == null ? null : SystemDeployment.findById(r.deploymentId);
             FleetView.SystemCounts systems = ReleaseStatus.systems(r);
             FleetView.DeviceCounts devices = ReleaseStatus.devices(r);
+            ManifestRevision.Pinned pinned = d == null ? null : ManifestRevision.pinned(d.manifestRevisionId);
             String state = r.halted ? "HALTED" : r.completedAt != null ? "COMPLETE" : "RUNNING";
             release = new FleetView.ReleaseView(r.id, r.distributionSetId, r.distributionSet, r.manifestId,
                     m == null ? null : m.name, r.deploymentId, d == null ? null : d.phase.name(), state,
                     r.completedAt != null, r.halted, r.haltCause == null ? null : r.haltCause.name(), r.haltReason,
                     systems, devices, ReleaseStatus.systemsWords(systems),
                     ReleaseStatus.devicesWords(devices, r.distributionSet), r.promotedFromId, r.createdAt, r.createdBy,
-                    r.completedAt);
+                    r.completedAt, pinned == null ? null : pinned.revision(), pinned != null && pinned.manifestChangedSince());
         }
+        ChannelProblems.Listing problemList = problems.of(f.id);
         return new FleetView(f.id, f.name, f.match, f.promotesToId, target == null ? null : target.name,
                 new FleetRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres)),
                 new FleetRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy, release,
-                service.gate(f), f.createdAt, f.updatedAt);
+                service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices());
     }
 
     private String actor() {

@@ -273,6 +273,12 @@ public class FleetService {
 
     /** A new release supersedes the current one: its deployment starts no new system; the new one photographs afresh. */
     FleetRelease release(Fleet f, DistributionSetRef set, Long manifestId, Long promotedFrom, String actor) {
+        return release(f, set, manifestId, null, promotedFrom, actor);
+    }
+
+    /** … with the manifest's revision given (promotion: what passed the gate goes on), or frozen now when null. */
+    FleetRelease release(Fleet f, DistributionSetRef set, Long manifestId, Long manifestRevisionId, Long promotedFrom,
+                         String actor) {
         FleetRelease.current(f.id).ifPresent(old -> {
             old.state = FleetRelease.State.SUPERSEDED;
             if (old.deploymentId != null) {
@@ -296,6 +302,7 @@ public class FleetService {
             String name = f.name + " release " + r.id + " (" + m.name + ")";
             SystemDeployment d = deployments.create(new DeploymentRequest(name.length() > 128 ? name.substring(0, 128) : name,
                     manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed, f.byCentre, null), actor);
+            d.manifestRevisionId = manifestRevisionId;
             deployments.start(d.id, actor);
             r.deploymentId = d.id;
         }
@@ -340,11 +347,13 @@ public class FleetService {
                 : hawkbit.distributionSet(from.distributionSetId).orElseThrow(() -> new ConflictException(
                 "distribution set " + from.distributionSet + " no longer exists in hawkBit"));
         Long manifest = withManifest ? from.manifestId : null;
+        SystemDeployment ran = manifest == null || from.deploymentId == null ? null
+                : SystemDeployment.findById(from.deploymentId);
         if (set == null && manifest == null) {
             throw new ConflictException("the release of '" + f.name + "' has no set, and its manifest is left behind: "
                     + "nothing to promote");
         }
-        return release(target, set, manifest, from.id, actor);
+        return release(target, set, manifest, ran == null ? null : ran.manifestRevisionId, from.id, actor);
     }
 
     /** Whether the current release may leave this channel. */

@@ -20,11 +20,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-import javax.sql.DataSource;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -61,7 +56,7 @@ public class ReleaseEngine {
     EngineConfig config;
 
     @Inject
-    DataSource dataSource;
+    ChannelProblems problems;
 
     @Inject
     FleetMetrics metrics;
@@ -123,14 +118,15 @@ public class ReleaseEngine {
 
     /** The standalone half: membership, observation, the device budget, and the next batch. */
     private void standalone(FleetRelease r, Fleet fleet) {
-        Set<String> members = standaloneMembers(fleet.id);
+        Set<String> members = problems.standaloneMembers(fleet.id);
         QuarkusTransaction.requiringNew().run(() -> {
             Set<String> known = new HashSet<>();
             for (ReleaseDevice d : ReleaseDevice.<ReleaseDevice>list("releaseId", r.id)) {
                 known.add(d.controllerId);
                 if (d.state == ReleaseDevice.State.PENDING && !members.contains(d.controllerId)) {
                     d.state = ReleaseDevice.State.LEFT;
-                    d.detail = "left the channel before the set was sent";
+                    d.detail = "no longer a standalone member before the set was sent: it left the channel,"
+                            + " or matches a component of a system type now";
                 }
             }
             for (String id : members) {
@@ -259,24 +255,5 @@ public class ReleaseEngine {
         r.haltCause = cause;
         r.haltReason = reason;
         LOG.warnf("Release %d halted: %s", r.id, reason);
-    }
-
-    /** Members of the channel (not in conflict) that no discovered system claims. */
-    private Set<String> standaloneMembers(long fleetId) {
-        Set<String> out = new HashSet<>();
-        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "select fm.controller_id from fleet_member fm where fm.fleet_id = ? and not fm.conflict"
-                        + " and not exists (select 1 from system_member m where m.controller_id = fm.controller_id"
-                        + " and m.problem is null)")) {
-            ps.setLong(1, fleetId);
-            try (ResultSet rs = ps.executeQuery()) {
-                while (rs.next()) {
-                    out.add(rs.getString(1));
-                }
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException("Could not read the channel's members", e);
-        }
-        return out;
     }
 }

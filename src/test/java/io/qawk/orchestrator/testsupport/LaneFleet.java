@@ -89,6 +89,19 @@ public final class LaneFleet implements AutoCloseable {
         return this;
     }
 
+    /**
+     * Any other device: id {@code <prefix><name>}, the attributes as given (values are not prefixed) except that
+     * {@code device_type} (required) is prefixed, like every device of the fleet.
+     */
+    public LaneFleet device(String name, Map<String, String> attributes) {
+        Map<String, String> a = new java.util.HashMap<>(attributes);
+        a.put("device_type", prefix + attributes.get("device_type"));
+        DeviceSpec spec = DeviceSpec.of(prefix + name, a);
+        devices.addDevices(List.of(spec));
+        all.add(spec.controllerId());
+        return this;
+    }
+
     /** Moves some devices of a system (roles, or all when none given) to another channel. */
     public void move(String system, String channel, String... roles) {
         List<String> which = roles.length == 0 ? List.of("lane", "term-a", "term-b", "display") : List.of(roles);

@@ -1,0 +1,97 @@
+package io.qawk.orchestrator.ui;
+
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.devtools.NetworkInterceptor;
+import org.openqa.selenium.remote.http.Contents;
+import org.openqa.selenium.remote.http.HttpResponse;
+import org.openqa.selenium.remote.http.Route;
+
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * What a channel's row says about issue 13's rules, in headless Chromium with the channels API answered by the test:
+ * its problem devices (how many, which, why), and which revision of the manifest its release runs and whether the
+ * manifest was edited since.
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class ChannelRowScreenTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(120);
+    static Browser browser;
+
+    @TestHTTPResource("/ui/")
+    URL page;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = Browser.start("localhost", "admin", Api.ADMIN_PASSWORD);
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void aChannelRowCountsAndNamesItsProblemDevicesAndSaysWhenTheManifestWasEditedSince() throws Exception {
+        String fleets = """
+                [{"id": 910, "name": "dev", "match": "attribute.channel==dev", "promotesTo": null,
+                  "orchestrator": {"maxParallel": 2, "maxFailed": 0, "byCentre": false, "centres": []},
+                  "release": {"distributionSet": "kiosk:2.0", "manifestName": "lane-2.0", "deploymentId": null,
+                              "manifestRevision": 1, "manifestChangedSince": true,
+                              "state": "COMPLETE", "halted": false, "haltReason": null,
+                              "systemsSummary": "3 of 3 systems updated, 0 rolled back", "devicesSummary": null},
+                  "gate": {"canPromote": false, "reason": "promotes to no other channel"},
+                  "problemDevices": 2,
+                  "problems": [
+                    {"controllerId": "term-<i>9</i>", "problem": "NO_SYSTEM_KEY",
+                     "why": "matches component 'terminal' of 'lane' but has no attribute.device"},
+                    {"controllerId": "twin-1", "problem": "AMBIGUOUS_COMPONENT", "why": "matches more than one component"}]},
+                 {"id": 911, "name": "prod", "match": "attribute.channel==prod", "promotesTo": null,
+                  "orchestrator": {"maxParallel": 2, "maxFailed": 0, "byCentre": false, "centres": []},
+                  "release": {"distributionSet": "kiosk:2.0", "manifestName": "lane-2.0", "deploymentId": null,
+                              "manifestRevision": 3, "manifestChangedSince": false,
+                              "state": "RUNNING", "halted": false, "haltReason": null,
+                              "systemsSummary": "0 of 3 systems updated, 0 rolled back", "devicesSummary": null},
+                  "gate": {"canPromote": false, "reason": "promotes to no other channel"},
+                  "problemDevices": 0, "problems": []}]
+                """;
+        try (NetworkInterceptor ignored = new NetworkInterceptor(browser.driver,
+                Route.matching(req -> req.getUri().contains("/qawk/v1/fleets")).to(() -> req -> json(fleets)))) {
+            browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-fleet='911']")).isEmpty());
+
+            WebElement dev = browser.find("tr[data-fleet='910']");
+            assertThat(dev.getText()).contains("2 problem devices").contains("rev 1").contains("edited since");
+            assertThat(dev.findElements(By.tagName("i"))).as("ids are text, never markup").isEmpty();
+            dev.findElement(By.cssSelector("[data-problems] summary")).click();
+            assertThat(dev.findElement(By.cssSelector("[data-problems]")).getText())
+                    .contains("term-<i>9</i>").contains("has no attribute.device").contains("twin-1");
+
+            WebElement prod = browser.find("tr[data-fleet='911']");
+            assertThat(prod.getText()).contains("rev 3").doesNotContain("edited since").doesNotContain("problem device");
+            browser.screenshot("channel-rules");
+        }
+    }
+
+    private static HttpResponse json(String body) {
+        return new HttpResponse().setStatus(200).addHeader("Content-Type", "application/json")
+                .setContent(Contents.utf8String(body));
+    }
+}
