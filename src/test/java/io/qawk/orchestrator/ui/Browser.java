@@ -2,7 +2,6 @@ package io.qawk.orchestrator.ui;
 
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
-import org.openqa.selenium.HasAuthentication;
 import org.openqa.selenium.JavascriptExecutor;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.StaleElementReferenceException;
@@ -11,7 +10,6 @@ import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
 import java.util.logging.Level;
 import org.openqa.selenium.TakesScreenshot;
-import org.openqa.selenium.UsernameAndPassword;
 import org.openqa.selenium.WebElement;
 import org.openqa.selenium.chrome.ChromeDriver;
 import org.openqa.selenium.chrome.ChromeDriverService;
@@ -32,8 +30,9 @@ import java.util.function.Function;
 import java.util.stream.Stream;
 
 /**
- * Debian's headless Chromium driven through {@code /usr/bin/chromedriver}, logged in with HTTP Basic through the
- * DevTools protocol. Nothing is downloaded: the driver is given explicitly, so Selenium Manager is never run. When
+ * Debian's headless Chromium driven through {@code /usr/bin/chromedriver}, logged in with HTTP Basic by an
+ * {@link AuthProxy} in front of the service (the DevTools protocol would tie the test to the Chromium versions the
+ * Selenium release knows, and Debian's chromium is not always one of them). Nothing is downloaded: the driver is given explicitly, so Selenium Manager is never run. When
  * the browser is missing this fails (never skips) and says how to install it.
  */
 final class Browser implements AutoCloseable {
@@ -44,14 +43,19 @@ final class Browser implements AutoCloseable {
 
     final ChromeDriver driver;
     private final Path profile;
+    private final String user;
+    private final String password;
+    private AuthProxy proxy;
 
-    private Browser(ChromeDriver driver, Path profile) {
+    private Browser(ChromeDriver driver, Path profile, String user, String password) {
         this.driver = driver;
         this.profile = profile;
+        this.user = user;
+        this.password = password;
     }
 
-    /** Starts a fresh browser (own profile) that answers Basic auth challenges of {@code host} with these credentials. */
-    static Browser start(String host, String user, String password) {
+    /** Starts a fresh browser (own profile) whose requests to the service carry these Basic credentials. */
+    static Browser start(String user, String password) {
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
             throw new IllegalStateException("The browser tests need Debian's chromium and chromium-driver ("
                     + CHROMIUM + ", " + CHROMEDRIVER + "), which are not installed. Install them with "
@@ -83,12 +87,32 @@ final class Browser implements AutoCloseable {
                 .build();
         ChromeDriver driver = new ChromeDriver(service, options);
         driver.manage().window().setSize(new Dimension(1280, 1000));
-        ((HasAuthentication) driver).register(uri -> host.equals(uri.getHost()), UsernameAndPassword.of(user, password));
-        return new Browser(driver, profile);
+        return new Browser(driver, profile, user, password);
     }
 
+    /** Opens {@code uri} of the service, through a proxy that logs the browser in. */
     void open(URI uri) {
-        driver.get(uri.toString());
+        driver.get(proxyTo(uri).through(uri).toString());
+    }
+
+    /**
+     * Until closed, the page's requests to the service at {@code service} whose path and query match are answered by
+     * {@code answer} instead of the service.
+     */
+    AuthProxy.Interception intercept(URI service, java.util.function.Predicate<String> uriMatches,
+                                     Function<AuthProxy.Seen, AuthProxy.Answer> answer) {
+        return proxyTo(service).intercept(uriMatches, answer);
+    }
+
+    private AuthProxy proxyTo(URI uri) {
+        URI origin = URI.create(uri.getScheme() + "://" + uri.getHost() + ":" + uri.getPort());
+        if (proxy == null || !proxy.origin().equals(origin)) {
+            if (proxy != null) {
+                proxy.close();
+            }
+            proxy = AuthProxy.to(uri, user, password);
+        }
+        return proxy;
     }
 
     /** Waits for a condition; on a timeout leaves the screen, the page and the browser console under target/screenshots. */
@@ -140,6 +164,9 @@ final class Browser implements AutoCloseable {
     public void close() {
         try {
             driver.quit();
+            if (proxy != null) {
+                proxy.close();
+            }
         } finally {
             try (Stream<Path> files = Files.walk(profile)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());

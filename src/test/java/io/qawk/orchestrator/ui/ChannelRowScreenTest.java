@@ -10,10 +10,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.devtools.NetworkInterceptor;
-import org.openqa.selenium.remote.http.Contents;
-import org.openqa.selenium.remote.http.HttpResponse;
-import org.openqa.selenium.remote.http.Route;
 
 import java.net.URI;
 import java.net.URL;
@@ -38,7 +34,7 @@ class ChannelRowScreenTest {
 
     @BeforeAll
     static void startBrowser() {
-        browser = Browser.start("localhost", "admin", Api.ADMIN_PASSWORD);
+        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
     }
 
     @AfterAll
@@ -72,9 +68,10 @@ class ChannelRowScreenTest {
                   "gate": {"canPromote": false, "reason": "promotes to no other channel"},
                   "problemDevices": 0, "problems": []}]
                 """;
-        try (NetworkInterceptor ignored = new NetworkInterceptor(browser.driver,
-                Route.matching(req -> req.getUri().contains("/qawk/v1/fleets")).to(() -> req -> json(fleets)))) {
-            browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
+        URI screen = URI.create(page.toString());
+        try (AuthProxy.Interception ignored = browser.intercept(screen, uri -> uri.contains("/qawk/v1/fleets"),
+                req -> AuthProxy.Answer.json(fleets))) {
+            browser.open(screen);
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-fleet='911']")).isEmpty());
 
             WebElement dev = browser.find("tr[data-fleet='910']");
@@ -90,8 +87,4 @@ class ChannelRowScreenTest {
         }
     }
 
-    private static HttpResponse json(String body) {
-        return new HttpResponse().setStatus(200).addHeader("Content-Type", "application/json")
-                .setContent(Contents.utf8String(body));
-    }
 }

@@ -15,12 +15,7 @@ import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.devtools.NetworkInterceptor;
 import org.openqa.selenium.interactions.Actions;
-import org.openqa.selenium.remote.http.Contents;
-import org.openqa.selenium.remote.http.HttpMethod;
-import org.openqa.selenium.remote.http.HttpResponse;
-import org.openqa.selenium.remote.http.Route;
 
 import java.net.URI;
 import java.net.URL;
@@ -47,7 +42,7 @@ class OrchestratorScreenTest {
 
     @BeforeAll
     static void startBrowser() {
-        browser = Browser.start("localhost", "admin", Api.ADMIN_PASSWORD);
+        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
     }
 
     @AfterAll
@@ -220,14 +215,13 @@ class OrchestratorScreenTest {
                   "gate": {"canPromote": true, "reason": null}}]
                 """;
         List<String> posts = new CopyOnWriteArrayList<>();
-        try (NetworkInterceptor ignored = new NetworkInterceptor(browser.driver,
-                Route.matching(req -> req.getUri().contains("/qawk/v1/fleets")).to(() -> req -> {
-                    if (req.getMethod() == HttpMethod.POST) {
-                        posts.add(req.getUri().replaceAll("^.*/qawk/v1", "") + " " + Contents.string(req));
-                        return json("{}");
+        try (AuthProxy.Interception ignored = browser.intercept(page(), uri -> uri.contains("/qawk/v1/fleets"), req -> {
+                    if (req.method().equals("POST")) {
+                        posts.add(req.uri().replaceAll("^.*/qawk/v1", "") + " " + req.body());
+                        return AuthProxy.Answer.json("{}");
                     }
-                    return json(fleets);
-                }))) {
+                    return AuthProxy.Answer.json(fleets);
+                })) {
             browser.await(WITHIN, d -> browser.find("#channels").isDisplayed()
                     && !d.findElements(By.cssSelector("tr[data-fleet='901']")).isEmpty());
             WebElement beta = browser.find("tr[data-fleet='901']");
@@ -249,10 +243,6 @@ class OrchestratorScreenTest {
         }
     }
 
-    private static HttpResponse json(String body) {
-        return new HttpResponse().setStatus(200).addHeader("Content-Type", "application/json")
-                .setContent(Contents.utf8String(body));
-    }
 
     @Test
     void aNarrowWindowNeedsNoSidewaysScrollingOfThePage() {

@@ -33,7 +33,7 @@ class OrchestratorScreenViewerTest {
 
     @BeforeAll
     static void startBrowser() {
-        browser = Browser.start("localhost", "viewer", Api.VIEWER_PASSWORD);
+        browser = Browser.start("viewer", Api.VIEWER_PASSWORD);
     }
 
     @AfterAll
