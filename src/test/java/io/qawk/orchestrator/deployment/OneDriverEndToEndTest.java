@@ -50,6 +50,22 @@ class OneDriverEndToEndTest {
         Api.admin().body(body).put("/qawk/v1/fleets/" + fleetId).then().statusCode(200);
     }
 
+    /**
+     * Channels prod and beta; lane-01 (slow) and lane-02 (in {@code centre}) in prod, released with maxParallel 1:
+     * returns the deployment once lane-01 is under way and lane-02 waits for its slot.
+     */
+    private static int releaseToProdWhileASecondSystemWaits(LaneFleet fleet, String centre) {
+        fleet.system("lane-01", "c01", "prod").system("lane-02", centre, "prod");
+        int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
+        fleet.channel("beta", "");
+        fleet.discovered(2);
+        fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
+        release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
+        int d = fleet(prod).getInt("release.deploymentId");
+        awaitRun(d, "lane-01", "RUNNING");
+        return d;
+    }
+
     private static void assertNoCancel(LaneFleet fleet, String system) {
         for (String role : ROLES) {
             assertThat(fleet.devices.history(fleet.id(system, role))).as(role)
@@ -167,14 +183,7 @@ class OneDriverEndToEndTest {
     @Test
     void aSystemThatTurnsMixedWhilePendingIsNotStartedUntilWholeAgain() {
         try (LaneFleet fleet = new LaneFleet("one-mixed-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod");
-            int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
-            fleet.channel("beta", "");
-            fleet.discovered(2);
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
-            release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
-            int d = fleet(prod).getInt("release.deploymentId");
-            awaitRun(d, "lane-01", "RUNNING");
+            int d = releaseToProdWhileASecondSystemWaits(fleet, "c01");
 
             fleet.move("lane-02", "beta", "term-b");
             sync();
@@ -197,14 +206,7 @@ class OneDriverEndToEndTest {
     @Test
     void aSystemGivenUpWhenItsCentreLeftIsTakenAgainWhenItComesBack() {
         try (LaneFleet fleet = new LaneFleet("one-back-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "prod").system("lane-02", "c02", "prod");
-            int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
-            fleet.channel("beta", "");
-            fleet.discovered(2);
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
-            release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
-            int d = fleet(prod).getInt("release.deploymentId");
-            awaitRun(d, "lane-01", "RUNNING");
+            int d = releaseToProdWhileASecondSystemWaits(fleet, "c02");
 
             fleet.move("lane-02", "beta");
             sync();
