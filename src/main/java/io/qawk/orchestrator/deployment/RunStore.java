@@ -65,7 +65,8 @@ public class RunStore {
         // read as plain rows: a pass with thousands of systems under way reads tens of thousands of devices
         Map<Long, List<Object[]>> devices = runIds.isEmpty() ? Map.of()
                 : RunDevice.getEntityManager().createQuery("select d.runId, d.controllerId, d.order, d.fromSetId, d.toSetId,"
-                                + " d.state, d.assignedAt, d.failed, d.actionId from RunDevice d where d.runId in :runs"
+                                + " d.state, d.assignedAt, d.failed, d.actionId, d.unobservedSeconds, d.failure"
+                                + " from RunDevice d where d.runId in :runs"
                                 + " order by d.runId, d.order, d.controllerId", Object[].class)
                 .setParameter("runs", runIds).getResultStream()
                 .collect(Collectors.groupingBy(row -> (Long) row[0], java.util.LinkedHashMap::new, Collectors.toList()));
@@ -78,7 +79,8 @@ public class RunStore {
             for (Object[] row : own) {
                 DeviceState state = (DeviceState) row[5];
                 RunPlanner.Device dev = new RunPlanner.Device((String) row[1], (Integer) row[2], (Long) row[3],
-                        (Long) row[4], state, (Instant) row[6], (Boolean) row[7]);
+                        (Long) row[4], state, (Instant) row[6], (Boolean) row[7], Duration.ofSeconds((Long) row[9]),
+                        (String) row[10]);
                 planned.add(dev);
                 if (state == DeviceState.ASSIGNED || state == DeviceState.ROLLBACK_ASSIGNED) {
                     inFlight.add(new DeviceObserver.InFlight(dev.controllerId(),
@@ -199,9 +201,13 @@ public class RunStore {
             if (change.detail() != null) {
                 d.detail = change.detail();
             }
+            if (change.failure() != null) {
+                d.failure = change.failure();
+            }
             if (change.state() == DeviceState.ASSIGNING || change.state() == DeviceState.ROLLBACK_ASSIGNING) {
                 d.intentAt = now;
                 d.assignedAt = null;
+                d.unobservedSeconds = 0;
                 if (change.state() == DeviceState.ASSIGNING) {
                     d.actionId = null; // going back keeps the forward action: recovery looks for a newer one
                 }
