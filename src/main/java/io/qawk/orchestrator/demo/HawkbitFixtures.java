@@ -117,6 +117,11 @@ public final class HawkbitFixtures {
         return mgmt.get("/rest/v1/distributionsets/" + id).requireOk("GET distribution set " + id).body();
     }
 
+    /** Deletes a set ({@code DELETE /rest/v1/distributionsets/{id}}); hawkBit only marks one in use as deleted. */
+    public void deleteDistributionSet(long id) {
+        mgmt.delete("/rest/v1/distributionsets/" + id).requireOk("DELETE distribution set " + id);
+    }
+
     // ------------------------------------------------------------------------------------------ assignment -------
 
     /**

@@ -1,6 +1,9 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
+import io.qawk.orchestrator.hawkbit.AssignmentRefusedException;
+import io.qawk.orchestrator.hawkbit.HawkbitException;
+import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
@@ -58,6 +61,12 @@ public class DeploymentEngine {
 
     private final ReentrantLock passLock = new ReentrantLock();
 
+    /**
+     * When this replica last observed each deployment. Only a hint for where an unobserved stretch began; what
+     * counts is stored ({@link RunStore#markUnobserved}), and without the hint it begins at the failed pass.
+     */
+    private final Map<Long, java.time.Instant> lastObserved = new java.util.concurrent.ConcurrentHashMap<>();
+
     @Scheduled(every = "${qawk.engine.interval:5s}", delayed = "${qawk.engine.initial-delay:3s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = HawkbitNotConfigured.class)
     void scheduled() {
@@ -99,15 +108,32 @@ public class DeploymentEngine {
         try (EngineLock.Held held = lock.get()) {
             RunStore.Snapshot snap = store.load(deploymentId);
             if (snap == null) {
+                lastObserved.remove(deploymentId);
                 return true;
             }
-            if (!snap.intents().isEmpty()) {
-                recoverIntents(snap);
-                snap = store.load(deploymentId);
+            Map<String, Outcome> outcomes;
+            try {
+                if (!snap.intents().isEmpty()) {
+                    recoverIntents(snap);
+                    snap = store.load(deploymentId);
+                }
+                outcomes = new java.util.HashMap<>(observer.observe(snap.inFlight()));
+            } catch (HawkbitException away) {
+                unobserved(deploymentId, away instanceof HawkbitUnavailableException ? "hawkBit unreachable"
+                        : "hawkBit refused Qawk's requests");
+                throw away;
             }
-
-            Map<String, Outcome> outcomes = new java.util.HashMap<>(observer.observe(snap.inFlight()));
-            snap.leftTheirSystem().forEach(id -> outcomes.put(id, Outcome.LEFT));
+            java.time.Instant observedAt = clock.instant();
+            if (snap.phase() == DeploymentPhase.PAUSED) {
+                // a paused deployment's devices are not looked at, so its time does not count toward their timeouts
+                store.markUnobserved(deploymentId, lastObservation(deploymentId, observedAt), "paused");
+            } else if (store.observedAgain(deploymentId, observedAt)) {
+                snap = store.load(deploymentId); // the same devices in flight, with their timeouts extended
+            }
+            lastObserved.put(deploymentId, observedAt);
+            for (String left : snap.leftTheirSystem()) {
+                outcomes.put(left, Outcome.LEFT);
+            }
             Map<String, String> takenBy = takenBy(outcomes);
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
@@ -172,6 +198,25 @@ public class DeploymentEngine {
     }
 
     /**
+     * When this replica last observed the deployment, if that was the pass before (within two intervals and a
+     * minute): an older one means another replica drove it meanwhile, and the stretch begins {@code now}.
+     */
+    private java.time.Instant lastObservation(long deploymentId, java.time.Instant now) {
+        java.time.Instant last = lastObserved.get(deploymentId);
+        java.time.Instant recent = now.minus(config.interval().multipliedBy(2)).minusSeconds(60);
+        return last == null || last.isBefore(recent) || last.isAfter(now) ? now : last;
+    }
+
+    /** The pass could not observe the deployment: from its last observation on, its time does not count. */
+    private void unobserved(long deploymentId, String cause) {
+        try {
+            store.markUnobserved(deploymentId, lastObservation(deploymentId, clock.instant()), cause);
+        } catch (RuntimeException e) {
+            LOG.warnf("Could not record that deployment %d is not observed: %s", deploymentId, e.getMessage());
+        }
+    }
+
+    /**
      * Devices whose assignment was decided in an earlier pass but not confirmed (the service died, or hawkBit was
      * down, between storing the intent and hawkBit's answer): adopt hawkBit's action when it has one, so nothing is
      * assigned twice, else let the planner send it again.
@@ -226,25 +271,48 @@ public class DeploymentEngine {
         return ours ? newest : Optional.empty();
     }
 
-    /** Sends the decided assignments, one hawkBit call per set, and records hawkBit's actions. */
+    /**
+     * Sends the decided assignments, one hawkBit call per set, and records hawkBit's actions. A set hawkBit refuses
+     * fails the devices it was for (their runs go back on the next pass); hawkBit away only delays, and neither stops
+     * the other sets from being sent.
+     */
     private void send(List<RunPlanner.Assign> assignments, Map<String, Long> runOfDevice) {
         Map<Long, List<RunPlanner.Assign>> bySet = assignments.stream()
                 .collect(Collectors.groupingBy(RunPlanner.Assign::setId, LinkedHashMap::new, Collectors.toList()));
         for (Map.Entry<Long, List<RunPlanner.Assign>> e : bySet.entrySet()) {
             List<String> ids = e.getValue().stream().map(RunPlanner.Assign::controllerId).distinct().toList();
+            List<RunPlanner.Assign> sent = e.getValue();
             AssignmentResult result;
             Set<String> dropped = new HashSet<>();
             try {
                 result = hawkbit.assign(e.getKey(), ids);
+            } catch (AssignmentRefusedException refused) {
+                Set<String> refusedIds = new HashSet<>();
+                for (AssignmentRefusedException.Refusal r : refused.refusals()) {
+                    LOG.warnf("hawkBit refused set %d (%s) for %d device(s): %s", e.getKey(), refused.setLabel(),
+                            r.controllerIds().size(), r.statusAndReason());
+                    store.recordRefusal(refused.setLabel(), r.controllerIds(), r.statusAndReason(), runOfDevice,
+                            clock.instant());
+                    refusedIds.addAll(r.controllerIds());
+                }
+                sent = sent.stream().filter(a -> !refusedIds.contains(a.controllerId())).toList();
+                if (sent.isEmpty()) {
+                    continue;
+                }
+                result = refused.result();
             } catch (AssignmentIncompleteException incomplete) {
                 result = incomplete.result();
                 dropped.addAll(incomplete.unknownTargets());
             } catch (HawkbitUnavailableException down) {
                 LOG.warnf("Assignment of set %d to %d device(s) waits for hawkBit: %s", e.getKey(), ids.size(), down.getMessage());
                 continue; // intents stay; the next pass recovers them
+            } catch (HawkbitRequestException notAllowed) {
+                // not a refusal of this set (see HawkbitAnswer): Qawk's own access to hawkBit. No device is concerned.
+                LOG.errorf("Assignment of set %d to %d device(s) waits: %s", e.getKey(), ids.size(), notAllowed.getMessage());
+                continue;
             }
             faultRecordDelay();
-            store.recordAssignment(e.getKey(), e.getValue(), result, dropped, runOfDevice, clock.instant());
+            store.recordAssignment(e.getKey(), sent, result, dropped, runOfDevice, clock.instant());
         }
     }
 

@@ -67,12 +67,20 @@ public class RunDevice extends PanacheEntityBase {
 
     public String detail;
 
+    /** Seconds of the current assignment during which hawkBit could not be observed (or it was paused): not counted. */
+    @Column(name = "unobserved_seconds", nullable = false)
+    public long unobservedSeconds;
+
+    /** How it failed, for the run's reason, when that is more than "it reported a failure" (timed out, refused). */
+    public String failure;
+
     static List<RunDevice> ofRun(long runId) {
         return list("runId = ?1 order by order, controllerId", runId);
     }
 
     RunPlanner.Device planned() {
-        return new RunPlanner.Device(controllerId, order, fromSetId, toSetId, state, assignedAt, failed);
+        return new RunPlanner.Device(controllerId, order, fromSetId, toSetId, state, assignedAt, failed,
+                java.time.Duration.ofSeconds(unobservedSeconds), failure);
     }
 
     /** The set this device is being sent now: its destination, or its photographed set on the way back. */

@@ -27,13 +27,32 @@ public final class RunPlanner {
     private RunPlanner() {
     }
 
-    /** A device of the run as stored. */
-    /** A device of the run as stored; {@code failed} once it failed its forward update in this run. */
+    /**
+     * A device of the run as stored; {@code failed} once it failed its forward update in this run. {@code unobserved}:
+     * time of its current assignment during which hawkBit could not be observed or the deployment was paused, which
+     * does not count toward its order timeout. {@code failure}: how it failed when that is more than "it reported a
+     * failure", as words for the run's reason naming the device ({@code lane-07-a did not finish within 30 min}).
+     */
     public record Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
-                         Instant assignedAt, boolean failed) {
-        Device with(DeviceState newState) {
+                         Instant assignedAt, boolean failed, Duration unobserved, String failure) {
+        public Device {
+            unobserved = unobserved == null ? Duration.ZERO : unobserved;
+        }
+
+        public Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
+                      Instant assignedAt, boolean failed) {
+            this(controllerId, order, fromSetId, toSetId, state, assignedAt, failed, Duration.ZERO, null);
+        }
+
+        Device with(DeviceState newState, String newFailure) {
             return new Device(controllerId, order, fromSetId, toSetId, newState, assignedAt,
-                    failed || newState == DeviceState.FAILED);
+                    failed || newState == DeviceState.FAILED, unobserved, newFailure != null ? newFailure : failure);
+        }
+
+        /** Past its order timeout at {@code now}: assigned longer ago than the timeout plus its unobserved time. */
+        boolean timedOut(Instant now, Duration orderTimeout) {
+            return assignedAt != null && orderTimeout != null
+                    && !now.isBefore(assignedAt.plus(orderTimeout).plus(unobserved));
         }
     }
 
@@ -57,8 +76,11 @@ public final class RunPlanner {
     public record Assign(String controllerId, long setId, boolean rollback, int order) {
     }
 
-    /** A device's new state, why (null: keep the last reason) and whether it failed its update in this run. */
-    public record DeviceChange(DeviceState state, String detail, boolean failed) {
+    /**
+     * A device's new state, why (null: keep the last reason), whether it failed its update in this run and how
+     * (null: it reported a failure, or it did not fail).
+     */
+    public record DeviceChange(DeviceState state, String detail, boolean failed, String failure) {
     }
 
     /**
@@ -96,8 +118,7 @@ public final class RunPlanner {
             if (d.state() == DeviceState.ASSIGNED || d.state() == DeviceState.ROLLBACK_ASSIGNED) {
                 anyInFlight = true;
                 if (outcomes.getOrDefault(d.controllerId(), Outcome.RUNNING) != Outcome.RUNNING
-                        || d.assignedAt() == null
-                        || orderTimeout != null && !now.isBefore(d.assignedAt().plus(orderTimeout))) {
+                        || d.assignedAt() == null || d.timedOut(now, orderTimeout)) {
                     return false;
                 }
             }
@@ -108,7 +129,6 @@ public final class RunPlanner {
     /** The reason a run that went back carries, in the words operators were promised. */
     static String rollbackReason(RollbackCause cause, String manualReason, Integer failedOrder, List<Device> devices,
                                  Map<String, DeviceChange> changes) {
-        long failed = 0;
         long back = 0;
         long tried = 0;
         long nothingBefore = 0;
@@ -125,10 +145,17 @@ public final class RunPlanner {
                 nothingBefore++;
             }
         }
+        long reported = 0;
+        List<String> named = new ArrayList<>();
         for (Device d : devices) {
             DeviceChange c = changes.get(d.controllerId());
             if (d.failed() || c != null && c.failed()) {
-                failed++;
+                String failure = c != null && c.failure() != null ? c.failure() : d.failure();
+                if (failure == null) {
+                    reported++;
+                } else if (!named.contains(failure)) {
+                    named.add(failure);
+                }
             }
         }
         StringBuilder sb = new StringBuilder();
@@ -139,8 +166,14 @@ public final class RunPlanner {
             }
         } else if (manualReason != null) {
             sb.append(manualReason); // what made it go back, in words: a device that left, one taken over
+        } else if (named.isEmpty()) {
+            sb.append(reported).append(" device(s) failed at order ").append(failedOrder);
         } else {
-            sb.append(failed).append(" device(s) failed at order ").append(failedOrder);
+            sb.append("at order ").append(failedOrder).append(": ");
+            if (reported > 0) {
+                sb.append(reported).append(" device(s) failed; ");
+            }
+            sb.append(String.join("; ", named));
         }
         sb.append(" -- rolled back: ").append(back).append(" of ").append(tried)
                 .append(" devices on their previous set again");
@@ -257,8 +290,10 @@ public final class RunPlanner {
                             "device " + d.controllerId() + " failed: its target was deleted in hawkBit");
                     case RUNNING -> {
                         if (timedOut(d)) {
-                            change(d, DeviceState.FAILED, FAILED_MARK + ": did not finish within " + human(in.orderTimeout()),
-                                    "device " + d.controllerId() + " failed: no result within " + human(in.orderTimeout()));
+                            String late = "did not finish within " + human(in.orderTimeout());
+                            change(d, DeviceState.FAILED, FAILED_MARK + ": " + late,
+                                    "device " + d.controllerId() + " failed: no result within " + human(in.orderTimeout()),
+                                    d.controllerId() + " " + late);
                         }
                     }
                 }
@@ -383,8 +418,7 @@ public final class RunPlanner {
         }
 
         private boolean timedOut(Device d) {
-            return d.assignedAt() != null && in.orderTimeout() != null
-                    && !in.now().isBefore(d.assignedAt().plus(in.orderTimeout()));
+            return d.timedOut(in.now(), in.orderTimeout());
         }
 
         private List<Integer> orders() {
@@ -393,11 +427,16 @@ public final class RunPlanner {
         }
 
         private void change(Device d, DeviceState newState, String detail, String event) {
-            Device updated = d.with(newState);
+            change(d, newState, detail, event, null);
+        }
+
+        private void change(Device d, DeviceState newState, String detail, String event, String failure) {
+            Device updated = d.with(newState, failure);
             devices.put(d.controllerId(), updated);
             DeviceChange before = changes.get(d.controllerId());
             String keptDetail = detail != null ? detail : before == null ? null : before.detail();
-            changes.put(d.controllerId(), new DeviceChange(newState, keptDetail, updated.failed()));
+            String keptFailure = failure != null ? failure : before == null ? null : before.failure();
+            changes.put(d.controllerId(), new DeviceChange(newState, keptDetail, updated.failed(), keptFailure));
             if (event != null) {
                 events.add(event);
             }

@@ -68,7 +68,8 @@ public class RunStore {
         // read as plain rows: a pass with thousands of systems under way reads tens of thousands of devices
         Map<Long, List<Object[]>> devices = runIds.isEmpty() ? Map.of()
                 : RunDevice.getEntityManager().createQuery("select d.runId, d.controllerId, d.order, d.fromSetId, d.toSetId,"
-                                + " d.state, d.assignedAt, d.failed, d.actionId from RunDevice d where d.runId in :runs"
+                                + " d.state, d.assignedAt, d.failed, d.actionId, d.unobservedSeconds, d.failure"
+                                + " from RunDevice d where d.runId in :runs"
                                 + " order by d.runId, d.order, d.controllerId", Object[].class)
                 .setParameter("runs", runIds).getResultStream()
                 .collect(Collectors.groupingBy(row -> (Long) row[0], java.util.LinkedHashMap::new, Collectors.toList()));
@@ -81,7 +82,8 @@ public class RunStore {
             for (Object[] row : own) {
                 DeviceState state = (DeviceState) row[5];
                 RunPlanner.Device dev = new RunPlanner.Device((String) row[1], (Integer) row[2], (Long) row[3],
-                        (Long) row[4], state, (Instant) row[6], (Boolean) row[7]);
+                        (Long) row[4], state, (Instant) row[6], (Boolean) row[7], Duration.ofSeconds((Long) row[9]),
+                        (String) row[10]);
                 planned.add(dev);
                 if (state == DeviceState.ASSIGNED || state == DeviceState.ROLLBACK_ASSIGNED) {
                     inFlight.add(new DeviceObserver.InFlight(dev.controllerId(),
@@ -267,9 +269,13 @@ public class RunStore {
             if (change.detail() != null) {
                 d.detail = change.detail();
             }
+            if (change.failure() != null) {
+                d.failure = change.failure();
+            }
             if (change.state() == DeviceState.ASSIGNING || change.state() == DeviceState.ROLLBACK_ASSIGNING) {
                 d.intentAt = now;
                 d.assignedAt = null;
+                d.unobservedSeconds = 0;
                 if (change.state() == DeviceState.ASSIGNING) {
                     d.actionId = null; // going back keeps the forward action: recovery looks for a newer one
                 }
@@ -391,6 +397,117 @@ public class RunStore {
         d.state = d.state == DeviceState.ROLLBACK_ASSIGNING ? DeviceState.ROLLBACK_ASSIGNED : DeviceState.ASSIGNED;
         d.actionId = actionId;
         d.assignedAt = at;
+    }
+
+    /**
+     * hawkBit refused to assign {@code setLabel} to these devices ({@code statusAndReason}: hawkBit's answer, e.g.
+     * {@code 404 distribution set not found}): each fails its step, forward or back, with that reason, and the run's
+     * timeline says so. The planner sends the system back on its next pass, as after any failure.
+     */
+    @Transactional
+    public void recordRefusal(String setLabel, List<String> controllerIds, String statusAndReason,
+                              Map<String, Long> runOfDevice, Instant at) {
+        Set<String> refused = Set.copyOf(controllerIds);
+        List<Long> runIds = controllerIds.stream().map(runOfDevice::get).filter(java.util.Objects::nonNull)
+                .distinct().sorted().toList();
+        List<SystemRun> runs = locked(runIds);
+        Map<Long, List<RunDevice>> devices = devicesOf(runIds);
+        for (SystemRun run : runs) {
+            List<String> named = new ArrayList<>();
+            String label = null;
+            for (RunDevice d : devices.getOrDefault(run.id, List.of())) {
+                if (!refused.contains(d.controllerId) || !java.util.Objects.equals(runOfDevice.get(d.controllerId), run.id)) {
+                    continue;
+                }
+                String set = d.state == DeviceState.ROLLBACK_ASSIGNING ? d.fromSet : d.toSet;
+                set = set == null ? setLabel : set;
+                if (d.state == DeviceState.ASSIGNING) {
+                    d.state = DeviceState.FAILED;
+                    d.failed = true;
+                    d.failure = "hawkBit refused " + set + " for " + d.controllerId + ": " + statusAndReason;
+                    d.detail = RunPlanner.FAILED_MARK + ": hawkBit refused " + set + ": " + statusAndReason;
+                } else if (d.state == DeviceState.ROLLBACK_ASSIGNING) {
+                    d.state = DeviceState.ROLLBACK_FAILED;
+                    d.detail = "failed to go back: hawkBit refused " + set + ": " + statusAndReason;
+                } else {
+                    continue;
+                }
+                d.finishedAt = at;
+                named.add(d.controllerId);
+                label = set;
+            }
+            if (!named.isEmpty()) {
+                RunEvent.record(run.id, at, "ASSIGNMENT_REFUSED", "hawkBit refused " + label + " for "
+                        + String.join(", ", named) + ": " + statusAndReason, null);
+            }
+        }
+    }
+
+    /**
+     * From {@code since} on, this deployment is not observed ({@code cause}: {@code hawkBit unreachable} or
+     * {@code paused}); kept as it is when it already was, a new cause added to the old.
+     */
+    @Transactional
+    public void markUnobserved(long deploymentId, Instant since, String cause) {
+        DeploymentUnobserved u = DeploymentUnobserved.findById(deploymentId, LockModeType.PESSIMISTIC_WRITE);
+        if (u == null) {
+            u = new DeploymentUnobserved();
+            u.deploymentId = deploymentId;
+            u.since = since;
+            u.cause = cause;
+            u.persist();
+        } else if (!u.cause.contains(cause) && u.cause.length() < 200) {
+            u.cause = u.cause + ", then " + cause;
+        }
+    }
+
+    /**
+     * The deployment was observed at {@code at}. If it had not been since some time, that time is added to the
+     * unobserved time of every device of it in flight (so it does not count toward their order timeouts), each of
+     * their runs says so in its timeline, and the record goes, all in this one transaction. True when anything was
+     * extended: the caller reloads what it planned with.
+     */
+    @Transactional
+    public boolean observedAgain(long deploymentId, Instant at) {
+        DeploymentUnobserved u = DeploymentUnobserved.findById(deploymentId, LockModeType.PESSIMISTIC_WRITE);
+        if (u == null) {
+            return false;
+        }
+        Duration away = Duration.between(u.since, at);
+        long seconds = Math.max(0, away.getSeconds() + (away.getNano() > 0 ? 1 : 0));
+        u.delete();
+        if (seconds == 0) {
+            return false;
+        }
+        List<DeviceState> inFlight = List.of(DeviceState.ASSIGNING, DeviceState.ASSIGNED, DeviceState.ROLLBACK_ASSIGNING,
+                DeviceState.ROLLBACK_ASSIGNED);
+        var em = RunDevice.getEntityManager();
+        List<Long> runIds = em.createQuery("select distinct d.runId from RunDevice d where d.state in :states and d.runId in"
+                        + " (select r.id from SystemRun r where r.deploymentId = :d) order by d.runId", Long.class)
+                .setParameter("states", inFlight).setParameter("d", deploymentId).getResultList();
+        if (runIds.isEmpty()) {
+            return false;
+        }
+        em.createQuery("update RunDevice d set d.unobservedSeconds = d.unobservedSeconds + :s"
+                        + " where d.state in :states and d.runId in :runs")
+                .setParameter("s", seconds).setParameter("states", inFlight).setParameter("runs", runIds).executeUpdate();
+        String message = u.cause + " " + span(u.since, at) + "; order timeouts extended by "
+                + RunPlanner.human(Duration.ofSeconds(seconds));
+        runIds.forEach(runId -> RunEvent.record(runId, at, "TIMEOUTS_EXTENDED", message, null));
+        return true;
+    }
+
+    private static final java.time.format.DateTimeFormatter TIME =
+            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+    private static final java.time.format.DateTimeFormatter DATE_TIME =
+            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+
+    /** {@code 18:25:16–18:26:01 UTC}, with dates when it spans midnight. */
+    static String span(Instant from, Instant to) {
+        boolean sameDay = from.truncatedTo(java.time.temporal.ChronoUnit.DAYS)
+                .equals(to.truncatedTo(java.time.temporal.ChronoUnit.DAYS));
+        java.time.format.DateTimeFormatter f = sameDay ? TIME : DATE_TIME;
+        return f.format(from) + "–" + f.format(to) + " UTC";
     }
 
     @Transactional

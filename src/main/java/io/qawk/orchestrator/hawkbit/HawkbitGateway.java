@@ -275,17 +275,30 @@ public class HawkbitGateway {
         if (distinct.isEmpty()) {
             return AssignmentResult.empty();
         }
-        DistributionSetRef set = distributionSet(distributionSetId).orElseThrow(() -> new HawkbitRequestException(
-                404, "distribution set " + distributionSetId + " does not exist in hawkBit"));
-        if (!set.complete()) {
-            throw new HawkbitRequestException(409, "distribution set " + set.label() + " (" + set.id()
-                    + ") is incomplete; hawkBit cannot assign it");
-        }
         List<String> ids = List.copyOf(distinct);
+        DistributionSetRef set = distributionSet(distributionSetId).orElseThrow(() -> new AssignmentRefusedException(
+                "set " + distributionSetId, AssignmentResult.empty(),
+                List.of(new AssignmentRefusedException.Refusal(ids, 404, "404 distribution set not found"))));
+        if (!set.complete()) {
+            throw new AssignmentRefusedException(set.label(), AssignmentResult.empty(),
+                    List.of(new AssignmentRefusedException.Refusal(ids, 409, "409 distribution set is incomplete")));
+        }
         int batchSize = Math.max(1, config.assignBatchSize());
         AssignmentResult sum = AssignmentResult.empty();
+        List<AssignmentRefusedException.Refusal> refusals = new ArrayList<>();
         for (int from = 0; from < ids.size(); from += batchSize) {
-            sum = sum.plus(assignBatch(set, ids.subList(from, Math.min(ids.size(), from + batchSize))));
+            List<String> batch = ids.subList(from, Math.min(ids.size(), from + batchSize));
+            try {
+                sum = sum.plus(assignBatch(set, batch));
+            } catch (HawkbitRequestException e) {
+                if (e.answer() != HawkbitAnswer.REFUSED) {
+                    throw e;
+                }
+                refusals.add(new AssignmentRefusedException.Refusal(batch, e.status(), e.statusAndReason()));
+            }
+        }
+        if (!refusals.isEmpty()) {
+            throw new AssignmentRefusedException(set.label(), sum, refusals);
         }
         if (sum.accountedFor() != ids.size()) {
             List<String> unknown = unknownTargetsAmong(ids);
@@ -484,7 +497,7 @@ public class HawkbitGateway {
             throw new Resilience.Transient(e.getMessage(), e);
         }
         record(operation, outcomeOf(reply.status()), start);
-        if (reply.status() >= 500 || reply.status() == 429) {
+        if (HawkbitAnswer.of(reply.status(), errorCode(reply)).retry()) {
             throw new Resilience.Transient(operation + ": HTTP " + reply.status() + hawkbitMessage(reply), null);
         }
         return reply;
@@ -592,8 +605,10 @@ public class HawkbitGateway {
         if (reply.status() == 404 && controllerId != null) {
             throw new TargetNotFoundException(controllerId, "hawkBit knows no target '" + controllerId + "'");
         }
-        throw new HawkbitRequestException(reply.status(),
-                "hawkBit refused " + operation + ": HTTP " + reply.status() + hawkbitMessage(reply));
+        String message = hawkbitMessage(reply);
+        throw new HawkbitRequestException(reply.status(), errorCode(reply),
+                message.isEmpty() ? null : message.substring(2, message.length() - 1),
+                "hawkBit refused " + operation + ": HTTP " + reply.status() + message);
     }
 
     private JsonNode parse(String operation, HawkbitHttp.Reply reply) {
@@ -610,6 +625,19 @@ public class HawkbitGateway {
 
     private static HawkbitUnavailableException malformed(String operation, String what) {
         return new HawkbitUnavailableException("hawkBit answered malformed " + operation + " (" + what + ")");
+    }
+
+    /** hawkBit's {@code errorCode} of an error answer, or null when it sent none (or no JSON). */
+    private String errorCode(HawkbitHttp.Reply reply) {
+        if (reply.isSuccess() || !reply.hasBody()) {
+            return null;
+        }
+        try {
+            JsonNode node = json.readTree(reply.body());
+            return node != null && node.path("errorCode").isTextual() ? node.get("errorCode").asText() : null;
+        } catch (JsonProcessingException e) {
+            return null;
+        }
     }
 
     /** hawkBit's own error message, shortened, with anything that could be a credential removed. */

@@ -61,8 +61,9 @@ class RunPlannerTest {
                 Device old = devices.get(id);
                 DeviceState s = c.state() == ASSIGNING ? ASSIGNED : c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED : c.state();
                 Instant at = s == ASSIGNED || s == ROLLBACK_ASSIGNED ? now : old.assignedAt();
-                devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, at,
-                        c.failed()));
+                boolean assigned = s == ASSIGNED || s == ROLLBACK_ASSIGNED;
+                devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, at, c.failed(),
+                        assigned ? Duration.ZERO : old.unobserved(), c.failure() != null ? c.failure() : old.failure()));
             });
             outcomes.clear();
             state = d.state();
@@ -179,6 +180,24 @@ class RunPlannerTest {
         }
 
         @Test
+        void timeHawkbitWasNotObservedDoesNotCountTowardTheTimeout() {
+            Lane lane = new Lane().device("term-a", 1, 1L, 11);
+            lane.plan();
+            Device d = lane.devices.get("term-a");
+            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNED, d.assignedAt(), false,
+                    Duration.ofSeconds(45), null));
+
+            lane.now = T0.plus(TIMEOUT).plusSeconds(44);
+            assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), lane.now, TIMEOUT)).isTrue();
+            assertThat(lane.plan().deviceChanges()).isEmpty();
+
+            lane.now = T0.plus(TIMEOUT).plusSeconds(45);
+            assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), lane.now, TIMEOUT)).isFalse();
+            lane.plan();
+            assertThat(lane.devices.get("term-a").failed()).isTrue();
+        }
+
+        @Test
         void aTargetDeletedInHawkbitIsAFailureThatSaysSo() {
             Lane lane = new Lane().device("term-a", 1, 1L, 11);
             lane.plan();
@@ -257,6 +276,49 @@ class RunPlannerTest {
             Decision d = lane.plan();
 
             assertThat(d.reason()).isEqualTo("3 device(s) failed at order 1 -- rolled back: 3 of 3 devices on their previous set again");
+        }
+
+        @Test
+        void aDeviceThatTimedOutIsNamedAsTimedOutApartFromDevicesThatReportedFailure() {
+            Lane lane = new Lane().device("a", 1, 1L, 11).device("b", 1, 1L, 11).device("c", 1, 1L, 11);
+            lane.plan();
+            lane.outcome("a", Outcome.FAILED).outcome("b", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.now = T0.plus(TIMEOUT);
+            assertThat(lane.plan().state()).isEqualTo(RunState.ROLLING_BACK);
+            lane.outcome("a", Outcome.SUCCEEDED).outcome("b", Outcome.SUCCEEDED).outcome("c", Outcome.SUCCEEDED);
+
+            Decision d = lane.plan();
+
+            assertThat(d.reason()).isEqualTo("at order 1: 1 device(s) failed; c did not finish within 30 min"
+                    + " -- rolled back: 3 of 3 devices on their previous set again");
+        }
+
+        @Test
+        void aDeviceHawkbitRefusedIsNamedWithHawkbitsReasonAndTheSystemGoesBack() {
+            Lane lane = Lane.standard();
+            lane.plan();
+            lane.outcome("term-a", Outcome.SUCCEEDED).outcome("term-b", Outcome.SUCCEEDED)
+                    .outcome("display", Outcome.SUCCEEDED);
+            lane.plan();
+            // the engine records hawkBit's refusal of the lane's set as the lane's failure
+            String refusal = "hawkBit refused app:4.0 for lane: 404 distribution set not found";
+            lane.devices.put("lane", new Device("lane", 2, 2L, 10, FAILED, null, true, Duration.ZERO, refusal));
+
+            Decision back = lane.plan();
+            assertThat(back.state()).isEqualTo(RunState.ROLLING_BACK);
+            assertThat(back.failedOrder()).isEqualTo(2);
+            assertThat(back.assignments()).containsExactly(new Assign("lane", 2, true, 2));
+            lane.outcome("lane", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.outcome("term-a", Outcome.SUCCEEDED).outcome("term-b", Outcome.SUCCEEDED)
+                    .outcome("display", Outcome.SUCCEEDED);
+
+            Decision d = lane.plan();
+
+            assertThat(d.state()).isEqualTo(RunState.ROLLED_BACK);
+            assertThat(d.reason()).isEqualTo("at order 2: " + refusal
+                    + " -- rolled back: 4 of 4 devices on their previous set again");
         }
 
         @Test

@@ -117,6 +117,51 @@ class HawkbitGatewayAssignTest extends WireMockHawkbit {
         hawkbit.verify(0, postRequestedFor(urlPathEqualTo("/rest/v1/distributionsets/43/assignedTargets")));
     }
 
+    private static final String CD = "[{\"id\":\"c\",\"type\":\"forced\"},{\"id\":\"d\",\"type\":\"forced\"}]";
+
+    @Test
+    void aBatchHawkbitRefusesIsNamedWithHawkbitsReasonAndTheOtherBatchesAreStillSent() {
+        stubAssign(List.of("a", "b"), "forced", 2, 0, List.of(11L, 12L));
+        hawkbit.stubFor(post(urlEqualTo(ASSIGN_URL)).withRequestBody(equalToJson(CD))
+                .willReturn(aResponse().withStatus(403).withHeader("Content-Type", "application/json")
+                        .withBody("{\"errorCode\":\"hawkbit.server.error.quota.tooManyEntries\","
+                                + "\"message\":\"Quota exceeded: too many actions for target c\"}")));
+        stubAssign(List.of("e"), "forced", 1, 0, List.of(15L));
+
+        assertThatThrownBy(() -> gateway(config().withAssign(AssignmentType.FORCED, 2)).assign(42,
+                List.of("a", "b", "c", "d", "e"))).isInstanceOfSatisfying(AssignmentRefusedException.class, e -> {
+                    assertThat(e.setLabel()).isEqualTo("app:2.0");
+                    assertThat(e.refusals()).containsExactly(new AssignmentRefusedException.Refusal(List.of("c", "d"),
+                            403, "403 Quota exceeded: too many actions for target c"));
+                    assertThat(e.result().actionIds()).containsExactly(11L, 12L, 15L);
+                });
+        hawkbit.verify(1, postRequestedFor(urlEqualTo(ASSIGN_URL)).withRequestBody(equalToJson(CD)));
+    }
+
+    @Test
+    void aMissingSetIsARefusalOfEveryTarget() {
+        hawkbit.stubFor(get(urlEqualTo("/rest/v1/distributionsets/44")).willReturn(aResponse().withStatus(404)));
+
+        assertThatThrownBy(() -> gateway().assign(44, List.of("a", "b"))).isInstanceOfSatisfying(
+                AssignmentRefusedException.class, e -> assertThat(e.refusals()).containsExactly(
+                        new AssignmentRefusedException.Refusal(List.of("a", "b"), 404, "404 distribution set not found")));
+    }
+
+    @Test
+    void hawkbitAwayOrQawkNotLetInIsNoRefusal() {
+        hawkbit.stubFor(post(urlEqualTo(ASSIGN_URL)).willReturn(aResponse().withStatus(503)));
+        assertThatThrownBy(() -> gateway().assign(42, List.of("a"))).isInstanceOf(HawkbitUnavailableException.class);
+
+        hawkbit.resetAll();
+        completeSet();
+        hawkbit.stubFor(post(urlEqualTo(ASSIGN_URL)).willReturn(aResponse().withStatus(401)));
+        assertThatThrownBy(() -> gateway().assign(42, List.of("a")))
+                .isInstanceOfSatisfying(HawkbitRequestException.class, e -> {
+                    assertThat(e).isNotInstanceOf(AssignmentRefusedException.class);
+                    assertThat(e.answer()).isEqualTo(HawkbitAnswer.NOT_ALLOWED);
+                });
+    }
+
     private static void stubAssign(List<String> ids, String type, int assigned, int already, List<Long> actions) {
         String body = ids.stream().map(id -> "{\"id\":\"" + id + "\",\"type\":\"" + type + "\"}")
                 .collect(Collectors.joining(",", "[", "]"));

@@ -60,6 +60,15 @@ public final class HawkbitProxy {
                 .willReturn(aResponse().proxiedFrom(SharedHawkbit.get().baseUrl())));
     }
 
+    /**
+     * hawkBit stops answering, as a stopped process does (SIGSTOP): connections are taken, nothing comes back, every
+     * request hangs until the caller gives up, until {@link #heal}.
+     */
+    public static void blackHole() {
+        client().register(any(urlMatching("/.*")).atPriority(1)
+                .willReturn(aResponse().withStatus(503).withFixedDelay((int) Duration.ofMinutes(10).toMillis())));
+    }
+
     /** hawkBit's Management API misbehaves in this way until {@link #heal}. {@code readTimeout}: the service's. */
     public static void trouble(Trouble kind, Duration readTimeout) {
         WireMock c = client();

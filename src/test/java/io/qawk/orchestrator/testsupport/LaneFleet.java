@@ -81,6 +81,15 @@ public final class LaneFleet implements AutoCloseable {
         return this;
     }
 
+    /** A lane system of only some of the four roles ({@code lane}, {@code term-a}, {@code term-b}, {@code display}). */
+    public LaneFleet systemOf(String system, String centre, String... roles) {
+        Map<String, String> types = Map.of("lane", "lane", "term-a", "terminal", "term-b", "terminal", "display", "display");
+        List<DeviceSpec> specs = java.util.Arrays.stream(roles).map(r -> spec(system, r, types.get(r), centre, null)).toList();
+        devices.addDevices(specs);
+        specs.forEach(s -> all.add(s.controllerId()));
+        return this;
+    }
+
     /** A device that belongs to no system, in a channel. */
     public LaneFleet standalone(String name, String channel) {
         DeviceSpec spec = DeviceSpec.of(prefix + name, Map.of("device_type", prefix + "solo", "channel", prefix + channel));
