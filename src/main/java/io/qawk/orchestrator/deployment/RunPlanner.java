@@ -46,7 +46,8 @@ public final class RunPlanner {
 
         Device with(DeviceState newState, String newFailure) {
             return new Device(controllerId, order, fromSetId, toSetId, newState, assignedAt,
-                    failed || newState == DeviceState.FAILED, unobserved, newFailure != null ? newFailure : failure);
+                    failed || newState == DeviceState.FAILED || newState.outOfHands(), unobserved,
+                    newFailure != null ? newFailure : failure);
         }
 
         /** Past its order timeout at {@code now}: assigned longer ago than the timeout plus its unobserved time. */
@@ -83,13 +84,10 @@ public final class RunPlanner {
     public record DeviceChange(DeviceState state, String detail, boolean failed, String failure) {
     }
 
-    /**
-     * The outcome of one decision; {@code rollbackReason}, when not null, is what made the run go back in words (a
-     * device that left the system, one taken over), kept for the run's final reason.
-     */
+    /** The outcome of one decision. */
     public record Decision(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
                            String reason, Map<String, DeviceChange> deviceChanges, List<Assign> assignments,
-                           List<String> events, String rollbackReason) {
+                           List<String> events) {
         public boolean ended() {
             return state.terminal();
         }
@@ -164,8 +162,6 @@ public final class RunPlanner {
             if (manualReason != null && !manualReason.isBlank()) {
                 sb.append(" (").append(manualReason).append(')');
             }
-        } else if (manualReason != null) {
-            sb.append(manualReason); // what made it go back, in words: a device that left, one taken over
         } else if (named.isEmpty()) {
             sb.append(reported).append(" device(s) failed at order ").append(failedOrder);
         } else {
@@ -201,7 +197,6 @@ public final class RunPlanner {
         private Integer failedOrder;
         private RollbackCause cause;
         private String reason;
-        private String rollbackReason;
 
         Planning(Input in) {
             this.in = in;
@@ -210,7 +205,6 @@ public final class RunPlanner {
             currentOrder = in.currentOrder();
             failedOrder = in.failedOrder();
             cause = in.rollbackCause();
-            rollbackReason = in.rollbackReason();
         }
 
         Decision run() {
@@ -220,8 +214,7 @@ public final class RunPlanner {
             if (state == RunState.ROLLING_BACK) {
                 backward();
             }
-            return new Decision(state, currentOrder, failedOrder, cause, reason, changes, assignments, events,
-                    rollbackReason);
+            return new Decision(state, currentOrder, failedOrder, cause, reason, changes, assignments, events);
         }
 
         private void forward() {
@@ -266,8 +259,7 @@ public final class RunPlanner {
                         && d.state() != DeviceState.ASSIGNING) {
                     // not this system's any more: whatever it got stays with it; the rest of the system goes back
                     String why = d.controllerId() + " left the system during the update";
-                    change(d, DeviceState.LEFT_SYSTEM, "left the system during the update", "device " + why);
-                    culprit(why);
+                    change(d, DeviceState.LEFT_SYSTEM, "left the system during the update", "device " + why, why);
                 }
             }
             for (Device d : List.copyOf(devices.values())) {
@@ -279,8 +271,8 @@ public final class RunPlanner {
                     case TAKEN_OVER -> {
                         String set = in.takenBy().getOrDefault(d.controllerId(), "another set");
                         String why = d.controllerId() + " was given " + set + " in hawkBit by someone else";
-                        change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else", "device " + why);
-                        culprit(why);
+                        change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else", "device " + why,
+                                why);
                     }
                     case LEFT -> {
                     }
@@ -297,14 +289,6 @@ public final class RunPlanner {
                         }
                     }
                 }
-            }
-        }
-
-        /** The first device out of this run's hands names why the system goes back. */
-        private void culprit(String why) {
-            if (cause == null) {
-                cause = RollbackCause.FAILURE;
-                rollbackReason = why;
             }
         }
 

@@ -289,7 +289,6 @@ public class RunStore {
         run.currentOrder = decision.currentOrder();
         run.failedOrder = decision.failedOrder();
         run.rollbackCause = decision.rollbackCause();
-        run.rollbackReason = decision.rollbackReason();
         if (decision.reason() != null) {
             run.reason = decision.reason();
         }

@@ -48,7 +48,8 @@ class DeviceLeavesEndToEndTest {
 
             awaitState(d, "FAILED", WITHIN);
             assertThat(run(d, "state")).isEqualTo("ROLLED_BACK");
-            assertThat(run(d, "reason")).startsWith(termB + " left the system during the update -- rolled back: 2 of 2 devices");
+            assertThat(run(d, "reason")).isEqualTo("at order 1: " + termB + " left the system during the update -- rolled back: "
+                    + "2 of 2 devices on their previous set again");
             assertThat(fleet.installedSetId(termB)).as("not sent back: it is another system's now").isEqualTo(fleet.set("term:2"));
             assertThat(fleet.hawkbit.actions(termB)).hasSize(2); // the preinstall and ours, no rollback
             assertThat(fleet.installedSetId(fleet.id("lane-07", "term-a"))).isEqualTo(fleet.set("term:1"));
@@ -75,8 +76,8 @@ class DeviceLeavesEndToEndTest {
 
             awaitState(d, "FAILED", WITHIN);
             assertThat(run(d, "state")).isEqualTo("ROLLED_BACK");
-            assertThat(run(d, "reason")).startsWith(termA + " was given " + fleet.prefix + "other:9.9 in hawkBit by someone else"
-                    + " -- rolled back:");
+            assertThat(run(d, "reason")).startsWith("at order 1: " + termA + " was given " + fleet.prefix
+                    + "other:9.9 in hawkBit by someone else -- rolled back:");
             await().atMost(WITHIN).until(() -> fleet.installedSetId(termA) == other);
             assertThat(fleet.hawkbit.actions(termA)).as("the preinstall, ours, the other person's; none to go back")
                     .hasSize(3);

@@ -28,20 +28,19 @@ class RunPlannerOutOfHandsTest {
             "lane", new Device("lane", 2, 2L, 10, WAITING, null, false)));
     private RunState state = RunState.RUNNING;
     private RollbackCause cause;
-    private String rollbackReason;
     private Integer failedOrder;
 
     private Decision plan(Map<String, Outcome> outcomes, Map<String, String> takenBy) {
-        Decision d = RunPlanner.plan(new RunPlanner.Input(state, 1, failedOrder, cause, rollbackReason,
+        Decision d = RunPlanner.plan(new RunPlanner.Input(state, 1, failedOrder, cause, null,
                 new ArrayList<>(devices.values()), outcomes, T0.plusSeconds(10), TIMEOUT, takenBy));
         d.deviceChanges().forEach((id, c) -> {
             Device old = devices.get(id);
             DeviceState s = c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED : c.state();
-            devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, old.assignedAt(), c.failed()));
+            devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, old.assignedAt(), c.failed(),
+                    old.unobserved(), c.failure() != null ? c.failure() : old.failure()));
         });
         state = d.state();
         cause = d.rollbackCause();
-        rollbackReason = d.rollbackReason();
         failedOrder = d.failedOrder();
         return d;
     }
@@ -74,7 +73,7 @@ class RunPlannerOutOfHandsTest {
 
         Decision end = finishRollback();
         assertThat(end.state()).isEqualTo(RunState.ROLLED_BACK);
-        assertThat(end.reason()).isEqualTo("term-b left the system during the update -- rolled back: "
+        assertThat(end.reason()).isEqualTo("at order 1: term-b left the system during the update -- rolled back: "
                 + "2 of 2 devices on their previous set again");
         assertThat(devices.get("term-b").state()).isEqualTo(LEFT_SYSTEM);
     }
@@ -89,7 +88,7 @@ class RunPlannerOutOfHandsTest {
                 .containsExactlyInAnyOrder("term-b", "display");
 
         Decision end = finishRollback();
-        assertThat(end.reason()).isEqualTo("term-a was given app:9.9 in hawkBit by someone else -- rolled back: "
+        assertThat(end.reason()).isEqualTo("at order 1: term-a was given app:9.9 in hawkBit by someone else -- rolled back: "
                 + "2 of 2 devices on their previous set again");
         assertThat(devices.get("term-a").state()).isEqualTo(TAKEN_OVER);
     }
