@@ -15,6 +15,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -115,7 +116,7 @@ public class DeviceObserver {
         }
         for (InFlight d : rest) {
             if (busy.contains(d.controllerId()) && set != null && !stillOurs.contains(d.controllerId())) {
-                out.put(d.controllerId(), Outcome.TAKEN_OVER);
+                out.put(d.controllerId(), takenOverOrNot(d));
                 continue;
             }
             if (installedSince.contains(d.controllerId())) {
@@ -133,6 +134,30 @@ public class DeviceObserver {
             } else {
                 out.put(d.controllerId(), Outcome.RUNNING);
             }
+        }
+    }
+
+    /**
+     * A device that looked pending on something else than our set a moment ago. Taken over only when hawkBit now
+     * names another set assigned to it and our action did not end on its own: a device that failed in between
+     * (hawkBit 0.3.0M7 then shows its old set as assigned) failed, it was not taken over.
+     */
+    private Outcome takenOverOrNot(InFlight d) {
+        try {
+            Optional<DistributionSetRef> assigned = hawkbit.assignedSet(d.controllerId());
+            ActionOutcome ours = d.actionId() == null ? null : hawkbit.actionOutcome(d.controllerId(), d.actionId());
+            if (ours == ActionOutcome.FAILED) {
+                return Outcome.FAILED;
+            }
+            if (ours == ActionOutcome.SUCCEEDED) {
+                return Outcome.SUCCEEDED;
+            }
+            if (assigned.isPresent() && assigned.get().id() != d.setId() && ours != null) {
+                return Outcome.TAKEN_OVER; // ours still open (being cancelled) or cancelled for the other set
+            }
+            return ours == ActionOutcome.CANCELED ? Outcome.FAILED : Outcome.RUNNING;
+        } catch (TargetNotFoundException gone) {
+            return Outcome.GONE;
         }
     }
 
