@@ -79,6 +79,7 @@ class ChaosIT {
         int events = 0;
         int actionsChecked = 0;
         int duplicates = 0;
+        int onNeither = 0;
         int lost = 0;
         int recovered = 0;
         List<Long> roundSeconds = new ArrayList<>();
@@ -176,6 +177,7 @@ class ChaosIT {
                 r.problems().forEach(p -> problems.add("round " + version + ": " + p));
                 actionsChecked += r.actionsChecked();
                 duplicates += r.duplicates();
+                onNeither += r.onNeitherSet();
                 runs += end.runs();
                 runDevices += end.runDevices();
                 events += end.events();
@@ -199,7 +201,7 @@ class ChaosIT {
             }
 
             String summary = summary(kills, killsByMode, rounds, runs, rolledBack, runDevices, events, actionsChecked,
-                    duplicates, lost, recovered, problems.size(), roundSeconds, service,
+                    duplicates, onNeither, lost, recovered, problems.size(), roundSeconds, service,
                     Duration.between(t0, Instant.now()).toSeconds(), killLog);
             System.out.println(summary);
             Path out = ReliabilityPostgres.outputDir().resolve("chaos-summary.txt");
@@ -208,13 +210,14 @@ class ChaosIT {
 
             assertThat(problems).as("problems (see %s)", out).isEmpty();
             assertThat(duplicates).isZero();
+            assertThat(onNeither).isZero();
             assertThat(lost).isZero();
             assertThat(kills).isEqualTo(KILLS);
         }
     }
 
     private static String summary(int kills, Map<KillMode, Integer> byMode, int rounds, int runs, int rolledBack,
-                                  int runDevices, int events, int actions, int duplicates, int lost, int recovered,
+                                  int runDevices, int events, int actions, int duplicates, int onNeither, int lost, int recovered,
                                   int problems, List<Long> roundSeconds, ServiceProcess service, long totalSeconds,
                                   List<String> killLog) {
         StringBuilder sb = new StringBuilder();
@@ -227,6 +230,7 @@ class ChaosIT {
         sb.append(String.format("%-44s %d%n", "hawkBit assignments checked", actions));
         sb.append(String.format("%-44s %d%n", "intents recovered from hawkBit (RECOVERED)", recovered));
         sb.append(String.format("%-44s %d%n", "duplicate assignments found", duplicates));
+        sb.append(String.format("%-44s %d%n", "devices on neither manifest nor photo set", onNeither));
         sb.append(String.format("%-44s %d%n", "runs/devices/events lost", lost));
         sb.append(String.format("%-44s %d%n", "other problems", problems));
         sb.append(String.format("%-44s %s%n", "seconds per deployment", roundSeconds));

@@ -13,8 +13,11 @@ import java.util.Set;
  */
 public final class DeploymentCheck {
 
-    /** Problems found, how many hawkBit actions were looked at, and how many of those were duplicate assignments. */
-    public record Result(List<String> problems, int actionsChecked, int duplicates, int devices) {
+    /**
+     * Problems found, how many hawkBit actions were looked at, how many of those were duplicate assignments, and how
+     * many devices run neither their manifest's set nor their photographed set at the end.
+     */
+    public record Result(List<String> problems, int actionsChecked, int duplicates, int devices, int onNeitherSet) {
     }
 
     private DeploymentCheck() {
@@ -30,6 +33,7 @@ public final class DeploymentCheck {
         int checked = 0;
         int duplicates = 0;
         int devices = 0;
+        int onNeither = 0;
         for (Map<String, Object> run : api.runs(deploymentId)) {
             String system = (String) run.get("system");
             String state = (String) run.get("state");
@@ -70,6 +74,9 @@ public final class DeploymentCheck {
                             + expectedSets);
                 }
                 long installed = fleet.installed(id);
+                if (installed != to && (from == null || installed != from)) {
+                    onNeither++;
+                }
                 long shouldRun = "SUCCEEDED".equals(dState) || "ALREADY_ON_SET".equals(dState) ? to
                         : from == null ? -1 : from;
                 if (installed != shouldRun) {
@@ -77,6 +84,6 @@ public final class DeploymentCheck {
                 }
             }
         }
-        return new Result(problems, checked, duplicates, devices);
+        return new Result(problems, checked, duplicates, devices, onNeither);
     }
 }
