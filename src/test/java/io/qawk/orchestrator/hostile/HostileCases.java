@@ -192,8 +192,9 @@ final class HostileCases {
 
     /** Path ids that are not ids, ids of other kinds of objects, and state commands that are not allowed now. */
     private Case hostilePath(int index) {
+        // "n;2" is id n with a matrix parameter: n must be an id nothing has, or it reaches a real object
         List<String> badIds = List.of("-1", "0", "9223372036854775808", "99999999999999999999999", "abc", "1.5",
-                "%00", "%2E%2E", "1;2", "1,2", "1%20OR%201=1", "%F0%9F%98%80", "1e3", "0x1", "%27", "*",
+                "%00", "%2E%2E", (ids.type() + 2_000_000) + ";2", "1,2", "1%20OR%201=1", "%F0%9F%98%80", "1e3", "0x1", "%27", "*",
                 String.valueOf(ids.type() + 1_000_000), String.valueOf(Long.MAX_VALUE));
         String id = pick(badIds);
         List<String[]> templates = List.of(
