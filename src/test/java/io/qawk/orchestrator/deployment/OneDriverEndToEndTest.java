@@ -245,15 +245,18 @@ class OneDriverEndToEndTest {
     void aReleaseHaltedByItsStandaloneDevicesStartsNoNewSystemUntilResumedButTakesOneAgain() {
         try (LaneFleet fleet = new LaneFleet("one-halt-").withSetsAndType()) {
             fleet.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod").standalone("kiosk-1", "prod");
-            fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.fail());
-            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")));
+            // the kiosk fails once lane-01 is under way, and lane-01 fails slowly: the release halts in between
+            fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.failAfter(Duration.ofSeconds(4)));
+            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")).withDelay(Duration.ofSeconds(15)));
             int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1}");
             fleet.discovered(2);
             long solo = fleet.hawkbit.createDistributionSet(fleet.prefix + "solo", "2");
             release(prod, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + fleet.manifest("2.0", "2") + "}");
             int d = fleet(prod).getInt("release.deploymentId");
 
+            awaitRun(d, "lane-01", "RUNNING");
             await().atMost(WITHIN).until(() -> "HALTED".equals(fleet(prod).getString("release.state")));
+            assertThat(run(d, "lane-01", "state")).as("halted before its only system under way ended").isEqualTo("RUNNING");
             awaitRun(d, "lane-01", "ROLLED_BACK");
             staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
             assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "lane"))).isEmpty();
