@@ -37,7 +37,22 @@ class ChaosIT {
     static final int FAILING_PER_ROUND = 2;
     static final int MAX_KILLS_PER_ROUND = 3;
 
-    enum KillMode { RANDOM, INTENT, ROLLBACK_INTENT }
+    /** When a kill comes: at a random moment, right after any intent is stored, or right after a rollback intent. */
+    enum KillMode {
+        RANDOM, INTENT, ROLLBACK_INTENT;
+
+        /** Waits for this mode's moment in deployment {@code id}; false when it did not come (the deployment ended). */
+        boolean awaitMoment(Probe probe, int id) {
+            return switch (this) {
+                case RANDOM -> {
+                    HardStopIT.pauseRandomly(500, 6000);
+                    yield true;
+                }
+                case INTENT -> probe.awaitIntent(id, List.of("ASSIGNING", "ROLLBACK_ASSIGNING"), Duration.ofSeconds(30));
+                case ROLLBACK_INTENT -> probe.awaitIntent(id, List.of("ROLLBACK_ASSIGNING"), Duration.ofSeconds(30));
+            };
+        }
+    }
 
     static ReliabilityPostgres pg;
     static ServiceProcess service;
@@ -125,14 +140,7 @@ class ChaosIT {
                     if (!"RUNNING".equals(api.state(id))) {
                         break; // this deployment is over: the remaining kills go to the next one
                     }
-                    boolean hit = switch (mode) {
-                        case RANDOM -> {
-                            HardStopIT.pauseRandomly(500, 6000);
-                            yield true;
-                        }
-                        case INTENT -> probe.awaitIntent(id, List.of("ASSIGNING", "ROLLBACK_ASSIGNING"), Duration.ofSeconds(30));
-                        case ROLLBACK_INTENT -> probe.awaitIntent(id, List.of("ROLLBACK_ASSIGNING"), Duration.ofSeconds(30));
-                    };
+                    boolean hit = mode.awaitMoment(probe, id);
                     if (!hit) {
                         continue; // no such moment came: the deployment is probably over
                     }

@@ -231,14 +231,7 @@ class ReplicasIT {
                     if (!"RUNNING".equals(a.api().state(id))) {
                         break; // this deployment is over: the remaining kills go to the next one
                     }
-                    boolean hit = switch (mode) {
-                        case RANDOM -> {
-                            HardStopIT.pauseRandomly(500, 6000);
-                            yield true;
-                        }
-                        case INTENT -> probe.awaitIntent(id, List.of("ASSIGNING", "ROLLBACK_ASSIGNING"), Duration.ofSeconds(30));
-                        case ROLLBACK_INTENT -> probe.awaitIntent(id, List.of("ROLLBACK_ASSIGNING"), Duration.ofSeconds(30));
-                    };
+                    boolean hit = mode.awaitMoment(probe, id);
                     if (!hit) {
                         continue; // no such moment came: the deployment is probably over
                     }
