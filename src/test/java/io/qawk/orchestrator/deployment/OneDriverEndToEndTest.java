@@ -110,6 +110,13 @@ class OneDriverEndToEndTest {
             assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + second + "/plan").then().extract().jsonPath()
                     .getString("systems[0].devices.find { it.controllerId.endsWith('-lane') }.runs"))
                     .isEqualTo(fleet.prefix + "app:2");
+            // going back to the first one's photograph would undo the second: refused, nothing changes
+            int firstRun = runs(first).getInt("[0].id");
+            Api.admin().body("{\"reason\": \"lane 1 is not scoring\"}")
+                    .post("/qawk/v1/systemdeployments/" + first + "/runs/" + firstRun + "/rollback").then().statusCode(409)
+                    .contentType("application/problem+json")
+                    .body("detail", org.hamcrest.Matchers.containsString("(#" + second + ") has updated it since"));
+            assertThat(run(first, "lane-01", "state")).isEqualTo("SUCCEEDED");
         }
     }
 
