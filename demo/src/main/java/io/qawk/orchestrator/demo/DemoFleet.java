@@ -1,0 +1,153 @@
+package io.qawk.orchestrator.demo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.DeviceSpec;
+
+/**
+ * What the demo mode puts into its local hawkBit: the simulated devices, the distribution sets, the system type and
+ * the manifest. Pure data, no I/O, so the layout can be checked without a hawkBit.
+ * <p>
+ * The fleet is a bowling operator's: three centres ({@code c01}..{@code c03}) with eight lanes between them. Each lane
+ * ({@code device-01}..{@code device-08}) is one system: a lane computer ({@code device_type=device1}), two terminals
+ * ({@code device2}) and a score display ({@code device3}); lane {@code device-08} has lost its display, so one system is
+ * incomplete. Besides the lanes there are kiosks that belong to no system, and one terminal that reports no
+ * {@code device} attribute, so the system type's problem list has an entry. The display of lane {@code device-05}
+ * fails every update to {@code device3-fw:2.0}, so a deployment of the demo manifest rolls that lane back.
+ */
+public final class DemoFleet {
+
+    public static final String SYSTEM_TYPE = "device-system";
+    public static final String MANIFEST = "device-system-2.0";
+
+    public static final List<String> CENTRES = List.of("c01", "c02", "c03");
+    public static final int LANES = 8;
+    /** The lane whose score display fails the new display firmware. */
+    public static final String FAILING_SYSTEM = "device-05";
+    /** The lane without a score display. */
+    public static final String INCOMPLETE_SYSTEM = "device-08";
+    /** A terminal that reports no {@code device} attribute: matched by the system type, but in no system. */
+    public static final String STRAY_DEVICE = "stray-terminal-01";
+    public static final int KIOSKS = 3;
+
+    /** A distribution set by name and version. */
+    public record SetRef(String name, String version) {
+        public SetRef {
+            Objects.requireNonNull(name);
+            Objects.requireNonNull(version);
+        }
+
+        public String label() {
+            return name + ":" + version;
+        }
+    }
+
+    /** One component of the demo manifest: the set it should run and its order (lower goes first). */
+    public record ManifestPart(String componentType, SetRef set, int order) {
+    }
+
+    public static final SetRef APP_1 = new SetRef("app", "1.0");
+    public static final SetRef APP_2 = new SetRef("app", "2.0");
+    public static final SetRef DEVICE2_FW_1 = new SetRef("device2-fw", "1.0");
+    public static final SetRef DEVICE2_FW_2 = new SetRef("device2-fw", "2.0");
+    public static final SetRef DEVICE3_FW_1 = new SetRef("device3-fw", "1.0");
+    public static final SetRef DEVICE3_FW_2 = new SetRef("device3-fw", "2.0");
+
+    /** The sets created in hawkBit, in creation order (a fresh hawkBit gives them ids 1..6 in this order). */
+    public static final List<SetRef> SETS = List.of(APP_1, APP_2, DEVICE2_FW_1, DEVICE2_FW_2, DEVICE3_FW_1,
+            DEVICE3_FW_2);
+
+    /** Terminals and display first, together; the lane computer after them, because the new app needs the new firmware. */
+    public static final List<ManifestPart> MANIFEST_PARTS = List.of(
+            new ManifestPart("device2", DEVICE2_FW_2, 1),
+            new ManifestPart("device3", DEVICE3_FW_2, 1),
+            new ManifestPart("device1", APP_2, 2));
+
+    private DemoFleet() {
+    }
+
+    /** The system key value of lane {@code n} (1-based): {@code device-01}. */
+    public static String lane(int n) {
+        return String.format("device-%02d", n);
+    }
+
+    /** The centre of lane {@code n} (1-based): lanes are spread over the centres in runs, 3 + 3 + 2. */
+    public static String centreOf(int n) {
+        int perCentre = (LANES + CENTRES.size() - 1) / CENTRES.size();
+        return CENTRES.get((n - 1) / perCentre);
+    }
+
+    /**
+     * Every simulated device, in a stable order. {@code delay} is how long a device takes to install a set (its
+     * {@link Behaviour#delay()}).
+     */
+    public static List<DeviceSpec> devices(Duration delay) {
+        List<DeviceSpec> out = new ArrayList<>();
+        for (int n = 1; n <= LANES; n++) {
+            String system = lane(n);
+            String centre = centreOf(n);
+            out.add(device(system + "-lane", system, "device1", centre, Behaviour.succeedAfter(delay)));
+            out.add(device(system + "-term-1", system, "device2", centre, Behaviour.succeedAfter(delay)));
+            out.add(device(system + "-term-2", system, "device2", centre, Behaviour.succeedAfter(delay)));
+            if (!system.equals(INCOMPLETE_SYSTEM)) {
+                Behaviour display = system.equals(FAILING_SYSTEM)
+                        ? Behaviour.failFor(DEVICE3_FW_2.name(), DEVICE3_FW_2.version()).withDelay(delay)
+                        : Behaviour.succeedAfter(delay);
+                out.add(device(system + "-display", system, "device3", centre, display));
+            }
+        }
+        for (int k = 1; k <= KIOSKS; k++) {
+            Map<String, String> attrs = new LinkedHashMap<>();
+            attrs.put("device_type", "kiosk");
+            attrs.put("centerid", CENTRES.get((k - 1) % CENTRES.size()));
+            out.add(new DeviceSpec(String.format("kiosk-%02d", k), attrs, Behaviour.succeedAfter(delay)));
+        }
+        Map<String, String> stray = new LinkedHashMap<>();
+        stray.put("device_type", "device2");
+        stray.put("centerid", CENTRES.get(1));
+        out.add(new DeviceSpec(STRAY_DEVICE, stray, Behaviour.succeedAfter(delay)));
+        return List.copyOf(out);
+    }
+
+    private static DeviceSpec device(String controllerId, String system, String type, String centre, Behaviour b) {
+        Map<String, String> attrs = new LinkedHashMap<>();
+        attrs.put("device", system);
+        attrs.put("device_type", type);
+        attrs.put("centerid", centre);
+        return new DeviceSpec(controllerId, attrs, b);
+    }
+
+    /** The body of {@code POST /qawk/v1/systemtypes}. */
+    public record SystemTypeBody(String name, String systemKey, String groupKey, List<Component> components) {
+        public record Component(String componentType, String match) {
+        }
+    }
+
+    /** The system type the demo creates: one system per {@code device} value, its centre from {@code centerid}. */
+    public static SystemTypeBody systemType() {
+        return new SystemTypeBody(SYSTEM_TYPE, "attribute.device", "attribute.centerid", List.of(
+                new SystemTypeBody.Component("device1", "attribute.device_type==device1"),
+                new SystemTypeBody.Component("device2", "attribute.device_type==device2"),
+                new SystemTypeBody.Component("device3", "attribute.device_type==device3")));
+    }
+
+    /** The demo manifest (the body of {@code POST /qawk/v1/manifests}), given the ids hawkBit gave the sets. */
+    public static Map<String, Object> manifest(long systemTypeId, Map<SetRef, Long> setIds) {
+        List<Map<String, Object>> components = new ArrayList<>();
+        for (ManifestPart p : MANIFEST_PARTS) {
+            components.add(Map.of("componentType", p.componentType(), "distributionSetId", setIds.get(p.set()),
+                    "order", p.order()));
+        }
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("name", MANIFEST);
+        body.put("systemTypeId", systemTypeId);
+        body.put("components", components);
+        return body;
+    }
+}

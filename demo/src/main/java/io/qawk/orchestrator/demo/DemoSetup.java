@@ -1,0 +1,257 @@
+package io.qawk.orchestrator.demo;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+import io.qawk.orchestrator.demo.DemoFleet.SetRef;
+import io.qawk.orchestrator.testkit.DeviceSimulator;
+import io.qawk.orchestrator.testkit.DeviceSpec;
+import io.qawk.orchestrator.testkit.HawkbitFixtures;
+
+/**
+ * The demo's data, put in place once the service is up: distribution sets in the local hawkBit, the simulated
+ * devices (which get the 1.0 sets installed on a fresh hawkBit), the system type {@value DemoFleet#SYSTEM_TYPE} when
+ * there is no system type yet, an inventory sync and the manifest {@value DemoFleet#MANIFEST}. Everything on Qawk's
+ * side goes through its REST API, as an operator's script would. Every step is idempotent, so a second start on the
+ * same data runs it again harmlessly. {@link #close()} stops the simulated devices.
+ */
+final class DemoSetup implements AutoCloseable {
+
+    private static final Logger LOG = Logger.getLogger(DemoSetup.class);
+
+    /** How long a simulated device takes to install a set. */
+    static final Duration INSTALL_TIME = Duration.ofSeconds(2);
+    /** Devices poll no faster than this (the demo hawkBit asks for 1 s), to keep the laptop quiet. */
+    static final Duration MIN_POLL_INTERVAL = Duration.ofSeconds(3);
+    static final Duration ATTRIBUTES_TIMEOUT = Duration.ofSeconds(60);
+    static final Duration INSTALL_TIMEOUT = Duration.ofSeconds(90);
+
+    /** Where the devices and the fixtures find hawkBit. */
+    record Hawkbit(String url, String user, String password, String tenant) {
+        @Override
+        public String toString() { // never the password
+            return "hawkBit[" + url + ", user=" + user + "]";
+        }
+    }
+
+    private final Hawkbit hawkbit;
+    private final QawkApi qawk;
+    private final String serviceUrl;
+    private DeviceSimulator simulator;
+    private boolean stopped;
+
+    DemoSetup(Hawkbit hawkbit, QawkApi qawk, String serviceUrl) {
+        this.hawkbit = hawkbit;
+        this.qawk = qawk;
+        this.serviceUrl = serviceUrl;
+    }
+
+    @Override
+    public void close() {
+        DeviceSimulator sim;
+        synchronized (this) {
+            stopped = true;
+            sim = simulator;
+            simulator = null;
+        }
+        if (sim != null) {
+            sim.close();
+        }
+    }
+
+    /** Runs the set-up; a failure is logged (the service runs on, the demo data may be incomplete). */
+    void run() {
+        setUpQuietly();
+    }
+
+    private void setUpQuietly() {
+        long t0 = System.nanoTime();
+        try {
+            setUp();
+            LOG.infof("Demo: ready after %d s", (System.nanoTime() - t0) / 1_000_000_000L);
+        } catch (RuntimeException e) {
+            if (isStopped()) {
+                LOG.debugf("Demo: setup interrupted by shutdown (%s)", e.toString());
+            } else {
+                LOG.error("Demo: setup failed; the service runs on, but the demo data may be incomplete", e);
+            }
+        }
+    }
+
+    private void setUp() {
+        String url = hawkbit.url();
+        String user = hawkbit.user();
+        String password = hawkbit.password();
+        HawkbitFixtures fixtures = new HawkbitFixtures(url, user, password);
+
+        LOG.infof("Demo: [1/6] distribution sets in the local hawkBit (%s)", url);
+        boolean freshHawkbit = fixtures.findDistributionSet(DemoFleet.APP_1.name(), DemoFleet.APP_1.version())
+                .isEmpty();
+        Map<SetRef, Long> setIds = new LinkedHashMap<>();
+        for (SetRef s : DemoFleet.SETS) {
+            setIds.put(s, fixtures.createDistributionSet(s.name(), s.version()));
+        }
+        LOG.infof("Demo:       %s", setIds.entrySet().stream()
+                .map(e -> e.getKey().label() + " (id " + e.getValue() + ")").collect(Collectors.joining(", ")));
+
+        List<DeviceSpec> devices = DemoFleet.devices(INSTALL_TIME);
+        LOG.infof("Demo: [2/6] %d simulated devices: %d lanes in centres %s (lane computer, two terminals, a "
+                + "display; %s has no display, %s's display fails %s), %d kiosks outside any system, and %s "
+                + "without a 'device' attribute", devices.size(), DemoFleet.LANES, DemoFleet.CENTRES,
+                DemoFleet.INCOMPLETE_SYSTEM, DemoFleet.FAILING_SYSTEM, DemoFleet.DEVICE3_FW_2.label(), DemoFleet.KIOSKS,
+                DemoFleet.STRAY_DEVICE);
+        DeviceSimulator sim = new DeviceSimulator(url, user, password, hawkbit.tenant());
+        sim.setMinPollInterval(MIN_POLL_INTERVAL);
+        synchronized (this) {
+            if (stopped) {
+                sim.close();
+                return;
+            }
+            simulator = sim;
+        }
+        sim.addDevices(devices);
+        awaitAttributes(fixtures, devices);
+        List<String> installing = freshHawkbit ? installFirstVersions(fixtures, devices, setIds) : List.of();
+
+        LOG.info("Demo: [3/6] system type");
+        Optional<Long> typeId = ensureSystemType();
+
+        LOG.info("Demo: [4/6] inventory sync");
+        sync();
+
+        LOG.info("Demo: [5/6] manifest");
+        if (typeId.isPresent()) {
+            LOG.infof("Demo:       %s", ensureManifest(typeId.get(), setIds));
+            String auth = System.getenv("QAWK_ADMIN_PASSWORD") != null ? "admin:$QAWK_ADMIN_PASSWORD" : "admin:admin";
+            LOG.infof("Demo: try  curl -u %s %s/qawk/v1/systemtypes/%d/systems  or open %s/ui/", auth, serviceUrl,
+                    typeId.get(), serviceUrl);
+        } else {
+            LOG.info("Demo:       skipped: there is no system type " + DemoFleet.SYSTEM_TYPE);
+        }
+
+        if (!installing.isEmpty()) {
+            LOG.infof("Demo: [6/6] waiting for %d devices to install their 1.0 set, then syncing again",
+                    installing.size());
+            awaitInstalled(fixtures, installing);
+            sync();
+        }
+    }
+
+    private void sync() {
+        JsonNode sync = qawk.post("/qawk/v1/inventory/sync", null);
+        LOG.infof("Demo:       %d devices, %d memberships (%d hawkBit requests, %d ms)", sync.path("devices").asInt(),
+                sync.path("memberships").asInt(), sync.path("hawkbitRequests").asInt(),
+                sync.path("durationMillis").asLong());
+    }
+
+    /** Creates the demo manifest unless one of that name exists; says what it did. */
+    private String ensureManifest(long typeId, Map<SetRef, Long> setIds) {
+        for (JsonNode m : qawk.get("/qawk/v1/manifests")) {
+            if (DemoFleet.MANIFEST.equals(m.path("name").asText())) {
+                return DemoFleet.MANIFEST + " exists (id " + m.path("id").asLong() + ")";
+            }
+        }
+        JsonNode created = qawk.post("/qawk/v1/manifests", DemoFleet.manifest(typeId, setIds));
+        return "created " + DemoFleet.MANIFEST + " (id " + created.path("id").asLong() + "): "
+                + DemoFleet.MANIFEST_PARTS.stream()
+                        .map(p -> p.componentType() + " -> " + p.set().label() + " @" + p.order())
+                        .collect(Collectors.joining(", "));
+    }
+
+    /** Devices send their attributes on their first poll; the system type's queries need them in hawkBit. */
+    private void awaitAttributes(HawkbitFixtures fixtures, List<DeviceSpec> devices) {
+        long deadline = System.nanoTime() + ATTRIBUTES_TIMEOUT.toNanos();
+        List<String> missing = devices.stream().map(DeviceSpec::controllerId).collect(Collectors.toList());
+        while (true) {
+            missing.removeIf(id -> !fixtures.attributes(id).isEmpty());
+            if (missing.isEmpty()) {
+                return;
+            }
+            if (System.nanoTime() > deadline || isStopped()) {
+                LOG.warnf("Demo: %d device(s) have not reported their attributes yet: %s", missing.size(), missing);
+                return;
+            }
+            sleep(Duration.ofMillis(500));
+        }
+    }
+
+    /**
+     * On a fresh hawkBit every component starts on 1.0, so a rollback has something to go back to; returns the
+     * devices that were given a set.
+     */
+    private List<String> installFirstVersions(HawkbitFixtures fixtures, List<DeviceSpec> devices, Map<SetRef, Long> setIds) {
+        Map<String, SetRef> firstByType = Map.of(
+                "device1", DemoFleet.APP_1, "device2", DemoFleet.DEVICE2_FW_1, "device3", DemoFleet.DEVICE3_FW_1);
+        Map<SetRef, List<String>> byInstall = new LinkedHashMap<>();
+        for (DeviceSpec d : devices) {
+            SetRef set = firstByType.get(d.attributes().get("device_type"));
+            if (set != null) {
+                byInstall.computeIfAbsent(set, k -> new ArrayList<>()).add(d.controllerId());
+            }
+        }
+        byInstall.forEach((set, ids) -> fixtures.assign(setIds.get(set), ids));
+        LOG.infof("Demo:       installing the 1.0 sets: %s", byInstall.entrySet().stream()
+                .map(e -> e.getKey().label() + " on " + e.getValue().size() + " devices")
+                .collect(Collectors.joining(", ")));
+        return byInstall.values().stream().flatMap(List::stream).toList();
+    }
+
+    /** Waits (bounded) until the devices report their set installed; true when all did. */
+    private boolean awaitInstalled(HawkbitFixtures fixtures, List<String> ids) {
+        long deadline = System.nanoTime() + INSTALL_TIMEOUT.toNanos();
+        List<String> pending = new ArrayList<>(ids);
+        while (true) {
+            pending.removeIf(id -> "in_sync".equals(fixtures.updateStatus(id)));
+            if (pending.isEmpty()) {
+                return true;
+            }
+            if (System.nanoTime() > deadline || isStopped()) {
+                LOG.warnf("Demo: %d device(s) have not finished installing yet: %s", pending.size(), pending);
+                return false;
+            }
+            sleep(Duration.ofSeconds(1));
+        }
+    }
+
+    /** The id of {@value DemoFleet#SYSTEM_TYPE}: created when there is no system type at all, else looked up. */
+    private Optional<Long> ensureSystemType() {
+        List<JsonNode> existing = new ArrayList<>();
+        qawk.get("/qawk/v1/systemtypes").forEach(existing::add);
+        Optional<Long> demo = existing.stream().filter(t -> DemoFleet.SYSTEM_TYPE.equals(t.path("name").asText()))
+                .map(t -> t.path("id").asLong()).findFirst();
+        if (demo.isPresent()) {
+            LOG.infof("Demo:       %s exists (id %d)", DemoFleet.SYSTEM_TYPE, demo.get());
+            return demo;
+        }
+        if (!existing.isEmpty()) {
+            LOG.infof("Demo:       left alone: %d system type(s) exist already, none named %s", existing.size(),
+                    DemoFleet.SYSTEM_TYPE);
+            return Optional.empty();
+        }
+        JsonNode created = qawk.post("/qawk/v1/systemtypes", DemoFleet.systemType());
+        LOG.infof("Demo:       created %s (id %d)", DemoFleet.SYSTEM_TYPE, created.path("id").asLong());
+        return Optional.of(created.path("id").asLong());
+    }
+
+    private synchronized boolean isStopped() {
+        return stopped;
+    }
+
+    private static void sleep(Duration d) {
+        try {
+            Thread.sleep(d.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
+    }
+}

@@ -1,0 +1,111 @@
+package io.qawk.orchestrator.demo;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+import org.junit.jupiter.api.Test;
+
+import io.qawk.orchestrator.demo.DemoFleet.SystemTypeBody;
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.DeviceSpec;
+
+/** The demo fleet's layout, checked without a hawkBit. */
+class DemoFleetTest {
+
+    private final List<DeviceSpec> devices = DemoFleet.devices(Duration.ofSeconds(2));
+
+    @Test
+    void controllerIdsAreUniqueAndStable() {
+        Set<String> ids = devices.stream().map(DeviceSpec::controllerId).collect(Collectors.toSet());
+        assertThat(ids).hasSize(devices.size());
+        assertThat(DemoFleet.devices(Duration.ofSeconds(2))).isEqualTo(devices);
+    }
+
+    @Test
+    void eightLanesInThreeCentresEachALaneComputerTwoTerminalsAndADisplayButOne() {
+        Map<String, List<DeviceSpec>> bySystem = new TreeMap<>(devices.stream()
+                .filter(d -> d.attributes().containsKey("device"))
+                .collect(Collectors.groupingBy(d -> d.attributes().get("device"))));
+        assertThat(bySystem.keySet()).containsExactly("device-01", "device-02", "device-03", "device-04",
+                "device-05", "device-06", "device-07", "device-08");
+        bySystem.forEach((system, members) -> {
+            Map<String, Long> types = members.stream()
+                    .collect(Collectors.groupingBy(d -> d.attributes().get("device_type"), TreeMap::new,
+                            Collectors.counting()));
+            Map<String, Long> expected = system.equals(DemoFleet.INCOMPLETE_SYSTEM)
+                    ? Map.of("device1", 1L, "device2", 2L)
+                    : Map.of("device1", 1L, "device2", 2L, "device3", 1L);
+            assertThat(types).as(system).isEqualTo(expected);
+            // one system, one centre
+            assertThat(members.stream().map(d -> d.attributes().get("centerid")).distinct()).as(system).hasSize(1);
+        });
+        Map<String, Long> systemsPerCentre = bySystem.entrySet().stream()
+                .collect(Collectors.groupingBy(e -> e.getValue().get(0).attributes().get("centerid"), TreeMap::new,
+                        Collectors.counting()));
+        assertThat(systemsPerCentre).isEqualTo(Map.of("c01", 3L, "c02", 3L, "c03", 2L));
+    }
+
+    @Test
+    void onlyTheFailingLanesDisplayFailsAndOnlyForTheNewDisplayFirmware() {
+        List<DeviceSpec> failing = devices.stream()
+                .filter(d -> d.behaviour().mode() != Behaviour.Mode.SUCCEED)
+                .toList();
+        assertThat(failing).extracting(DeviceSpec::controllerId).containsExactly("device-05-display");
+        Behaviour b = failing.get(0).behaviour();
+        assertThat(failing.get(0).attributes()).containsEntry("device", DemoFleet.FAILING_SYSTEM)
+                .containsEntry("device_type", "device3");
+        assertThat(b.failsFor(null, "device3-fw", "2.0")).isTrue();
+        assertThat(b.failsFor(null, "device3-fw", "1.0")).isFalse();
+        assertThat(b.failsFor(null, "app", "2.0")).isFalse();
+        assertThat(devices).allSatisfy(d -> assertThat(d.behaviour().delay()).isEqualTo(Duration.ofSeconds(2)));
+    }
+
+    @Test
+    void problemsAndStandaloneDevicesExist() {
+        // matched by the device2 component but without a system key: a problem of the system type
+        DeviceSpec stray = devices.stream().filter(d -> d.controllerId().equals(DemoFleet.STRAY_DEVICE)).findFirst()
+                .orElseThrow();
+        assertThat(stray.attributes()).doesNotContainKey("device").containsEntry("device_type", "device2");
+
+        // devices no component matches: standalone
+        Set<String> componentTypes = DemoFleet.systemType().components().stream()
+                .map(SystemTypeBody.Component::componentType).collect(Collectors.toSet());
+        List<DeviceSpec> standalone = devices.stream()
+                .filter(d -> !componentTypes.contains(d.attributes().get("device_type"))).toList();
+        assertThat(standalone).hasSize(DemoFleet.KIOSKS).allSatisfy(d -> {
+            assertThat(d.attributes()).doesNotContainKey("device").containsKey("centerid");
+        });
+    }
+
+    @Test
+    void systemTypeIsTheProductsDeviceSystem() {
+        SystemTypeBody type = DemoFleet.systemType();
+        assertThat(type.name()).isEqualTo("device-system");
+        assertThat(type.systemKey()).isEqualTo("attribute.device");
+        assertThat(type.groupKey()).isEqualTo("attribute.centerid");
+        for (SystemTypeBody.Component c : type.components()) {
+            assertThat(c.match()).isEqualTo("attribute.device_type==" + c.componentType());
+        }
+    }
+
+    @Test
+    void manifestUsesCreatedSetsAndPutsTheLaneComputerLast() {
+        assertThat(new HashSet<>(DemoFleet.SETS)).hasSize(6);
+        assertThat(DemoFleet.SETS).extracting(DemoFleet.SetRef::label).containsExactly("app:1.0", "app:2.0",
+                "device2-fw:1.0", "device2-fw:2.0", "device3-fw:1.0", "device3-fw:2.0");
+        assertThat(DemoFleet.MANIFEST_PARTS).allSatisfy(p -> assertThat(DemoFleet.SETS).contains(p.set()));
+        assertThat(DemoFleet.MANIFEST_PARTS).extracting(DemoFleet.ManifestPart::componentType)
+                .containsExactlyInAnyOrder("device1", "device2", "device3");
+        int lane = DemoFleet.MANIFEST_PARTS.stream().filter(p -> p.componentType().equals("device1")).findFirst()
+                .orElseThrow().order();
+        assertThat(DemoFleet.MANIFEST_PARTS).filteredOn(p -> !p.componentType().equals("device1"))
+                .allSatisfy(p -> assertThat(p.order()).isLessThan(lane));
+    }
+}

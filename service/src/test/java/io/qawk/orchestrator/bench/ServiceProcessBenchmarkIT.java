@@ -1,0 +1,186 @@
+package io.qawk.orchestrator.bench;
+
+import io.qawk.orchestrator.testkit.reliability.QawkApi;
+import io.qawk.orchestrator.testkit.reliability.ReliabilityPostgres;
+import io.qawk.orchestrator.testkit.reliability.ServiceProcess;
+import org.jboss.logging.Logger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The service as it runs in production: the packaged jar in its own JVM (heap capped as a 512 MB container would
+ * cap it), its own Postgres, against the {@link ScaleHawkbit} double in this JVM. What {@link ScaleBenchmarkTest}
+ * cannot show because it shares its JVM with the double and the test framework: the service's resident memory
+ * (VmHWM, the most it was ever resident) and its CPU time per step straight from {@code /proc}. Steps: first sync,
+ * unchanged syncs, the systems listing under 20 clients, then a deployment of every system (maxParallel 5,000)
+ * followed for {@code qawk.bench.process-deploy-seconds}.
+ *
+ * <p>Run by {@code ./mvnw -Pbenchmark verify} (failsafe; needs the packaged jar). JVM options:
+ * {@code -Dqawk.bench.service-jvm="…"}.
+ */
+@Tag("benchmark")
+class ServiceProcessBenchmarkIT {
+
+    private static final Logger LOG = Logger.getLogger(ServiceProcessBenchmarkIT.class);
+
+    @Test
+    void theServiceInItsOwnProcess() throws Exception {
+        int targets = Integer.getInteger("qawk.bench.targets", 100_000);
+        int systems = Integer.getInteger("qawk.bench.systems", 25_000);
+        int perSystem = Math.max(1, targets / Math.max(1, systems));
+        int deploySeconds = Integer.getInteger("qawk.bench.process-deploy-seconds", 60);
+        List<String> jvm = Arrays.asList(System.getProperty("qawk.bench.service-jvm",
+                "-Xmx224m -XX:+UseSerialGC -XX:ReservedCodeCacheSize=64m -Xss512k").trim().split("\\s+"));
+        BenchReport report = new BenchReport("process", BenchReport.defaultDir());
+        String label = String.format("%,d targets / %,d systems", systems * perSystem, systems);
+
+        try (ScaleHawkbit hawkbit = ScaleHawkbit.start(Integer.getInteger("qawk.bench.hawkbit-threads", 8));
+             ReliabilityPostgres pg = ReliabilityPostgres.start("bench")) {
+            List<String> componentTypes = ScaleBenchmark.componentTypes(perSystem);
+            ScaleHawkbit.Fleet fleet = hawkbit.populate(systems, perSystem, componentTypes, Math.max(1, systems / 100),
+                    ScaleBenchmark.TYPE_PREFIX);
+            Map<String, Long> setIds = ScaleBenchmark.setsWithVersion1Installed(hawkbit, fleet);
+            hawkbit.deviceRule(ScaleHawkbit.DeviceRule.succeedAfter(Duration.ZERO));
+
+            try (ServiceProcess service = ServiceProcess.start("bench-service", pg.jdbcUrl(),
+                    new ServiceProcess.Hawkbit(hawkbit.baseUrl(), "bench", "bench-password", "DEFAULT"), jvm,
+                    Map.of("QAWK_INVENTORY_SYNC_INTERVAL", "1h", "QAWK_INVENTORY_INITIAL_DELAY", "1h",
+                            "QAWK_ENGINE_INTERVAL", "2s", "QAWK_ENGINE_INITIAL_DELAY", "1s",
+                            // as the container image sets it: glibc's per-thread malloc arenas otherwise add
+                            // tens of MB of resident memory for nothing
+                            "MALLOC_ARENA_MAX", "2"))) {
+                long pid = service.pid();
+                AtomicLong maxRss = new AtomicLong();
+                Thread sampler = new Thread(() -> {
+                    while (!Thread.currentThread().isInterrupted()) {
+                        maxRss.accumulateAndGet(Machine.rssOf(List.of(pid)), Math::max);
+                        try {
+                            Thread.sleep(200);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }, "rss-sampler");
+                sampler.setDaemon(true);
+                sampler.start();
+                long rssIdle = Machine.rssOf(List.of(pid));
+                QawkApi api = service.api();
+                int typeId = api.post("/qawk/v1/systemtypes", ScaleBenchmark.systemTypeJson("bench-lane", componentTypes),
+                        201).getInt("id");
+
+                Step first = step(pid, hawkbit, api::sync);
+                int found = api.systems(typeId);
+                report.row("service process: first inventory sync, " + label, "≤ 60 s", first + "; systems found "
+                        + found, BenchReport.met(first.wall.toMillis() <= 60_000 && found == systems));
+                List<Step> unchanged = new ArrayList<>();
+                for (int i = 0; i < 3; i++) {
+                    unchanged.add(step(pid, hawkbit, api::sync));
+                }
+                unchanged.sort((a, b) -> a.wall.compareTo(b.wall));
+                Step median = unchanged.get(1);
+                report.row("service process: sync when nothing changed", "≤ 5 s, ≤ 1 request per 500 targets + a constant",
+                        median + " (median of 3: " + unchanged.stream().map(s -> ScaleBenchmark.seconds(s.wall)).toList()
+                                + "); " + String.format(Locale.ROOT, "%.1f", median.requests * 500.0 / (systems * perSystem))
+                                + " requests per 500 targets", BenchReport.met(median.wall.toMillis() <= 5_000
+                                && median.requests <= (systems * perSystem) / 500 + 5));
+
+                Latency.Result latency = Latency.measure(URI.create(service.baseUrl() + "/qawk/v1/systemtypes/" + typeId
+                                + "/systems?limit=100"), "viewer", ServiceProcess.VIEWER_PASSWORD, 20, 2000,
+                        Duration.ofSeconds(90));
+                report.row("service process: GET …/systems?limit=100, 20 concurrent clients", "p50 ≤ 50 ms, p99 ≤ 200 ms",
+                        latency.measured(), BenchReport.met(latency.met()));
+
+                int manifestId = api.post("/qawk/v1/manifests", ScaleBenchmark.manifestJson("bench", typeId,
+                        componentTypes, setIds), 201).getInt("id");
+                Map<String, Double> before = Scrape.metrics(service.baseUrl(), "qawk_engine_pass_seconds");
+                long cpu0 = Machine.cpuNanosOf(List.of(pid));
+                long t0 = System.nanoTime();
+                int deployment = api.post("/qawk/v1/systemdeployments", "{\"name\": \"bench\", \"manifestId\": "
+                        + manifestId + ", \"maxParallel\": 5000, \"maxFailed\": 1000000}", 201).getInt("id");
+                api.post("/qawk/v1/systemdeployments/" + deployment + "/start", null, 200);
+                long until = t0 + Duration.ofSeconds(deploySeconds).toNanos();
+                while (System.nanoTime() < until) {
+                    Thread.sleep(500);
+                }
+                long cpu = Machine.cpuNanosOf(List.of(pid)) - cpu0;
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                Map<String, Double> engine = Scrape.delta(before, Scrape.metrics(service.baseUrl(),
+                        "qawk_engine_pass_seconds"));
+                double passes = Scrape.sum(engine, "qawk_engine_pass_seconds_count");
+                double passTime = Scrape.sum(engine, "qawk_engine_pass_seconds_sum");
+                var d = api.deployment(deployment);
+                String counts = d.getMap("counts") + ", " + d.getString("summary");
+                report.row("service process: deployment of all systems, maxParallel 5000, followed " + deploySeconds + " s",
+                        "≤ 1 s of the service's own time per pass", String.format(Locale.ROOT,
+                                "%.0f passes, %.2f s per pass (pass timer), service CPU %.2f s per pass (whole process,"
+                                        + " incl. API, GC, JIT, metrics), %s of hawkBit requests in %s; systems: %s",
+                                passes, passes == 0 ? 0 : passTime / passes, passes == 0 ? 0 : cpu / 1e9 / passes,
+                                String.format("%,d", hawkbit.snapshot().total()), ScaleBenchmark.seconds(took), counts),
+                        BenchReport.met(passes > 0 && cpu / 1e9 / passes <= 1.0));
+
+                sampler.interrupt();
+                long peak = Machine.peakRssOf(pid);
+                if (jvm.stream().anyMatch(o -> o.startsWith("-XX:NativeMemoryTracking"))) {
+                    report.note("Native memory of the service process at the end (jcmd VM.native_memory summary):\n\n```\n"
+                            + nativeMemory(pid) + "\n```");
+                }
+                report.row("service process: resident memory at " + label, "≤ 512 MB", "peak (VmHWM) "
+                                + Machine.mb(peak) + ", highest sampled " + Machine.mb(maxRss.get()) + ", idle after start "
+                                + Machine.mb(rssIdle) + "; JVM options " + String.join(" ", jvm),
+                        BenchReport.met(peak > 0 && peak <= 512L * 1024 * 1024));
+                report.note("The service ran as `java " + String.join(" ", jvm) + " -jar target/quarkus-app/quarkus-run.jar`"
+                        + " and MALLOC_ARENA_MAX=2, with its own embedded Postgres; the hawkBit double (in the test JVM) answered on "
+                        + hawkbit.baseUrl() + ". Service log: " + service.log() + ".");
+                assertThat(found).as("systems discovered by the service process").isEqualTo(systems);
+            }
+        } finally {
+            LOG.infof("benchmark table written to %s", report.write("results.md"));
+        }
+    }
+
+    /** One measured step: wall time, the service process's CPU, and the double's requests. */
+    record Step(Duration wall, long cpuNanos, long requests, String byOperation) {
+        @Override
+        public String toString() {
+            return ScaleBenchmark.seconds(wall) + ", service CPU " + ScaleBenchmark.seconds(Duration.ofNanos(cpuNanos))
+                    + ", " + String.format("%,d", requests) + " hawkBit requests (" + byOperation + ")";
+        }
+    }
+
+    private static Step step(long pid, ScaleHawkbit hawkbit, Runnable what) {
+        hawkbit.reset();
+        long cpu0 = Machine.cpuNanosOf(List.of(pid));
+        long t0 = System.nanoTime();
+        what.run();
+        Duration wall = Duration.ofNanos(System.nanoTime() - t0);
+        long cpu = Machine.cpuNanosOf(List.of(pid)) - cpu0;
+        ScaleHawkbit.Counts counts = hawkbit.snapshot();
+        return new Step(wall, cpu, counts.total(), counts.perOperation());
+    }
+
+    /** The committed sizes by category, as the JVM's native memory tracking reports them. */
+    private static String nativeMemory(long pid) {
+        try {
+            Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
+                    String.valueOf(pid), "VM.native_memory", "summary").redirectErrorStream(true).start();
+            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            p.waitFor();
+            return out.lines().filter(l -> l.contains("committed=") && (l.startsWith("Total") || l.startsWith("-")))
+                    .map(String::strip).reduce((a, b) -> a + "\n" + b).orElse(out);
+        } catch (Exception e) {
+            return "not available: " + e;
+        }
+    }
+}

@@ -1,0 +1,211 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.hostile.HawkbitProxy;
+import io.qawk.orchestrator.hostile.HostileProfile;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.Stream;
+
+import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 14 against the real hawkBit, behind {@link HawkbitProxy}: hawkBit away for longer than the order timeout
+ * fails no device; a device that times out is named as timed out; an assignment hawkBit refuses ends that system's
+ * run (rolled back, with hawkBit's reason) instead of stalling the deployment.
+ */
+@QuarkusTest
+@TestProfile(HostileProfile.class)
+class EngineFaultsEndToEndTest {
+
+    static final int ORDER_TIMEOUT_SECONDS = 10;
+    static final Duration OUTAGE = Duration.ofSeconds(25);
+    static final List<String> ORDER_1 = List.of("term-a", "term-b", "display");
+
+    @BeforeEach
+    @AfterEach
+    void hawkbitAnswers() {
+        HawkbitProxy.heal();
+    }
+
+    private static int readiness() {
+        return RestAssured.given().get("/q/health/ready").then().extract().statusCode();
+    }
+
+    private static JsonPath events(int deploymentId, int runId) {
+        return Api.viewer().get("/qawk/v1/systemdeployments/" + deploymentId + "/runs/" + runId + "/events")
+                .then().statusCode(200).extract().jsonPath();
+    }
+
+    private static String deviceState(int deploymentId, String system, String component, String controllerId) {
+        return runs(deploymentId).getString("find { it.system == '" + system + "' }.components." + component
+                + ".find { it.controllerId == '" + controllerId + "' }.state");
+    }
+
+    /**
+     * hawkBit stops answering (every request hangs, as with SIGSTOP) while order 1 is out, for longer than the order
+     * timeout. The order-1 devices stand for devices that cannot reach hawkBit either: they are silent until hawkBit
+     * is back and report a few seconds later, after the engine has looked at them again. Nothing may fail.
+     */
+    @Test
+    void hawkbitAwayLongerThanTheOrderTimeoutFailsNoDeviceAndNothingGoesBack() {
+        try (LaneFleet fleet = new LaneFleet("ef-away-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            int manifest = fleet.manifest("2.0", "2");
+            List<String> order1 = Stream.of("lane-01", "lane-02")
+                    .flatMap(s -> ORDER_1.stream().map(r -> fleet.id(s, r))).toList();
+            order1.forEach(id -> fleet.devices.setBehaviour(id, Behaviour.silent()));
+            assertThat(readiness()).isEqualTo(200);
+
+            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": "
+                    + ORDER_TIMEOUT_SECONDS);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> order1.stream()
+                    .allMatch(d -> "ASSIGNED".equals(deviceState(id, d.contains("lane-01") ? "lane-01" : "lane-02",
+                            d.endsWith("display") ? "display" : "terminal", d))));
+
+            HawkbitProxy.blackHole();
+            Instant down = Instant.now();
+            await().atMost(Duration.ofSeconds(15)).until(() -> readiness() == 503);
+            // the outage itself: for all of it readiness is down and no run fails or goes back
+            await().during(OUTAGE.minus(Duration.between(down, Instant.now()))).atMost(OUTAGE.plusSeconds(15))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> readiness() == 503 && runs(id).<String>getList("state").stream()
+                            .allMatch(s -> s.equals("RUNNING")));
+            assertThat(Duration.between(down, Instant.now())).isGreaterThan(Duration.ofSeconds(2L * ORDER_TIMEOUT_SECONDS));
+
+            HawkbitProxy.heal();
+            order1.forEach(d -> fleet.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(6))));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
+
+            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(120));
+            assertThat(done.getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
+            JsonPath runs = runs(id);
+            for (String system : List.of("lane-01", "lane-02")) {
+                assertThat(runs.getString("find { it.system == '" + system + "' }.state")).isEqualTo("SUCCEEDED");
+                JsonPath events = events(id, runs.getInt("find { it.system == '" + system + "' }.id"));
+                assertThat(events.<String>getList("type")).doesNotContain("ROLLBACK_STARTED", "DEVICE_FAILED");
+                assertThat(events.<String>getList("message")).anySatisfy(m -> assertThat(m)
+                        .matches("hawkBit unreachable \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC;"
+                                + " order timeouts extended by \\d+ s"));
+                for (String role : List.of("lane", "term-a", "term-b", "display")) {
+                    String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
+                    assertThat(fleet.installedSetId(fleet.id(system, role))).as(role).isEqualTo(fleet.set(set + ":2"));
+                }
+            }
+        }
+    }
+
+    /** Time the deployment is paused does not count toward its devices' order timeouts either. */
+    @Test
+    void pausedLongerThanTheOrderTimeoutFailsNoDevice() {
+        try (LaneFleet fleet = new LaneFleet("ef-pause-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            String termA = fleet.id("lane-01", "term-a");
+            fleet.devices.setBehaviour(termA, Behaviour.silent());
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"orderTimeoutSeconds\": " + ORDER_TIMEOUT_SECONDS);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "ASSIGNED".equals(deviceState(id, "lane-01", "terminal", termA)));
+
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(200);
+            Duration paused = Duration.ofSeconds(ORDER_TIMEOUT_SECONDS + 5);
+            await().during(paused).atMost(paused.plusSeconds(10)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> "RUNNING".equals(runs(id).getString("[0].state")));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200);
+            fleet.devices.setBehaviour(termA, Behaviour.succeedAfter(Duration.ofSeconds(4)));
+
+            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(90));
+            assertThat(done.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
+            assertThat(events(id, runs(id).getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
+                    .matches("paused \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC; order timeouts extended by \\d+ s"));
+        }
+    }
+
+    /** A device that never reports is named in the reason as timed out, not counted as a device that failed. */
+    @Test
+    void aDeviceThatTimesOutIsNamedAsTimedOut() {
+        try (LaneFleet fleet = new LaneFleet("ef-late-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            String late = fleet.id("lane-01", "term-a");
+            fleet.devices.setBehaviour(late, Behaviour.silent());
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxFailed\": 1, \"orderTimeoutSeconds\": "
+                    + ORDER_TIMEOUT_SECONDS);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> Boolean.TRUE.equals(runs(id).get("[0].components.terminal.find { it.controllerId == '"
+                            + late + "' }.failed")));
+            fleet.devices.setBehaviour(late, Behaviour.succeed()); // back, in time to go back with the others
+
+            awaitState(id, "FINISHED", Duration.ofSeconds(90));
+            JsonPath runs = runs(id);
+            assertThat(runs.getString("[0].state")).isEqualTo("ROLLED_BACK");
+            assertThat(runs.getString("[0].reason")).isEqualTo("at order 1: " + late + " did not finish within "
+                    + ORDER_TIMEOUT_SECONDS + " s -- rolled back: 3 of 3 devices on their previous set again");
+        }
+    }
+
+    /**
+     * The order-2 set is deleted in hawkBit while order 1 is out: hawkBit refuses it, the system goes back with
+     * hawkBit's reason within one order timeout, and the deployment goes on: the next system (which has no lane
+     * computer, so it needs only sets that exist) is updated.
+     */
+    @Test
+    void aRefusedAssignmentRollsTheSystemBackAndTheDeploymentGoesOn() {
+        try (LaneFleet fleet = new LaneFleet("ef-refused-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").systemOf("lane-02", "c01", "term-a", "term-b", "display");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            String lane = fleet.id("lane-01", "lane");
+            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(3)));
+            int timeout = 30;
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 1,"
+                    + " \"orderTimeoutSeconds\": " + timeout);
+            String termA = fleet.id("lane-01", "term-a");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "ASSIGNED".equals(deviceState(id, "lane-01", "terminal", termA)));
+
+            fleet.hawkbit.deleteDistributionSet(fleet.set("app:2"));
+            await().atMost(Duration.ofSeconds(timeout)).pollInterval(Duration.ofMillis(500)).until(() ->
+                    "ROLLED_BACK".equals(runs(id).getString("find { it.system == 'lane-01' }.state")));
+
+            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(90));
+            assertThat(done.getString("summary")).isEqualTo("1 of 2 updated, 1 rolled back");
+            JsonPath runs = runs(id);
+            String refusal = "hawkBit refused ef-refused-app:2 for " + lane + ": 404 ";
+            assertThat(runs.getString("find { it.system == 'lane-01' }.reason"))
+                    .startsWith("at order 2: " + refusal)
+                    .endsWith(" -- rolled back: 4 of 4 devices on their previous set again");
+            JsonPath events = events(id, runs.getInt("find { it.system == 'lane-01' }.id"));
+            assertThat(events.<String>getList("message")).anySatisfy(m -> assertThat(m).startsWith(refusal));
+            assertThat(runs.getString("find { it.system == 'lane-02' }.state")).isEqualTo("SUCCEEDED");
+            for (String role : ORDER_1) {
+                String set = role.startsWith("term") ? "term" : "disp";
+                assertThat(fleet.installedSetId(fleet.id("lane-01", role))).as(role).isEqualTo(fleet.set(set + ":1"));
+                assertThat(fleet.installedSetId(fleet.id("lane-02", role))).as(role).isEqualTo(fleet.set(set + ":2"));
+            }
+            assertThat(fleet.installedSetId(lane)).isEqualTo(fleet.set("app:1"));
+            assertThat(fleet.hawkbit.actions(lane)).as("the deleted set never reached the lane computer")
+                    .noneSatisfy(a -> assertThat(fleet.hawkbit.action(lane, a.path("id").asLong())
+                            .path("_links").path("distributionset").path("href").asText())
+                            .endsWith("/" + fleet.set("app:2")));
+        }
+    }
+}

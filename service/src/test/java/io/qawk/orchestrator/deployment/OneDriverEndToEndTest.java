@@ -1,0 +1,315 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.testkit.ActionRecord;
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static io.qawk.orchestrator.testsupport.LaneFleet.fleet;
+import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.LaneFleet.sync;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * One system, one driver, against the real hawkBit with simulated lanes: a system is driven by one deployment at a
+ * time, is started only while whole in its channel, not while its release is halted, and a person's take again
+ * always takes.
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class OneDriverEndToEndTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(150);
+    static final List<String> ROLES = List.of("lane", "term-a", "term-b", "display");
+
+    private static String run(int deployment, String system, String field) {
+        return runs(deployment).getString("find { it.system == '" + system + "' }." + field);
+    }
+
+    private static void awaitRun(int deployment, String system, String state) {
+        await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() -> state.equals(run(deployment, system, "state")));
+    }
+
+    /** Stays in {@code state} for several engine passes (the test profile passes every second). */
+    private static void staysFor(int deployment, String system, String state, Duration during) {
+        await().during(during).atMost(during.plusSeconds(10)).pollInterval(Duration.ofMillis(500))
+                .until(() -> state.equals(run(deployment, system, "state")));
+    }
+
+    private static void release(int fleetId, String body) {
+        Api.admin().body(body).put("/qawk/v1/fleets/" + fleetId).then().statusCode(200);
+    }
+
+    /**
+     * Channels prod and beta; lane-01 (slow) and lane-02 (in {@code centre}) in prod, released with maxParallel 1:
+     * returns the deployment once lane-01 is under way and lane-02 waits for its slot.
+     */
+    private static int releaseToProdWhileASecondSystemWaits(LaneFleet fleet, String centre) {
+        fleet.system("lane-01", "c01", "prod").system("lane-02", centre, "prod");
+        int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
+        fleet.channel("beta", "");
+        fleet.discovered(2);
+        fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
+        release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
+        int d = fleet(prod).getInt("release.deploymentId");
+        awaitRun(d, "lane-01", "RUNNING");
+        return d;
+    }
+
+    private static void assertNoCancel(LaneFleet fleet, String system) {
+        for (String role : ROLES) {
+            assertThat(fleet.devices.history(fleet.id(system, role))).as(role)
+                    .noneMatch(a -> a.kind() == ActionRecord.Kind.CANCEL);
+        }
+    }
+
+    private static void assertWholeOn(LaneFleet fleet, String system, String version) {
+        assertThat(fleet.installedSetId(fleet.id(system, "lane"))).isEqualTo(fleet.set("app:" + version));
+        assertThat(fleet.installedSetId(fleet.id(system, "term-a"))).isEqualTo(fleet.set("term:" + version));
+        assertThat(fleet.installedSetId(fleet.id(system, "term-b"))).isEqualTo(fleet.set("term:" + version));
+        assertThat(fleet.installedSetId(fleet.id(system, "display"))).isEqualTo(fleet.set("disp:" + version));
+    }
+
+    @Test
+    void aSecondDeploymentOfASystemWaitsForTheFirstToFinishWithIt() {
+        try (LaneFleet fleet = new LaneFleet("one-two-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            int to2 = fleet.manifest("2.0", "2");
+            int back1 = fleet.manifest("1.0", "1");
+
+            int first = fleet.deploy(to2, "");
+            awaitRun(first, "lane-01", "RUNNING");
+            int second = fleet.deploy(back1, "");
+
+            String waiting = "waiting for deployment \"" + fleet.prefix + "deployment\" (#" + first + ") to finish with this system";
+            await().atMost(WITHIN).until(() -> waiting.equals(run(second, "lane-01", "reason")));
+            assertThat(run(second, "lane-01", "state")).isEqualTo("PENDING");
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + second + "/plan").then().statusCode(200)
+                    .extract().jsonPath().getString("systems[0].waiting")).isEqualTo(waiting);
+
+            awaitState(first, "FINISHED", WITHIN);
+            awaitState(second, "FINISHED", WITHIN);
+            assertThat(run(first, "lane-01", "state")).isEqualTo("SUCCEEDED");
+            assertThat(run(second, "lane-01", "state")).isEqualTo("SUCCEEDED");
+            assertNoCancel(fleet, "lane-01");
+            assertWholeOn(fleet, "lane-01", "1");
+            // the second photographed the system afresh: it went back from 2, not from what it ran before the first
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + second + "/plan").then().extract().jsonPath()
+                    .getString("systems[0].devices.find { it.controllerId.endsWith('-lane') }.runs"))
+                    .isEqualTo(fleet.prefix + "app:2");
+            // going back to the first one's photograph would undo the second: refused, nothing changes
+            int firstRun = runs(first).getInt("[0].id");
+            Api.admin().body("{\"reason\": \"lane 1 is not scoring\"}")
+                    .post("/qawk/v1/systemdeployments/" + first + "/runs/" + firstRun + "/rollback").then().statusCode(409)
+                    .contentType("application/problem+json")
+                    .body("detail", org.hamcrest.Matchers.containsString("(#" + second + ") has updated it since"));
+            assertThat(run(first, "lane-01", "state")).isEqualTo("SUCCEEDED");
+        }
+    }
+
+    @Test
+    void aDeviceInTwoSystemTypesIsDrivenByOneDeploymentAtATime() {
+        try (LaneFleet fleet = new LaneFleet("one-types-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            // a second type sees every lane computer of a centre as one "centre system"
+            int centreType = Api.admin().body("""
+                    {"name": "%1$scentre", "systemKey": "attribute.centerid",
+                     "components": [{"componentType": "lane", "match": "attribute.device_type==%1$slane"}]}
+                    """.formatted(fleet.prefix)).post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
+            sync();
+            int centreManifest = Api.admin().body("""
+                    {"name": "%scentre-1", "systemTypeId": %d, "components": [
+                      {"componentType": "lane", "distributionSetId": %d, "order": 1}]}
+                    """.formatted(fleet.prefix, centreType, fleet.set("app:2"))).post("/qawk/v1/manifests")
+                    .then().statusCode(201).extract().path("id");
+
+            int lanes = fleet.deploy(fleet.manifest("2.0", "2"), "");
+            awaitRun(lanes, "lane-01", "RUNNING");
+            int centre = fleet.deploy(centreManifest, "");
+            await().atMost(WITHIN).until(() -> ("waiting for deployment \"" + fleet.prefix + "deployment\" (#" + lanes
+                    + ") to finish with this system").equals(run(centre, "c01", "reason")));
+
+            awaitState(lanes, "FINISHED", WITHIN);
+            awaitState(centre, "FINISHED", WITHIN);
+            assertThat(run(lanes, "lane-01", "state")).isEqualTo("SUCCEEDED");
+            assertThat(run(centre, "c01", "state")).isEqualTo("SUCCEEDED");
+            assertNoCancel(fleet, "lane-01");
+            assertWholeOn(fleet, "lane-01", "2");
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-01", "lane"))).as("its preinstall and one app:2, after its terminals")
+                    .hasSize(2);
+            assertThat(runs(centre).getString("[0].reason")).contains("1 device(s) already were");
+        }
+    }
+
+    @Test
+    void aPromotionWhileTheChannelsDeploymentIsUnderWayLetsItFinishFirst() {
+        try (LaneFleet fleet = new LaneFleet("one-promo-").withSetsAndType()) {
+            fleet.system("lane-01", "c01", "dev").system("lane-02", "c01", "beta");
+            int beta = fleet.channel("beta", "");
+            int dev = fleet.channel("dev", "\"promotesTo\": " + beta);
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-02", "display", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            int to2 = fleet.manifest("2.0", "2");
+            int back1 = fleet.manifest("1.0", "1");
+
+            release(beta, "{\"manifestId\": " + to2 + "}");
+            int old = fleet(beta).getInt("release.deploymentId");
+            awaitRun(old, "lane-02", "RUNNING");
+            release(dev, "{\"manifestId\": " + back1 + "}");
+            await().atMost(WITHIN).until(() -> "COMPLETE".equals(fleet(dev).getString("release.state")));
+            Api.admin().body("{}").post("/qawk/v1/fleets/" + dev + "/promote").then().statusCode(200);
+            int fresh = fleet(beta).getInt("release.deploymentId");
+            assertThat(fresh).isNotEqualTo(old);
+
+            await().atMost(WITHIN).until(() -> String.valueOf(run(fresh, "lane-02", "reason")).startsWith("waiting for deployment"));
+            awaitState(fresh, "FINISHED", WITHIN);
+            assertThat(run(old, "lane-02", "state")).isEqualTo("SUCCEEDED");
+            assertThat(run(fresh, "lane-02", "state")).isEqualTo("SUCCEEDED");
+            assertNoCancel(fleet, "lane-02");
+            assertWholeOn(fleet, "lane-02", "1");
+        }
+    }
+
+    @Test
+    void aSystemThatTurnsMixedWhilePendingIsNotStartedUntilWholeAgain() {
+        try (LaneFleet fleet = new LaneFleet("one-mixed-").withSetsAndType()) {
+            int d = releaseToProdWhileASecondSystemWaits(fleet, "c01");
+
+            fleet.move("lane-02", "beta", "term-b");
+            sync();
+            await().atMost(WITHIN).until(() -> ("mixed: " + fleet.id("lane-02", "term-b") + " is in " + fleet.prefix + "beta")
+                    .equals(run(d, "lane-02", "reason")));
+            awaitRun(d, "lane-01", "SUCCEEDED");
+            staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
+            for (String role : ROLES) {
+                assertThat(fleet.hawkbit.actions(fleet.id("lane-02", role))).as(role).isEmpty();
+            }
+
+            fleet.move("lane-02", "prod", "term-b");
+            sync();
+            awaitState(d, "FINISHED", WITHIN);
+            assertThat(run(d, "lane-02", "state")).isEqualTo("SUCCEEDED");
+            assertWholeOn(fleet, "lane-02", "2");
+        }
+    }
+
+    @Test
+    void aSystemGivenUpWhenItsCentreLeftIsTakenAgainWhenItComesBack() {
+        try (LaneFleet fleet = new LaneFleet("one-back-").withSetsAndType()) {
+            int d = releaseToProdWhileASecondSystemWaits(fleet, "c02");
+
+            fleet.move("lane-02", "beta");
+            sync();
+            awaitRun(d, "lane-02", "GIVEN_UP");
+            fleet.move("lane-02", "prod");
+            sync();
+            awaitState(d, "FINISHED", WITHIN);
+            assertThat(run(d, "lane-02", "state")).isEqualTo("SUCCEEDED");
+            assertWholeOn(fleet, "lane-02", "2");
+        }
+    }
+
+    @Test
+    void aSystemWhoseDevicesVanishedIsGivenUpNotCountedAsUpdated() {
+        try (LaneFleet fleet = new LaneFleet("one-gone-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01");
+            fleet.discovered(2);
+            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
+            int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1");
+            awaitRun(d, "lane-01", "RUNNING");
+            for (String role : ROLES) {
+                fleet.devices.setAttributes(fleet.id("lane-02", role), java.util.Map.of("device_type", fleet.prefix + "retired"));
+            }
+            await().atMost(WITHIN).untilAsserted(() -> assertThat(fleet.hawkbit.findTargetIds(
+                    "attribute.device_type==" + fleet.prefix + "retired")).hasSize(4));
+            sync();
+
+            JsonPath done = awaitState(d, "FINISHED", WITHIN);
+            assertThat(run(d, "lane-02", "state")).isEqualTo("GIVEN_UP");
+            assertThat(run(d, "lane-02", "reason")).isEqualTo("given up: none of its devices is in the inventory any more");
+            assertThat(done.getString("summary")).startsWith("1 of 2 updated");
+        }
+    }
+
+    @Test
+    void aReleaseHaltedByItsStandaloneDevicesStartsNoNewSystemUntilResumedButTakesOneAgain() {
+        try (LaneFleet fleet = new LaneFleet("one-halt-").withSetsAndType()) {
+            fleet.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod").standalone("kiosk-1", "prod");
+            // the kiosk fails once lane-01 is under way, and lane-01 fails slowly: the release halts in between
+            fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.failAfter(Duration.ofSeconds(4)));
+            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")).withDelay(Duration.ofSeconds(15)));
+            int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1}");
+            fleet.discovered(2);
+            long solo = fleet.hawkbit.createDistributionSet(fleet.prefix + "solo", "2");
+            release(prod, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + fleet.manifest("2.0", "2") + "}");
+            int d = fleet(prod).getInt("release.deploymentId");
+
+            awaitRun(d, "lane-01", "RUNNING");
+            await().atMost(WITHIN).until(() -> "HALTED".equals(fleet(prod).getString("release.state")));
+            assertThat(run(d, "lane-01", "state")).as("halted before its only system under way ended").isEqualTo("RUNNING");
+            awaitRun(d, "lane-01", "ROLLED_BACK");
+            staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "lane"))).isEmpty();
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + d + "/plan").then().extract().jsonPath()
+                    .getString("systems.find { it.system == 'lane-02' }.waiting")).contains("release is halted");
+
+            // a person's decision about one system: taken again while the release stays halted
+            fleet.behaviour("lane-01", "display", Behaviour.succeed());
+            int runId = runs(d).getInt("find { it.system == 'lane-01' }.id");
+            Api.admin().body("{\"reason\": \"display replaced\"}")
+                    .post("/qawk/v1/systemdeployments/" + d + "/runs/" + runId + "/retry").then().statusCode(200);
+            awaitRun(d, "lane-01", "SUCCEEDED");
+            assertThat(fleet(prod).getString("release.state")).isEqualTo("HALTED");
+            assertThat(run(d, "lane-02", "state")).isEqualTo("PENDING");
+
+            fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.succeed());
+            Api.admin().post("/qawk/v1/fleets/" + prod + "/resume").then().statusCode(200);
+            awaitRun(d, "lane-02", "SUCCEEDED");
+            assertWholeOn(fleet, "lane-02", "2");
+        }
+    }
+
+    @Test
+    void takingASystemAgainStartsItWhateverTheFailureBudgetSays() {
+        try (LaneFleet fleet = new LaneFleet("one-again-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            fleet.discovered(3);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")));
+            fleet.behaviour("lane-02", "display", Behaviour.failFor(fleet.set("disp:2")));
+            int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 0");
+            awaitState(d, "FAILED", WITHIN);
+            assertThat(run(d, "lane-01", "state")).isEqualTo("ROLLED_BACK");
+            assertThat(run(d, "lane-02", "state")).isEqualTo("ROLLED_BACK");
+
+            fleet.behaviour("lane-01", "display", Behaviour.succeed());
+            int runId = runs(d).getInt("find { it.system == 'lane-01' }.id");
+            Api.admin().body("{\"reason\": \"display replaced\"}")
+                    .post("/qawk/v1/systemdeployments/" + d + "/runs/" + runId + "/retry").then().statusCode(200);
+
+            awaitRun(d, "lane-01", "SUCCEEDED");
+            assertWholeOn(fleet, "lane-01", "2");
+            awaitState(d, "FAILED", WITHIN);
+            assertThat(run(d, "lane-03", "state")).as("never started: the budget still stops it").isEqualTo("PENDING");
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-03", "lane"))).as("only its preinstall").hasSize(1);
+            assertThat(fleet.installedSetId(fleet.id("lane-03", "lane"))).isEqualTo(fleet.set("app:1"));
+        }
+    }
+}

@@ -1,0 +1,344 @@
+package io.qawk.orchestrator.deployment;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+
+/** System deployments against the real hawkBit with simulated lanes: the promises of the product description. */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class SystemDeploymentEndToEndTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(120);
+
+    /** Actions hawkBit holds for a device and a set, with their creation and last change. */
+    private static List<JsonNode> actionsFor(LaneFleet fleet, String controllerId, long setId) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode a : fleet.hawkbit.actions(controllerId)) {
+            JsonNode full = fleet.hawkbit.action(controllerId, a.path("id").asLong());
+            String href = full.path("_links").path("distributionset").path("href").asText("");
+            if (href.endsWith("/" + setId)) {
+                out.add(full);
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void theLaneComputerIsAssignedOnlyAfterItsTerminalsAndDisplayFinished() {
+        try (LaneFleet fleet = new LaneFleet("e2e-lane-").withSetsAndType()) {
+            fleet.system("lane-07", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            int manifest = fleet.manifest("2.0", "2");
+
+            int id = fleet.deploy(manifest, "\"maxParallel\": 1");
+            JsonPath done = awaitState(id, "FINISHED", WITHIN);
+
+            assertThat(done.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
+            JsonPath runs = runs(id);
+            assertThat(runs.getString("[0].state")).isEqualTo("SUCCEEDED");
+            for (String role : List.of("lane", "term-a", "term-b", "display")) {
+                String set = role.equals("lane") ? "app:2" : role.startsWith("term") ? "term:2" : "disp:2";
+                assertThat(fleet.installedSetId(fleet.id("lane-07", role))).as(role).isEqualTo(fleet.set(set));
+            }
+            long laneAssigned = actionsFor(fleet, fleet.id("lane-07", "lane"), fleet.set("app:2")).get(0)
+                    .path("createdAt").asLong();
+            for (String role : List.of("term-a", "term-b", "display")) {
+                long setId = fleet.set(role.equals("display") ? "disp:2" : "term:2");
+                JsonNode action = actionsFor(fleet, fleet.id("lane-07", role), setId).get(0);
+                assertThat(action.path("status").asText()).isEqualTo("finished");
+                assertThat(laneAssigned).as("lane assigned after %s finished", role)
+                        .isGreaterThanOrEqualTo(action.path("lastModifiedAt").asLong());
+            }
+
+            // a manifest is a destination: the second time, nothing is assigned
+            Map<String, Integer> before = new java.util.HashMap<>();
+            for (String role : List.of("lane", "term-a", "term-b", "display")) {
+                before.put(role, fleet.hawkbit.actions(fleet.id("lane-07", role)).size());
+            }
+            int again = fleet.deploy(manifest, "\"maxParallel\": 1");
+            awaitState(again, "FINISHED", WITHIN);
+            assertThat(runs(again).getString("[0].state")).isEqualTo("SUCCEEDED");
+            assertThat(runs(again).getString("[0].reason")).contains("4 device(s) already were");
+            for (String role : List.of("lane", "term-a", "term-b", "display")) {
+                assertThat(fleet.hawkbit.actions(fleet.id("lane-07", role))).as(role).hasSize(before.get(role));
+            }
+        }
+    }
+
+    @Test
+    void aFailingLaneComputerSendsTheWholeSystemBackWhileTheOtherSystemCarriesOn() {
+        try (LaneFleet fleet = new LaneFleet("e2e-fail-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
+            int manifest = fleet.manifest("2.0", "2");
+
+            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1");
+            JsonPath done = awaitState(id, "FINISHED", WITHIN);
+
+            assertThat(done.getString("summary")).isEqualTo("1 of 2 updated, 1 rolled back");
+            JsonPath runs = runs(id);
+            assertThat(runs.getString("find { it.system == 'lane-01' }.state")).isEqualTo("SUCCEEDED");
+            assertThat(runs.getString("find { it.system == 'lane-02' }.state")).isEqualTo("ROLLED_BACK");
+            assertThat(runs.getString("find { it.system == 'lane-02' }.reason")).isEqualTo(
+                    "1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again");
+            assertThat(fleet.installedSetId(fleet.id("lane-02", "lane"))).isEqualTo(fleet.set("app:1"));
+            assertThat(fleet.installedSetId(fleet.id("lane-02", "term-a"))).isEqualTo(fleet.set("term:1"));
+            assertThat(fleet.installedSetId(fleet.id("lane-02", "display"))).isEqualTo(fleet.set("disp:1"));
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+        }
+    }
+
+    @Test
+    void aSystemWhoseDevicesRanNothingBeforeSaysSo() {
+        try (LaneFleet fleet = new LaneFleet("e2e-new-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            fleet.behaviour("lane-01", "term-a", Behaviour.fail());
+            int manifest = fleet.manifest("2.0", "2");
+
+            int id = fleet.deploy(manifest, "\"maxFailed\": 0");
+            awaitState(id, "FAILED", WITHIN);
+
+            assertThat(runs(id).getString("[0].reason")).isEqualTo("1 device(s) failed at order 1 -- rolled back: "
+                    + "0 of 0 devices on their previous set again, 3 ran nothing before and were left as they are");
+            assertThat(runs(id).getString("[0].components.lane[0].state")).isEqualTo("NOT_SENT");
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-01", "lane"))).isEmpty();
+        }
+    }
+
+    /** The most runs under way at any instant, from their start and end times. */
+    private static int maxOverlap(JsonPath runs) {
+        List<Instant[]> spans = new ArrayList<>();
+        for (Map<String, Object> r : runs.<Map<String, Object>>getList("")) {
+            if (r.get("startedAt") != null) {
+                spans.add(new Instant[]{Instant.parse((String) r.get("startedAt")), Instant.parse((String) r.get("endedAt"))});
+            }
+        }
+        int max = 0;
+        for (Instant[] s : spans) {
+            int n = (int) spans.stream().filter(o -> !o[0].isAfter(s[0]) && o[1].isAfter(s[0])).count();
+            max = Math.max(max, n);
+        }
+        return max;
+    }
+
+    @Test
+    void maxParallelIsNeverExceeded() {
+        try (LaneFleet fleet = new LaneFleet("e2e-par-").withSetsAndType()) {
+            for (int i = 1; i <= 6; i++) {
+                fleet.system("lane-0" + i, "c01");
+            }
+            fleet.discovered(6);
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2");
+            awaitState(id, "FINISHED", Duration.ofSeconds(180));
+
+            assertThat(maxOverlap(runs(id))).isEqualTo(2);
+            assertThat(LaneFleet.deployment(id).getString("summary")).isEqualTo("6 of 6 updated, 0 rolled back");
+        }
+    }
+
+    @Test
+    void centresGoOneAtATimeInTheGivenOrder() {
+        try (LaneFleet fleet = new LaneFleet("e2e-centre-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c02").system("lane-04", "c02")
+                    .system("lane-05", "c03");
+            fleet.discovered(5);
+            int id = fleet.deploy(fleet.manifest("2.0", "2"),
+                    "\"maxParallel\": 4, \"byCentre\": true, \"groups\": [\"c02\", \"c01\"]");
+            awaitState(id, "FINISHED", Duration.ofSeconds(180));
+
+            JsonPath runs = runs(id);
+            assertThat(runs.getList("system")).containsExactly("lane-03", "lane-04", "lane-01", "lane-02");
+            Instant lastOfC02 = runs.<String>getList("findAll { it.group == 'c02' }.endedAt").stream()
+                    .map(Instant::parse).max(Instant::compareTo).orElseThrow();
+            Instant firstOfC01 = runs.<String>getList("findAll { it.group == 'c01' }.startedAt").stream()
+                    .map(Instant::parse).min(Instant::compareTo).orElseThrow();
+            assertThat(firstOfC01).isAfterOrEqualTo(lastOfC02);
+            JsonPath plan = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/plan").then().statusCode(200)
+                    .extract().jsonPath();
+            assertThat(plan.getList("systems.system")).containsExactly("lane-03", "lane-04", "lane-01", "lane-02");
+        }
+    }
+
+    @Test
+    void moreFailuresThanAllowedStopNewSystemsAndEndFailed() {
+        try (LaneFleet fleet = new LaneFleet("e2e-budget-").withSetsAndType()) {
+            for (int i = 1; i <= 5; i++) {
+                fleet.system("lane-0" + i, "c01");
+            }
+            fleet.discovered(5);
+            for (int i = 1; i <= 3; i++) {
+                fleet.behaviour("lane-0" + i, "display", Behaviour.failFor(fleet.set("disp:2")));
+            }
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 1");
+            JsonPath failed = awaitState(id, "FAILED", Duration.ofSeconds(180));
+
+            assertThat(failed.getInt("counts.rolledBack")).isEqualTo(2);
+            assertThat(failed.getInt("counts.pending")).isEqualTo(3);
+            JsonPath runs = runs(id);
+            assertThat(runs.getList("findAll { it.state == 'PENDING' }.system"))
+                    .containsExactly("lane-03", "lane-04", "lane-05");
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-04", "display"))).isEmpty();
+        }
+    }
+
+    @Test
+    void pauseHoldsNewSystemsBackAndResumeGoesOn() {
+        try (LaneFleet fleet = new LaneFleet("e2e-pause-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            fleet.discovered(3);
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1");
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("PAUSED"));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(409)
+                    .contentType("application/problem+json");
+
+            org.awaitility.Awaitility.await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+                    .until(() -> runs(id).getList("findAll { it.state != 'PENDING' }").size() <= 1);
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "term-a"))).isEmpty();
+
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200);
+            awaitState(id, "FINISHED", Duration.ofSeconds(180));
+            assertThat(LaneFleet.deployment(id).getString("summary")).isEqualTo("3 of 3 updated, 0 rolled back");
+        }
+    }
+
+    @Test
+    void abortSkipsWhatHasNotStartedAndLetsTheRunningSystemFinish() {
+        try (LaneFleet fleet = new LaneFleet("e2e-abort-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            fleet.discovered(3);
+            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(3)));
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1");
+            org.awaitility.Awaitility.await().atMost(WITHIN)
+                    .until(() -> "RUNNING".equals(runs(id).getString("[0].state")));
+
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
+            JsonPath aborted = awaitState(id, "ABORTED", WITHIN);
+
+            assertThat(aborted.getInt("counts.skipped")).isEqualTo(2);
+            assertThat(runs(id).getString("[0].state")).isEqualTo("SUCCEEDED");
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(409);
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
+        }
+    }
+
+    @Test
+    void aFinishedSystemRolledBackByHandGoesBackToItsPhotograph() {
+        try (LaneFleet fleet = new LaneFleet("e2e-manual-").withSetsAndType()) {
+            fleet.system("lane-07", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "");
+            awaitState(id, "FINISHED", WITHIN);
+            int runId = runs(id).getInt("[0].id");
+
+            Api.admin().body("{\"reason\": \"lane 7 is not scoring\"}")
+                    .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/rollback").then().statusCode(200);
+            org.awaitility.Awaitility.await().atMost(WITHIN)
+                    .until(() -> "ROLLED_BACK".equals(runs(id).getString("[0].state")));
+
+            assertThat(runs(id).getString("[0].reason")).isEqualTo("rolled back by hand (lane 7 is not scoring) -- "
+                    + "rolled back: 4 of 4 devices on their previous set again");
+            assertThat(fleet.installedSetId(fleet.id("lane-07", "lane"))).isEqualTo(fleet.set("app:1"));
+            assertThat(fleet.installedSetId(fleet.id("lane-07", "term-b"))).isEqualTo(fleet.set("term:1"));
+            JsonPath events = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events")
+                    .then().statusCode(200).extract().jsonPath();
+            assertThat(events.getString("find { it.type == 'ROLLBACK_REQUESTED' }.actor")).isEqualTo("admin");
+            assertThat(events.getList("type")).contains("SNAPSHOT", "ORDER_SENT", "ASSIGNED", "ROLLBACK_SENT", "ROLLED_BACK");
+            Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/rollback")
+                    .then().statusCode(409);
+        }
+    }
+
+    @Test
+    void aRolledBackSystemTakenAgainIsPhotographedAfreshAndNoLongerCountsAsFailed() {
+        try (LaneFleet fleet = new LaneFleet("e2e-retry-").withSetsAndType()) {
+            fleet.system("lane-07", "c01").system("lane-08", "c01");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-07", "lane", Behaviour.failFor(fleet.set("app:2")));
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 0");
+            awaitState(id, "FAILED", WITHIN);
+            int runId = runs(id).getInt("find { it.system == 'lane-07' }.id");
+            assertThat(runs(id).getString("find { it.system == 'lane-08' }.state")).isEqualTo("PENDING");
+
+            fleet.behaviour("lane-07", "lane", Behaviour.succeed());
+            Api.admin().body("{\"reason\": \"lane 7 PSU replaced\"}")
+                    .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry").then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("PENDING"))
+                    .body("attempt", org.hamcrest.Matchers.equalTo(2));
+            assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("RUNNING");
+
+            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(180));
+            assertThat(done.getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
+            JsonPath events = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events")
+                    .then().statusCode(200).extract().jsonPath();
+            assertThat(events.getList("findAll { it.type == 'SNAPSHOT' }")).hasSize(2);
+            assertThat(events.getString("find { it.type == 'TAKEN_AGAIN' }.message")).contains("lane 7 PSU replaced");
+            assertThat(fleet.installedSetId(fleet.id("lane-07", "lane"))).isEqualTo(fleet.set("app:2"));
+            Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry")
+                    .then().statusCode(409).contentType("application/problem+json");
+        }
+    }
+
+    @Test
+    void badDeploymentsAreRefusedWithFieldErrorsAndCommandsOutOfPlaceAnswer409() {
+        try (LaneFleet fleet = new LaneFleet("e2e-bad-").withSetsAndType()) {
+            int manifest = fleet.manifest("2.0", "2");
+            String[][] cases = {
+                    {"{\"manifestId\": " + manifest + "}", "name", "is required"},
+                    {"{\"name\": \"x\"}", "manifestId", "is required"},
+                    {"{\"name\": \"x\", \"manifestId\": 999999}", "manifestId", "does not exist"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"maxParallel\": 0}", "maxParallel", "between 1"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"maxFailed\": -1}", "maxFailed", "0 or more"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"groups\": [\"c1\", \"c1\"]}", "groups[1]", "more than once"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"orderTimeoutSeconds\": 1}", "orderTimeoutSeconds", "between"},
+                    {"{\"name\": \"x\", \"manifestId\": \"three\"}", "manifestId", "must be"},
+                    {"{\"name\": \"x\", \"manifestId\": " + manifest + ", \"speed\": \"fast\"}", "speed", "not a known field"},
+            };
+            int before = Api.viewer().get("/qawk/v1/systemdeployments").then().extract().jsonPath().getList("").size();
+            for (String[] c : cases) {
+                Api.admin().body(c[0]).post("/qawk/v1/systemdeployments").then().statusCode(400)
+                        .contentType("application/problem+json")
+                        .body("errors.find { it.field == '" + c[1] + "' }.message", containsString(c[2]));
+            }
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments").then().extract().jsonPath().getList("")).hasSize(before);
+
+            int id = Api.admin().body("{\"name\": \"draft\", \"manifestId\": " + manifest + "}")
+                    .post("/qawk/v1/systemdeployments").then().statusCode(201)
+                    .body("state", org.hamcrest.Matchers.equalTo("DRAFT")).extract().path("id");
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(409)
+                    .body("detail", containsString("only a RUNNING deployment can be paused"));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(409);
+            Api.viewer().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(403);
+            Api.admin().post("/qawk/v1/systemdeployments/999999/start").then().statusCode(404);
+            Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/999999/retry").then().statusCode(404);
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("ABORTED"));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package io.qawk.orchestrator.hostile;
+
+import com.github.tomakehurst.wiremock.WireMockServer;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.http.Fault;
+import io.qawk.orchestrator.testkit.SharedHawkbit;
+
+import java.time.Duration;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
+import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
+
+/**
+ * A WireMock server between the service and the shared real hawkBit: by default it proxies every request, so the
+ * service sees hawkBit as it is; {@link #trouble} switches the Management API to 503s, answers slower than the
+ * service's read timeout, or connection resets, and {@link #heal} restores plain proxying.
+ * <p>
+ * It is started once per test JVM; its port is kept in a system property, and it is steered through WireMock's admin
+ * HTTP API, so test classes and the Quarkus profile may live in different class loaders.
+ */
+public final class HawkbitProxy {
+
+    static final String PORT_PROPERTY = "qawk.test.hawkbit-proxy-port";
+    private static WireMockServer server;
+
+    /** The three kinds of trouble. */
+    public enum Trouble { SERVER_ERROR, SLOW, CONNECTION_RESET }
+
+    private HawkbitProxy() {
+    }
+
+    /** Starts the proxy (once) and returns its base URL. */
+    public static synchronized String url() {
+        String port = System.getProperty(PORT_PROPERTY);
+        if (port == null) {
+            server = new WireMockServer(options().bindAddress("127.0.0.1").dynamicPort().containerThreads(40)
+                    .asynchronousResponseEnabled(true).asynchronousResponseThreads(20));
+            server.start();
+            port = String.valueOf(server.port());
+            System.setProperty(PORT_PROPERTY, port);
+            WireMockServer s = server;
+            Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "hawkbit-proxy-stop"));
+        }
+        return "http://127.0.0.1:" + port;
+    }
+
+    private static WireMock client() {
+        url();
+        return new WireMock("127.0.0.1", Integer.parseInt(System.getProperty(PORT_PROPERTY)));
+    }
+
+    /** Plain proxying to the real hawkBit (of the caller's class loader), every other stub removed. */
+    public static void heal() {
+        WireMock c = client();
+        c.resetMappings();
+        c.register(any(anyUrl()).atPriority(10)
+                .willReturn(aResponse().proxiedFrom(SharedHawkbit.get().baseUrl())));
+    }
+
+    /**
+     * hawkBit stops answering, as a stopped process does (SIGSTOP): connections are taken, nothing comes back, every
+     * request hangs until the caller gives up, until {@link #heal}.
+     */
+    public static void blackHole() {
+        client().register(any(urlMatching("/.*")).atPriority(1)
+                .willReturn(aResponse().withStatus(503).withFixedDelay((int) Duration.ofMinutes(10).toMillis())));
+    }
+
+    /** hawkBit's Management API misbehaves in this way until {@link #heal}. {@code readTimeout}: the service's. */
+    public static void trouble(Trouble kind, Duration readTimeout) {
+        WireMock c = client();
+        var response = switch (kind) {
+            case SERVER_ERROR -> aResponse().withStatus(503).withHeader("Content-Type", "application/json")
+                    .withBody("{\"message\":\"hawkBit is down for maintenance\"}");
+            case SLOW -> aResponse().proxiedFrom(SharedHawkbit.get().baseUrl())
+                    .withFixedDelay((int) readTimeout.multipliedBy(2).toMillis());
+            case CONNECTION_RESET -> aResponse().withFault(Fault.CONNECTION_RESET_BY_PEER);
+        };
+        c.register(any(urlMatching("/rest/v1/.*")).atPriority(1).willReturn(response));
+    }
+}

@@ -1,0 +1,205 @@
+package io.qawk.orchestrator.hostile;
+
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testkit.SharedHawkbit;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 9, hawkBit trouble: hawkBit answering 503, answering slower than the read timeout, and resetting
+ * connections in the middle of a deployment fails no run and loses nothing; readiness and metrics show it; the
+ * deployment finishes once hawkBit is back. A target deleted during a run fails that device and sends the system
+ * back. Last, the application log of all of it holds no password.
+ * <p>
+ * {@code -Dqawk.outage.seconds=N} (default 24) sets how long the outage lasts, split over the three kinds.
+ */
+@QuarkusTest
+@TestProfile(HostileProfile.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class HawkbitTroubleTest {
+
+    static final int OUTAGE_SECONDS = Integer.getInteger("qawk.outage.seconds", 24);
+    static final Set<String> FAILED_STATES = Set.of("FAILED", "ROLLBACK_FAILED");
+
+    @BeforeAll
+    static void proxy() {
+        HawkbitProxy.heal();
+    }
+
+    private static int readiness() {
+        return RestAssured.given().get("/q/health/ready").then().extract().statusCode();
+    }
+
+    /** Sum of {@code qawk_hawkbit_requests_seconds_count} with this outcome. */
+    static double requests(String outcome) {
+        String metrics = Api.admin().get("/q/metrics").then().statusCode(200).extract().asString();
+        Matcher m = Pattern.compile("(?m)^qawk_hawkbit_requests_seconds_count\\{([^}]*)\\}\\s+(\\S+)$").matcher(metrics);
+        double sum = 0;
+        while (m.find()) {
+            if (m.group(1).contains("outcome=\"" + outcome + "\"")) {
+                sum += Double.parseDouble(m.group(2));
+            }
+        }
+        return sum;
+    }
+
+    @Test
+    @Order(1)
+    void anOutageInTheMiddleOfADeploymentFailsNothingAndTheDeploymentFinishesAfterwards() {
+        try (LaneFleet fleet = new LaneFleet("ht-out-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            // lane-02's computer fails on the new app: that system must go back (a device's failure, not hawkBit's)
+            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
+            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(4)));
+            int manifest = fleet.manifest("2.0", "2");
+            double serverErrors = requests("server_error");
+            double transportErrors = requests("transport_error");
+            assertThat(readiness()).isEqualTo(200);
+
+            // an order timeout shorter than the long run's outage (-Dqawk.outage.seconds=180): time hawkBit was away
+            // must not count toward it
+            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": 45");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+                    .until(() -> runs(id).getList("findAll { it.state == 'RUNNING' }").size() == 2);
+
+            boolean[] sawDown = new boolean[1];
+            long phase = OUTAGE_SECONDS * 1000L / 3;
+            List<String> during = new ArrayList<>();
+            for (HawkbitProxy.Trouble kind : HawkbitProxy.Trouble.values()) {
+                HawkbitProxy.trouble(kind, HostileProfile.READ_TIMEOUT);
+                long until = System.currentTimeMillis() + phase;
+                while (System.currentTimeMillis() < until) {
+                    if (readiness() == 503) {
+                        sawDown[0] = true;
+                    }
+                    JsonPath runs = runs(id);
+                    during.addAll(runs.getList("state"));
+                    sleep(1000);
+                }
+                if (kind == HawkbitProxy.Trouble.SERVER_ERROR) {
+                    // people can still steer the deployment while hawkBit is away; the command is recorded
+                    Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(200);
+                    Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200);
+                }
+            }
+            HawkbitProxy.heal();
+
+            assertThat(sawDown[0]).as("readiness DOWN during the outage").isTrue();
+            assertThat(during).as("run states during the outage").doesNotContainAnyElementsOf(FAILED_STATES);
+            assertThat(requests("server_error")).isGreaterThan(serverErrors);
+            assertThat(requests("transport_error")).isGreaterThan(transportErrors);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
+
+            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(180));
+            assertThat(done.getString("summary")).isEqualTo("1 of 2 updated, 1 rolled back");
+            JsonPath runs = runs(id);
+            assertThat(runs.getString("find { it.system == 'lane-01' }.state")).isEqualTo("SUCCEEDED");
+            assertThat(runs.getString("find { it.system == 'lane-02' }.state")).isEqualTo("ROLLED_BACK");
+            assertThat(runs.getString("find { it.system == 'lane-02' }.reason"))
+                    .isEqualTo("1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again");
+            for (String role : List.of("lane", "term-a", "term-b", "display")) {
+                String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
+                assertThat(fleet.installedSetId(fleet.id("lane-01", role))).as(role).isEqualTo(fleet.set(set + ":2"));
+                assertThat(fleet.installedSetId(fleet.id("lane-02", role))).as(role).isEqualTo(fleet.set(set + ":1"));
+            }
+            // every human command is on the record with who gave it; the engine's own steps carry no actor
+            int runId = runs.getInt("find { it.system == 'lane-01' }.id");
+            JsonPath events = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events")
+                    .then().statusCode(200).extract().jsonPath();
+            assertThat(events.getString("find { it.type == 'CREATED' }.actor")).isEqualTo("admin");
+            assertThat(events.getString("find { it.type == 'PAUSED' }.actor")).isEqualTo("admin");
+            assertThat(events.getString("find { it.type == 'RESUMED' }.actor")).isEqualTo("admin");
+            assertThat(events.<String>getList("findAll { it.type == 'ASSIGNED' }.actor")).containsOnlyNulls();
+            assertThat(LaneFleet.deployment(id).getString("createdBy")).isIn("admin", null);
+        }
+    }
+
+    @Test
+    @Order(2)
+    void aTargetDeletedInHawkbitDuringARunFailsThatDeviceAndSendsTheSystemBack() throws Exception {
+        try (LaneFleet fleet = new LaneFleet("ht-del-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(60)));
+            int id = fleet.deploy(fleet.manifest("2.0", "2"), "");
+            String victim = fleet.id("lane-01", "term-a");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() ->
+                    "ASSIGNED".equals(runs(id).getString("[0].components.terminal.find { it.controllerId == '"
+                            + victim + "' }.state")));
+
+            var hawkbit = SharedHawkbit.get();
+            HttpResponse<String> deleted = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                            URI.create(hawkbit.baseUrl() + "/rest/v1/targets/" + victim)).DELETE()
+                    .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                            (hawkbit.user() + ":" + hawkbit.password()).getBytes(StandardCharsets.UTF_8))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(deleted.statusCode()).isEqualTo(200);
+
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> Set.of("ROLLED_BACK", "ROLLBACK_FAILED").contains(runs(id).getString("[0].state")));
+            JsonPath run = runs(id);
+            assertThat(run.getString("[0].components.terminal.find { it.controllerId == '" + victim + "' }.detail"))
+                    .contains("the target was deleted in hawkBit");
+            assertThat(run.getString("[0].reason")).startsWith("1 device(s) failed at order 1 -- rolled back");
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "term-b"))).isEqualTo(fleet.set("term:1"));
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "display"))).isEqualTo(fleet.set("disp:1"));
+            assertThat(fleet.hawkbit.actions(fleet.id("lane-01", "lane"))).as("order 2 never sent").hasSize(1);
+        }
+    }
+
+    @Test
+    @Order(3)
+    void theLogOfAllThisHoldsNoPassword() throws Exception {
+        var hawkbit = SharedHawkbit.get();
+        String log = Files.readString(HostileProfile.LOG_FILE);
+        assertThat(log).as("the scenario above is in the log").contains("hawkBit");
+        assertThat(log).contains("waits");
+        List<String> secrets = List.of(hawkbit.password(), HostileProfile.DB_PASSWORD, Api.ADMIN_PASSWORD,
+                Api.VIEWER_PASSWORD,
+                Base64.getEncoder().encodeToString((hawkbit.user() + ":" + hawkbit.password()).getBytes(StandardCharsets.UTF_8)),
+                Base64.getEncoder().encodeToString(("admin:" + Api.ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8)));
+        for (String secret : secrets) {
+            assertThat(secret).hasSizeGreaterThan(6);
+            assertThat(log).as("log holds a secret").doesNotContain(secret);
+        }
+    }
+
+    private static void sleep(long ms) {
+        try {
+            Thread.sleep(ms);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

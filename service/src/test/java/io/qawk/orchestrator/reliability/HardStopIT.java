@@ -1,0 +1,224 @@
+package io.qawk.orchestrator.reliability;
+
+import io.qawk.orchestrator.testkit.reliability.*;
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.HawkbitServer;
+import io.qawk.orchestrator.testkit.SharedHawkbit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ThreadLocalRandom;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 3, done-when #6: the service is killed with SIGKILL in the middle of a deployment and started again; the
+ * deployment completes as if nothing happened and hawkBit holds exactly one assignment per device and set.
+ */
+class HardStopIT {
+
+    static ReliabilityPostgres pg;
+    static ServiceProcess service;
+    static Probe probe;
+
+    @BeforeAll
+    static void start() {
+        // a fast quiet machine closes the window between hawkBit taking an assignment and the engine recording it in
+        // milliseconds; widen it so that a freeze can land inside it
+        System.setProperty("qawk.it.record-delay", "3s");
+        HawkbitServer hawkbit = SharedHawkbit.get();
+        pg = ReliabilityPostgres.start("hardstop");
+        probe = new Probe(pg);
+        service = ServiceProcess.start("hardstop", pg.jdbcUrl(), hawkbit);
+    }
+
+    @AfterAll
+    static void stop() {
+        System.clearProperty("qawk.it.record-delay");
+        if (service != null) {
+            service.close();
+        }
+        if (probe != null) {
+            probe.close();
+        }
+        if (pg != null) {
+            pg.close();
+        }
+    }
+
+    @Test
+    void aDeploymentKilledMidWaySurvivesARestartWithoutAssigningAnythingTwice() {
+        Instant t0 = Instant.now();
+        try (RelFleet fleet = new RelFleet("rel-hard-", SharedHawkbit.get(), RelFleet.LANE)) {
+            QawkApi api = service.api();
+            for (int i = 1; i <= 6; i++) {
+                fleet.system("lane-0" + i, "c01");
+            }
+            int type = fleet.createType(api);
+            fleet.awaitDiscovered(api, type);
+            fleet.preinstall(1);
+            // some devices slow: the lane computers of three systems and a terminal of two others
+            for (int i = 1; i <= 3; i++) {
+                fleet.behaviour(fleet.id("lane-0" + i, "lane"), Behaviour.succeedAfter(Duration.ofSeconds(5)));
+            }
+            fleet.behaviour(fleet.id("lane-04", "term-a"), Behaviour.succeedAfter(Duration.ofSeconds(4)));
+            fleet.behaviour(fleet.id("lane-05", "display"), Behaviour.succeedAfter(Duration.ofSeconds(3)));
+            int manifest = fleet.manifest(api, type, 2);
+            Map<String, Long> baseline = fleet.actionBaseline();
+            Map<String, Long> ranBefore = new HashMap<>();
+            fleet.allDevices().forEach(id -> ranBefore.put(id, fleet.setFor(id, 1)));
+
+            int id = api.deploy("rel-hard", manifest, fleet.systemNames(), "\"maxParallel\": 3");
+
+            // 1st kill: at a random moment once a system is under way and a device was given its set
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
+                List<Map<String, Object>> runs = api.runs(id);
+                return runs.stream().anyMatch(r -> "RUNNING".equals(r.get("state")))
+                        && runs.stream().flatMap(r -> QawkApi.devices(r).stream()).anyMatch(d -> "ASSIGNED".equals(d.get("state")));
+            });
+            Census before = Census.read(api, id);
+            pauseRandomly(0, 1500);
+            service.kill();
+            System.out.printf("[hardstop] kill #1 (mid-deployment): before it %s; device states %s%n", before,
+                    probe.deviceStates(id));
+            service.restart();
+            Census after = Census.read(api, id);
+            assertThat(before.lostIn(after)).as("lost by kill #1").isEmpty();
+
+            // 2nd kill: the moment an intent is stored (assignment decided, hawkBit's answer not yet recorded)
+            Census before2 = Census.read(api, id);
+            boolean inWindow = probe.awaitIntent(id, List.of("ASSIGNING", "ROLLBACK_ASSIGNING"), Duration.ofSeconds(60));
+            if (inWindow) {
+                service.kill();
+                System.out.printf("[hardstop] kill #2 (%s): before it %s; device states %s%n",
+                        "intent stored", before2, probe.deviceStates(id));
+                service.restart();
+                assertThat(before2.lostIn(Census.read(api, id))).as("lost by kill #2").isEmpty();
+            }
+
+            await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> "FINISHED".equals(api.state(id)));
+            assertThat(api.deployment(id).getString("summary")).isEqualTo("6 of 6 updated, 0 rolled back");
+            Census end = Census.read(api, id);
+            assertThat(before.lostIn(end)).isEmpty();
+            assertThat(before2.lostIn(end)).isEmpty();
+
+            long recovered = end.eventIds().keySet().stream().flatMap(run -> api.events(id, run).stream())
+                    .filter(e -> "RECOVERED".equals(e.get("type"))).count();
+            System.out.printf("[hardstop] RECOVERED events: %d; hawkBit's action list carries set links: %s%n", recovered,
+                    fleet.hawkbit.actions(fleet.allDevices().get(0)).get(0).path("_links").has("distributionset"));
+            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+            // and the preinstalled set: still exactly one action for it
+            for (String device : fleet.allDevices()) {
+                long v1 = fleet.setFor(device, 1);
+                assertThat(fleet.actions(device).stream().filter(a -> a.setId() == v1)).as(device).hasSize(1);
+            }
+            System.out.printf("[hardstop] %d devices, %d hawkBit actions checked, %d duplicates, %d kills, "
+                            + "restarts took %s, whole test %d s%n", result.devices(), result.actionsChecked(),
+                    result.duplicates(), service.starts() - 1, service.startTimes(),
+                    Duration.between(t0, Instant.now()).toSeconds());
+            assertThat(result.problems()).isEmpty();
+            assertThat(result.duplicates()).isZero();
+            assertThat(result.actionsChecked()).isEqualTo(24);
+        }
+    }
+
+    /**
+     * The crash point recovery is for: hawkBit took the assignment, the service died before recording it, and the
+     * device meanwhile failed the set (on hawkBit 0.3.0M7 a failed set is no longer the assigned one, so sending it
+     * again would create a second action). The service is frozen (SIGSTOP) the moment an intent is stored; when
+     * hawkBit shows the action, and the device has failed it, the frozen service is killed (SIGKILL) and restarted.
+     */
+    @Test
+    void anAssignmentHawkbitTookJustBeforeTheCrashIsAdoptedNotSentAgain() {
+        try (RelFleet fleet = new RelFleet("rel-adopt-", SharedHawkbit.get(), RelFleet.LANE)) {
+            QawkApi api = service.api();
+            int systems = 6;
+            for (int i = 1; i <= systems; i++) {
+                fleet.system("lane-0" + i, "c01");
+            }
+            int type = fleet.createType(api);
+            fleet.awaitDiscovered(api, type);
+            fleet.preinstall(1);
+            for (int i = 1; i <= systems; i++) {
+                String bad = fleet.id("lane-0" + i, "term-a");
+                fleet.behaviour(bad, Behaviour.failFor(fleet.setFor(bad, 2)).withDelay(Duration.ZERO));
+            }
+            int manifest = fleet.manifest(api, type, 2);
+            Map<String, Long> baseline = fleet.actionBaseline();
+            Map<String, Long> ranBefore = new HashMap<>();
+            fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
+            int id = api.deploy("rel-adopt", manifest, fleet.systemNames(), "\"maxParallel\": 1, \"maxFailed\": 100");
+
+            int caught = 0;
+            for (int attempt = 0; attempt < systems && caught == 0; attempt++) {
+                if (!probe.awaitIntent(id, List.of("ASSIGNING"), Duration.ofSeconds(60))) {
+                    break;
+                }
+                String bad = probe.devicesIn(id, "ASSIGNING").stream().filter(d -> d.endsWith("-term-a")).findFirst()
+                        .orElse(null);
+                // the intent is committed; hawkBit is called right after it (a GET of the set, then the POST)
+                // hawkBit is called shortly after the intent (after the pass has photographed new systems); the
+                // engine then waits qawk.it.record-delay before recording, so a pause of a few hundred ms lands there
+                pauseRandomly(1200L + 400L * attempt, 2000L + 500L * attempt);
+                service.freeze();
+                boolean stillIntent = bad != null && probe.devicesIn(id, "ASSIGNING").contains(bad);
+                boolean tookIt = stillIntent && awaitQuietly(Duration.ofSeconds(3), () ->
+                        fleet.actions(bad).stream().anyMatch(a -> a.id() > baseline.get(bad)));
+                System.out.printf("[hardstop] attempt %d: intent of %s, frozen %s, hawkBit took it: %s%n", attempt, bad,
+                        stillIntent ? "before the answer was recorded" : "too late", tookIt);
+                if (tookIt) {
+                    // the device fails the set it was given while the service stands still, then the service dies
+                    awaitQuietly(Duration.ofSeconds(30), () -> "error".equals(fleet.hawkbit.updateStatus(bad)));
+                    service.kill();
+                    caught++;
+                    System.out.printf("[hardstop] froze with the intent of %s stored and hawkBit's action created; "
+                            + "device failed it; SIGKILL; restart%n", bad);
+                    service.restart();
+                } else {
+                    service.thaw(); // froze before hawkBit got the call: let it go on, try the next system
+                    awaitQuietly(Duration.ofSeconds(30), () -> probe.intents(id, List.of("ASSIGNING")) == 0);
+                }
+            }
+            await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> "FINISHED".equals(api.state(id)));
+            long recovered = api.runs(id).stream().flatMap(r -> api.events(id, QawkApi.runId(r)).stream())
+                    .filter(e -> "RECOVERED".equals(e.get("type"))).count();
+            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore,
+                    new java.util.HashSet<>(fleet.systemNames()));
+            System.out.printf("[hardstop] adopt: caught %d crash(es) after hawkBit took the call, %d RECOVERED event(s), "
+                    + "%d actions checked, %d duplicates, problems %s%n", caught, recovered, result.actionsChecked(),
+                    result.duplicates(), result.problems());
+            assertThat(caught).as("a freeze landed after hawkBit took the assignment").isPositive();
+            assertThat(recovered).isPositive();
+            assertThat(result.problems()).isEmpty();
+            assertThat(result.duplicates()).isZero();
+        }
+    }
+
+    private static boolean awaitQuietly(Duration max, java.util.concurrent.Callable<Boolean> condition) {
+        try {
+            await().atMost(max).pollInterval(Duration.ofMillis(100)).until(condition);
+            return true;
+        } catch (org.awaitility.core.ConditionTimeoutException e) {
+            return false;
+        }
+    }
+
+    /** A random pause that picks the moment of a kill (not a wait for anything). */
+    static void pauseRandomly(long minMillis, long maxMillis) {
+        try {
+            Thread.sleep(ThreadLocalRandom.current().nextLong(minMillis, maxMillis + 1));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}

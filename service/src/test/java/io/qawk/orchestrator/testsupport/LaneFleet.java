@@ -1,0 +1,215 @@
+package io.qawk.orchestrator.testsupport;
+
+import io.qawk.orchestrator.testkit.SharedHawkbit;
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.DeviceSimulator;
+import io.qawk.orchestrator.testkit.DeviceSpec;
+import io.qawk.orchestrator.testkit.HawkbitFixtures;
+import io.restassured.path.json.JsonPath;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Lanes of the product description in a real hawkBit: per system a lane computer (order 2) and two terminals and a
+ * score display (order 1). Everything carries a prefix, so fleets of different tests never see each other.
+ */
+public final class LaneFleet implements AutoCloseable {
+
+    public final String prefix;
+    public final DeviceSimulator devices;
+    public final HawkbitFixtures hawkbit;
+    public final Map<String, Long> sets = new LinkedHashMap<>();
+    private final List<String> all = new ArrayList<>();
+    public int typeId;
+
+    public LaneFleet(String prefix) {
+        this.prefix = prefix;
+        this.devices = new DeviceSimulator(SharedHawkbit.get());
+        this.hawkbit = new HawkbitFixtures(SharedHawkbit.get());
+    }
+
+    /** Creates the sets {@code <prefix>app}, {@code -term}, {@code -disp} in versions 1 and 2, and the system type. */
+    public LaneFleet withSetsAndType() {
+        for (String name : List.of("app", "term", "disp")) {
+            for (String version : List.of("1", "2")) {
+                sets.put(name + ":" + version, hawkbit.createDistributionSet(prefix + name, version));
+            }
+        }
+        typeId = Api.admin().body("""
+                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                 "components": [
+                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
+                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
+                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}]}
+                """.formatted(prefix)).post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
+        return this;
+    }
+
+    public long set(String key) {
+        return sets.get(key);
+    }
+
+    /** A manifest: terminals and display at order 1, the lane computer at order 2, on the given versions. */
+    public int manifest(String name, String version) {
+        return Api.admin().body("""
+                {"name": "%s", "systemTypeId": %d, "components": [
+                  {"componentType": "terminal", "distributionSetId": %d, "order": 1},
+                  {"componentType": "display", "distributionSetId": %d, "order": 1},
+                  {"componentType": "lane", "distributionSetId": %d, "order": 2}]}
+                """.formatted(prefix + name, typeId, set("term:" + version), set("disp:" + version), set("app:" + version)))
+                .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
+    }
+
+    /** Adds a lane system of four devices in a centre; ids are {@code <prefix><system>-lane|-term-a|-term-b|-display}. */
+    public LaneFleet system(String system, String centre) {
+        return system(system, centre, null);
+    }
+
+    /** A lane system whose devices report {@code channel=<prefix><channel>} (null: no channel attribute). */
+    public LaneFleet system(String system, String centre, String channel) {
+        List<DeviceSpec> specs = List.of(
+                spec(system, "lane", "lane", centre, channel), spec(system, "term-a", "terminal", centre, channel),
+                spec(system, "term-b", "terminal", centre, channel), spec(system, "display", "display", centre, channel));
+        devices.addDevices(specs);
+        specs.forEach(s -> all.add(s.controllerId()));
+        return this;
+    }
+
+    /** A lane system of only some of the four roles ({@code lane}, {@code term-a}, {@code term-b}, {@code display}). */
+    public LaneFleet systemOf(String system, String centre, String... roles) {
+        Map<String, String> types = Map.of("lane", "lane", "term-a", "terminal", "term-b", "terminal", "display", "display");
+        List<DeviceSpec> specs = java.util.Arrays.stream(roles).map(r -> spec(system, r, types.get(r), centre, null)).toList();
+        devices.addDevices(specs);
+        specs.forEach(s -> all.add(s.controllerId()));
+        return this;
+    }
+
+    /** A device that belongs to no system, in a channel. */
+    public LaneFleet standalone(String name, String channel) {
+        DeviceSpec spec = DeviceSpec.of(prefix + name, Map.of("device_type", prefix + "solo", "channel", prefix + channel));
+        devices.addDevices(List.of(spec));
+        all.add(spec.controllerId());
+        return this;
+    }
+
+    /**
+     * Any other device: id {@code <prefix><name>}, the attributes as given (values are not prefixed) except that
+     * {@code device_type} (required) is prefixed, like every device of the fleet.
+     */
+    public LaneFleet device(String name, Map<String, String> attributes) {
+        Map<String, String> a = new java.util.HashMap<>(attributes);
+        a.put("device_type", prefix + attributes.get("device_type"));
+        DeviceSpec spec = DeviceSpec.of(prefix + name, a);
+        devices.addDevices(List.of(spec));
+        all.add(spec.controllerId());
+        return this;
+    }
+
+    /** Moves some devices of a system (roles, or all when none given) to another channel. */
+    public void move(String system, String channel, String... roles) {
+        List<String> which = roles.length == 0 ? List.of("lane", "term-a", "term-b", "display") : List.of(roles);
+        which.forEach(role -> devices.setAttributes(id(system, role), Map.of("channel", prefix + channel)));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+            for (String role : which) {
+                assertThat(hawkbit.attributes(id(system, role)).get("channel")).isEqualTo(prefix + channel);
+            }
+        });
+    }
+
+    /** Creates a channel whose members report {@code channel=<prefix><name>}; returns its id. */
+    public int channel(String name, String extraJson) {
+        return Api.admin().body("{\"name\": \"" + prefix + name + "\", \"match\": \"attribute.channel==" + prefix + name
+                        + "\"" + (extraJson.isEmpty() ? "" : ", " + extraJson) + "}")
+                .post("/qawk/v1/fleets").then().statusCode(201).extract().path("id");
+    }
+
+    public static JsonPath fleet(int id) {
+        return Api.viewer().get("/qawk/v1/fleets/" + id).then().statusCode(200).extract().jsonPath();
+    }
+
+    public static void sync() {
+        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+    }
+
+    private DeviceSpec spec(String system, String role, String type, String centre, String channel) {
+        Map<String, String> attributes = new java.util.HashMap<>(Map.of("device", system, "device_type", prefix + type,
+                "centerid", centre));
+        if (channel != null) {
+            attributes.put("channel", prefix + channel);
+        }
+        return DeviceSpec.of(id(system, role), attributes);
+    }
+
+    public String id(String system, String role) {
+        return prefix + system + "-" + role;
+    }
+
+    public void behaviour(String system, String role, Behaviour b) {
+        devices.setBehaviour(id(system, role), b);
+    }
+
+    /** Installs version {@code version} on every device directly through hawkBit, as if a past update had. */
+    public void preinstall(String version) {
+        Map<String, String> roleSet = Map.of("lane", "app", "term-a", "term", "term-b", "term", "display", "disp");
+        roleSet.forEach((role, set) -> {
+            List<String> ids = all.stream().filter(id -> id.endsWith("-" + role)).toList();
+            if (!ids.isEmpty()) {
+                hawkbit.assign(set(set + ":" + version), ids);
+            }
+        });
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            for (String id : all) {
+                assertThat(hawkbit.updateStatus(id)).as(id).isEqualTo("in_sync");
+            }
+        });
+    }
+
+    /** Waits until hawkBit has every device's attributes, then syncs the inventory once. */
+    public void discovered(int systems) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(hawkbit.findTargetIds("attribute.device_type==" + prefix + "*")).hasSize(all.size()));
+        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+        Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
+                .body("total", org.hamcrest.Matchers.equalTo(systems));
+    }
+
+    /** Creates and starts a deployment; returns its id. */
+    public int deploy(int manifestId, String extraJson) {
+        int id = Api.admin().body("{\"name\": \"" + prefix + "deployment\", \"manifestId\": " + manifestId
+                        + (extraJson.isEmpty() ? "" : ", " + extraJson) + "}")
+                .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+        Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
+        return id;
+    }
+
+    public static JsonPath deployment(int id) {
+        return Api.viewer().get("/qawk/v1/systemdeployments/" + id).then().statusCode(200).extract().jsonPath();
+    }
+
+    public static JsonPath runs(int id) {
+        return Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs").then().statusCode(200).extract().jsonPath();
+    }
+
+    /** Waits for the deployment to reach {@code state}. */
+    public static JsonPath awaitState(int id, String state, Duration within) {
+        await().atMost(within).pollInterval(Duration.ofMillis(500))
+                .until(() -> state.equals(deployment(id).getString("state")));
+        return deployment(id);
+    }
+
+    public long installedSetId(String controllerId) {
+        return hawkbit.installedDsId(controllerId).orElse(-1L);
+    }
+
+    @Override
+    public void close() {
+        devices.close();
+    }
+}

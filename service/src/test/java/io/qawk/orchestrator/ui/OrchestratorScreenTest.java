@@ -1,0 +1,260 @@
+package io.qawk.orchestrator.ui;
+
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.Keys;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
+
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+/**
+ * The Orchestrator screen as an admin sees it, in headless Chromium, over the real service, the real hawkBit and
+ * simulated lanes: the bar and words follow a running deployment, the drawer names the rolled-back system and why,
+ * the system is taken again through the dialog, and a system is rolled back by hand.
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class OrchestratorScreenTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(120);
+    static Browser browser;
+
+    @TestHTTPResource("/ui/")
+    URL page;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    private URI page() {
+        return URI.create(page.toString().replace("127.0.0.1", "localhost"));
+    }
+
+    private String words(int deploymentId) {
+        return browser.find("tr[data-deployment='" + deploymentId + "'] .words").getText();
+    }
+
+    private WebElement run(String system) {
+        return browser.find("#drawer section.run[data-system='" + system + "']");
+    }
+
+    private static JsonPath runOf(int deploymentId, String system) {
+        return Api.viewer().get("/qawk/v1/systemdeployments/" + deploymentId + "/runs").then().statusCode(200)
+                .extract().jsonPath().setRootPath("find { it.system == '" + system + "' }");
+    }
+
+    @Test
+    void aDeploymentIsFollowedLiveAndARolledBackSystemIsTakenAgainThroughTheDialog() {
+        try (LaneFleet fleet = new LaneFleet("ui-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            fleet.discovered(3);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
+            fleet.behaviour("lane-03", "lane", Behaviour.silent()); // keeps lane-03 under way until we let it go
+            int manifest = fleet.manifest("2.0", "2");
+            int id = Api.admin().body("{\"name\": \"ui-lanes 2.0\", \"manifestId\": " + manifest
+                            + ", \"maxParallel\": 1, \"maxFailed\": 1}")
+                    .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+
+            // the draft is listed; started from the page
+            browser.open(page());
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-deployment='" + id + "']")).isEmpty());
+            assertThat(words(id)).contains("draft");
+            assertThat(browser.find("#who").getText()).contains("admin");
+            browser.js("window.qawkNoReload = 'still the same page';");
+            browser.find("[data-key='dep-" + id + "-start']").click();
+
+            // the bar and the words follow it, without reloading the page
+            browser.await(WITHIN, d -> words(id).contains("under way") && !d.findElements(
+                    By.cssSelector("tr[data-deployment='" + id + "'] .bar [data-share='under way']")).isEmpty());
+            browser.await(WITHIN, d -> words(id).equals("1 of 3 updated, 1 rolled back, 1 under way"));
+            WebElement red = browser.find("tr[data-deployment='" + id + "'] .bar [data-share='rolled back']");
+            assertThat(red.getAttribute("data-count")).isEqualTo("1");
+            assertThat(red.getCssValue("background-image")).contains("rgb(179, 38, 30)");
+            assertThat(red.getSize().getWidth()).isGreaterThan(10);
+            assertThat(browser.find("tr[data-deployment='" + id + "'] .bar").getAttribute("aria-label"))
+                    .isEqualTo("1 updated, 1 under way, 1 rolled back of 3 systems");
+            assertThat(browser.js("return window.qawkNoReload;")).isEqualTo("still the same page");
+            browser.screenshot("overview");
+
+            // the drawer: every system; the rolled-back one in a red pill with its reason
+            browser.find("[data-key='dep-open-" + id + "']").click();
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#drawer section.run[data-system='lane-02']")).isEmpty());
+            assertThat(browser.find("#drawer").isDisplayed()).isTrue();
+            assertThat(browser.all("#drawer section.run")).hasSize(3);
+            WebElement pill = run("lane-02").findElement(By.cssSelector(".pill"));
+            assertThat(pill.getText()).isEqualTo("rolled back");
+            assertThat(pill.getCssValue("background-color")).isEqualTo("rgba(179, 38, 30, 1)");
+            assertThat(run("lane-02").findElement(By.cssSelector(".reason")).getText()).isEqualTo(
+                    "Why: 1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again");
+            WebElement laneDevice = run("lane-02").findElement(By.cssSelector("tr[data-device='ui-lane-02-lane']"));
+            assertThat(laneDevice.getText()).contains("ui-app:1").contains("ui-app:2");
+            assertThat(run("lane-01").findElement(By.cssSelector(".pill")).getText()).isEqualTo("succeeded");
+            assertThat(run("lane-03").findElement(By.cssSelector(".pill")).getText()).isEqualTo("running");
+            assertThat(run("lane-01").findElements(By.xpath(".//button[normalize-space()='Take again…']"))).isEmpty();
+            browser.screenshot("drawer-rolled-back");
+
+            // its timeline is one click away
+            int runId = runOf(id, "lane-02").getInt("id");
+            browser.find("[data-key='run-timeline-" + runId + "']").click();
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#timeline-" + runId + " li[data-event='ROLLED_BACK']")).isEmpty());
+            assertThat(browser.all("#timeline-" + runId + " li[data-event='SNAPSHOT']")).hasSize(1);
+
+            // pause from the drawer, so that the system taken again stays pending where we can see it
+            browser.find("[data-key='drawer-" + id + "-pause']").click();
+            browser.await(WITHIN, d -> "PAUSED".equals(LaneFleet.deployment(id).getString("state"))
+                    && !d.findElements(By.cssSelector("[data-key='drawer-" + id + "-resume']")).isEmpty());
+
+            // take it again: the dialog says what will happen, and what to do instead
+            fleet.behaviour("lane-02", "lane", Behaviour.succeed());
+            browser.find("[data-key='run-retry-" + runId + "']").click();
+            WebElement dialog = browser.find("#take-again-dialog");
+            browser.await(WITHIN, d -> dialog.isDisplayed());
+            assertThat(browser.driver.switchTo().activeElement().getAttribute("id")).isEqualTo("take-again-reason");
+            String text = dialog.getText();
+            assertThat(text).contains("Take lane-02 again?").contains("this deployment’s manifest ui-2.0")
+                    .contains("From where the system is now").contains("photographed afresh")
+                    .contains("fix the build").contains("make a new manifest")
+                    .contains("Here 1 did");
+            browser.find("#take-again-reason").sendKeys("lane 2 PSU replaced");
+            browser.screenshot("take-again-dialog");
+            browser.find("#take-again-confirm").click();
+            browser.await(WITHIN, d -> !dialog.isDisplayed());
+            browser.await(WITHIN, d -> run("lane-02").findElement(By.cssSelector(".pill")).getText().equals("pending"));
+            assertThat(browser.find("#notice").getText()).isEqualTo(
+                    "lane-02 taken again: pending (attempt 2). It is photographed afresh when it starts.");
+            assertThat(run("lane-02").getText()).contains("attempt 2");
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#timeline-" + runId + " li[data-event='TAKEN_AGAIN']")).isEmpty());
+            browser.screenshot("taken-again-pending");
+            // ... and through the API
+            JsonPath again = runOf(id, "lane-02");
+            assertThat(again.getString("state")).isEqualTo("PENDING");
+            assertThat(again.getInt("attempt")).isEqualTo(2);
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events").then()
+                    .statusCode(200).extract().jsonPath().getString("find { it.type == 'TAKEN_AGAIN' }.message"))
+                    .contains("lane 2 PSU replaced");
+
+            // resume, let lane-03 finish: everything ends updated
+            fleet.behaviour("lane-03", "lane", Behaviour.succeed());
+            browser.find("[data-key='drawer-" + id + "-resume']").click();
+            browser.await(Duration.ofSeconds(180), d -> words(id).equals("3 of 3 updated, 0 rolled back"));
+            assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("FINISHED");
+            assertThat(run("lane-02").findElement(By.cssSelector(".pill")).getText()).isEqualTo("succeeded");
+            assertThat(browser.find("#drawer").isDisplayed()).as("the drawer stayed open").isTrue();
+            assertThat(browser.js("return window.qawkNoReload;")).isEqualTo("still the same page");
+
+            // roll one back by hand: a reason is required
+            int lane1 = runOf(id, "lane-01").getInt("id");
+            browser.find("[data-key='run-rollback-" + lane1 + "']").click();
+            WebElement rollback = browser.find("#rollback-dialog");
+            browser.await(WITHIN, d -> rollback.isDisplayed());
+            browser.find("#rollback-confirm").click();
+            assertThat(rollback.isDisplayed()).as("no reason, no rollback").isTrue();
+            browser.find("#rollback-reason").sendKeys("lane 1 is not scoring");
+            browser.find("#rollback-confirm").click();
+            browser.await(WITHIN, d -> run("lane-01").findElement(By.cssSelector(".pill")).getText().equals("rolled back"));
+            assertThat(run("lane-01").findElement(By.cssSelector(".reason")).getText())
+                    .startsWith("Why: rolled back by hand (lane 1 is not scoring)");
+            browser.await(WITHIN, d -> words(id).equals("2 of 3 updated, 1 rolled back"));
+
+            // Escape closes the drawer and gives the focus back
+            new Actions(browser.driver).sendKeys(Keys.ESCAPE).perform();
+            browser.await(WITHIN, d -> !browser.find("#drawer").isDisplayed());
+            assertThat(browser.driver.switchTo().activeElement().getAttribute("data-key")).isEqualTo("dep-open-" + id);
+        }
+    }
+
+    @Test
+    void theChannelsSectionAppearsOnlyWhenTheChannelsApiAnswers() throws Exception {
+        browser.open(page());
+        browser.await(WITHIN, d -> browser.find("#live").getText().startsWith("Live"));
+        if (Api.viewer().get("/qawk/v1/fleets").statusCode() != 200) {
+            assertThat(browser.find("#channels").isDisplayed()).isFalse();
+        }
+        String fleets = """
+                [{"id": 901, "name": "beta <b>x</b>", "match": "attribute.channel==beta", "promotesTo": 902,
+                  "promotesToName": "prod",
+                  "orchestrator": {"maxParallel": 4, "maxFailed": 1, "byCentre": true, "centres": ["c01", "c02"]},
+                  "release": {"distributionSet": "app:2.0", "manifestName": "lane-2.0", "deploymentId": null,
+                              "state": "RUNNING", "halted": true, "haltReason": "2 systems rolled back, 1 allowed",
+                              "systemsSummary": "15 of 16 systems updated, 1 rolled back",
+                              "devicesSummary": "40 of 40 standalone devices on the set"},
+                  "gate": {"canPromote": false, "reason": "the release is halted"}},
+                 {"id": 900, "name": "dev", "match": "attribute.channel==dev", "promotesTo": 901,
+                  "promotesToName": "beta <b>x</b>",
+                  "orchestrator": {"maxParallel": 2, "maxFailed": 0, "byCentre": false, "centres": []},
+                  "release": {"distributionSet": "app:2.0", "manifestName": "lane-2.0", "deploymentId": null,
+                              "state": "FINISHED", "halted": false, "haltReason": null,
+                              "systemsSummary": "3 of 3 systems updated, 0 rolled back", "devicesSummary": null},
+                  "gate": {"canPromote": true, "reason": null}}]
+                """;
+        List<String> posts = new CopyOnWriteArrayList<>();
+        try (AuthProxy.Interception ignored = browser.intercept(page(), uri -> uri.contains("/qawk/v1/fleets"), req -> {
+                    if (req.method().equals("POST")) {
+                        posts.add(req.uri().replaceAll("^.*/qawk/v1", "") + " " + req.body());
+                        return AuthProxy.Answer.json("{}");
+                    }
+                    return AuthProxy.Answer.json(fleets);
+                })) {
+            browser.await(WITHIN, d -> browser.find("#channels").isDisplayed()
+                    && !d.findElements(By.cssSelector("tr[data-fleet='901']")).isEmpty());
+            WebElement beta = browser.find("tr[data-fleet='901']");
+            assertThat(beta.getText()).contains("beta <b>x</b>").contains("halted")
+                    .contains("15 of 16 systems updated, 1 rolled back")
+                    .contains("Not promotable to prod yet: the release is halted");
+            assertThat(beta.findElements(By.tagName("b"))).as("names are text, never markup").isEmpty();
+            browser.screenshot("channels");
+
+            browser.find("[data-key='fleet-promote-900']").click();
+            browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
+            assertThat(browser.find("#confirm-dialog").getText()).contains("Promote dev's release to beta <b>x</b>?");
+            browser.find("#confirm-confirm").click();
+            browser.find("[data-key='fleet-resume-901']").click();
+            browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
+            browser.find("#confirm-confirm").click();
+            browser.await(WITHIN, d -> posts.size() == 2);
+            assertThat(posts).containsExactly("/fleets/900/promote {\"orchestrator\":true}", "/fleets/901/resume ");
+        }
+    }
+
+
+    @Test
+    void aNarrowWindowNeedsNoSidewaysScrollingOfThePage() {
+        try {
+            browser.driver.manage().window().setSize(new Dimension(420, 900));
+            browser.open(page());
+            browser.await(WITHIN, d -> browser.find("#live").getText().startsWith("Live"));
+            Number overflow = (Number) browser.js("return document.documentElement.scrollWidth - window.innerWidth;");
+            assertThat(overflow.intValue()).isLessThanOrEqualTo(0);
+            browser.screenshot("narrow");
+        } finally {
+            browser.driver.manage().window().setSize(new Dimension(1280, 1000));
+        }
+    }
+}
