@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.hostile;
 
+import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.LaneFleet;

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.hostile;
 
+import io.qawk.orchestrator.testkit.HawkbitProxy;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qawk.orchestrator.testkit.HawkbitFixtures;
 import io.qawk.orchestrator.testsupport.Api;

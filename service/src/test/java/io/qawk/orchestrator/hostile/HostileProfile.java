@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.hostile;
 
+import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 import java.nio.file.Path;

@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.security;
 
+import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.qawk.orchestrator.testkit.DeviceSpec;
-import io.qawk.orchestrator.hostile.HawkbitProxy;
 import io.qawk.orchestrator.hostile.HostileProfile;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.LaneFleet;

@@ -1,9 +1,8 @@
-package io.qawk.orchestrator.hostile;
+package io.qawk.orchestrator.testkit;
 
 import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.http.Fault;
-import io.qawk.orchestrator.testkit.SharedHawkbit;
 
 import java.time.Duration;
 
@@ -23,7 +22,7 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
  */
 public final class HawkbitProxy {
 
-    static final String PORT_PROPERTY = "qawk.test.hawkbit-proxy-port";
+    public static final String PORT_PROPERTY = "qawk.test.hawkbit-proxy-port";
     private static WireMockServer server;
 
     /** The three kinds of trouble. */
