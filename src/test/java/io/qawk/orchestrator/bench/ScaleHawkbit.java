@@ -40,13 +40,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 
+import io.qawk.orchestrator.query.Rsql;
+
 /**
  * An in-memory double of hawkBit's Management API ({@code /rest/v1}) for benchmarks: 100,000 targets and more, on
  * 127.0.0.1 and a free port, answering the endpoints {@link io.qawk.orchestrator.hawkbit.HawkbitGateway} uses with
  * hawkBit's rules and shapes (checked against a real 0.3.0M7):
  * <ul>
  * <li>paging {@code offset}/{@code limit} (default 50, silently capped at 500), {@code sort} ({@code field:ASC|DESC},
- * comma separated), {@code q} (FIQL, see {@link Rsql}); lists answer {@code {"content":[…],"total":N,"size":n}};
+ * comma separated), {@code q} (FIQL, read by {@link Rsql}, evaluated by {@link RsqlEvaluator}); lists answer {@code {"content":[…],"total":N,"size":n}};
  * an unknown FIQL field or sort field answers 400;</li>
  * <li>{@code /targets}, {@code /targets/{id}}, {@code …/attributes} (204 when none), {@code …/metadata} (paged),
  * {@code …/installedDS} and {@code …/assignedDS} (204 when none), {@code …/actions} (paged, list items carry only a
@@ -961,7 +963,7 @@ public final class ScaleHawkbit implements AutoCloseable {
         List<Target> out = new ArrayList<>();
         Rsql.Node filter = node;
         Predicate<Target> test = filter == null ? t -> true
-                : t -> Rsql.matches(filter, c -> targetComparison(t, c, now));
+                : t -> RsqlEvaluator.matches(filter, c -> targetComparison(t, c, now));
         List<Target> byValue = direct == null && node != null ? attributeCandidates(node) : null;
         if (direct != null) {
             Set<Target> seen = new LinkedHashSet<>();
@@ -1017,7 +1019,7 @@ public final class ScaleHawkbit implements AutoCloseable {
      */
     private List<Target> attributeCandidates(Rsql.Node node) {
         return restriction(node, c -> {
-            String f = Rsql.normalise(c.selector());
+            String f = RsqlEvaluator.normalise(c.selector());
             if (!f.startsWith("attribute.") || !exact(c)) {
                 return null;
             }
@@ -1088,7 +1090,7 @@ public final class ScaleHawkbit implements AutoCloseable {
     /** Controller ids a query is restricted to ({@code controllerId==x} without wildcard, {@code =in=}), if any. */
     private static List<String> directIds(Rsql.Node node) {
         return restriction(node, c -> {
-            String f = Rsql.normalise(c.selector());
+            String f = RsqlEvaluator.normalise(c.selector());
             if (!f.equals("controllerid") && !f.equals("id")) {
                 return null;
             }
@@ -1097,47 +1099,47 @@ public final class ScaleHawkbit implements AutoCloseable {
     }
 
     private boolean targetComparison(Target t, Rsql.Comparison c, long now) {
-        String f = Rsql.normalise(c.selector());
+        String f = RsqlEvaluator.normalise(c.selector());
         if (f.startsWith("attribute.")) {
-            return Rsql.compare(t.attributes.get(f.substring(10)), c);
+            return RsqlEvaluator.compare(t.attributes.get(f.substring(10)), c);
         }
         if (f.startsWith("metadata.")) {
-            return Rsql.compare(t.metadata.get(f.substring(9)), c);
+            return RsqlEvaluator.compare(t.metadata.get(f.substring(9)), c);
         }
         switch (f) {
             case "id":
             case "controllerid":
-                return Rsql.compare(t.id, c);
+                return RsqlEvaluator.compare(t.id, c);
             case "name":
-                return Rsql.compare(t.name, c);
+                return RsqlEvaluator.compare(t.name, c);
             case "description":
-                return Rsql.compare(null, c);
+                return RsqlEvaluator.compare(null, c);
             case "ipaddress":
-                return Rsql.compare("127.0.0.1", c);
+                return RsqlEvaluator.compare("127.0.0.1", c);
             case "updatestatus":
-                return Rsql.compare(t.updateStatus, c);
+                return RsqlEvaluator.compare(t.updateStatus, c);
             case "installedds.name":
-                return Rsql.compare(t.installed == null ? null : t.installed.name, c);
+                return RsqlEvaluator.compare(t.installed == null ? null : t.installed.name, c);
             case "installedds.version":
-                return Rsql.compare(t.installed == null ? null : t.installed.version, c);
+                return RsqlEvaluator.compare(t.installed == null ? null : t.installed.version, c);
             case "assignedds.name":
-                return Rsql.compare(t.assigned == null ? null : t.assigned.name, c);
+                return RsqlEvaluator.compare(t.assigned == null ? null : t.assigned.name, c);
             case "assignedds.version":
-                return Rsql.compare(t.assigned == null ? null : t.assigned.version, c);
+                return RsqlEvaluator.compare(t.assigned == null ? null : t.assigned.version, c);
             case "lastcontrollerrequestat":
                 long last = lastRequest(t, now);
-                return Rsql.compare(last == 0 ? null : String.valueOf(last), c);
+                return RsqlEvaluator.compare(last == 0 ? null : String.valueOf(last), c);
             case "lastmodifiedat":
-                return Rsql.compare(String.valueOf(t.lastModifiedAt), c);
+                return RsqlEvaluator.compare(String.valueOf(t.lastModifiedAt), c);
             case "createdat":
-                return Rsql.compare(String.valueOf(t.createdAt), c);
+                return RsqlEvaluator.compare(String.valueOf(t.createdAt), c);
             case "tag":
                 boolean negative = c.operator().equals("!=") || c.operator().equals("=out=");
                 if (t.tags.isEmpty()) {
-                    return Rsql.compare(null, c);
+                    return RsqlEvaluator.compare(null, c);
                 }
-                return negative ? t.tags.stream().allMatch(tag -> Rsql.compare(tag, c))
-                        : t.tags.stream().anyMatch(tag -> Rsql.compare(tag, c));
+                return negative ? t.tags.stream().allMatch(tag -> RsqlEvaluator.compare(tag, c))
+                        : t.tags.stream().anyMatch(tag -> RsqlEvaluator.compare(tag, c));
             default:
                 throw new HttpError(400, "hawkbit.server.error.rest.param.rsqlInvalidField", "unknown field " + f);
         }
@@ -1282,7 +1284,7 @@ public final class ScaleHawkbit implements AutoCloseable {
         }
         List<DSet> all = new ArrayList<>();
         for (DSet s : sets.values()) {
-            if (node == null || Rsql.matches(node, c -> setComparison(s, c))) {
+            if (node == null || RsqlEvaluator.matches(node, c -> setComparison(s, c))) {
                 all.add(s);
             }
         }
@@ -1333,19 +1335,19 @@ public final class ScaleHawkbit implements AutoCloseable {
     }
 
     private static boolean setComparison(DSet s, Rsql.Comparison c) {
-        switch (Rsql.normalise(c.selector())) {
+        switch (RsqlEvaluator.normalise(c.selector())) {
             case "id":
-                return Rsql.compare(String.valueOf(s.id), c);
+                return RsqlEvaluator.compare(String.valueOf(s.id), c);
             case "name":
-                return Rsql.compare(s.name, c);
+                return RsqlEvaluator.compare(s.name, c);
             case "version":
-                return Rsql.compare(s.version, c);
+                return RsqlEvaluator.compare(s.version, c);
             case "description":
-                return Rsql.compare("", c);
+                return RsqlEvaluator.compare("", c);
             case "complete":
-                return Rsql.compare(String.valueOf(s.complete), c);
+                return RsqlEvaluator.compare(String.valueOf(s.complete), c);
             case "type":
-                return Rsql.compare("os", c);
+                return RsqlEvaluator.compare("os", c);
             default:
                 throw new HttpError(400, "hawkbit.server.error.rest.param.rsqlInvalidField", c.selector());
         }
@@ -1450,7 +1452,7 @@ public final class ScaleHawkbit implements AutoCloseable {
         }
         List<Action> all = new ArrayList<>();
         for (Action a : t.actions) {
-            if (node == null || Rsql.matches(node, c -> actionComparison(a, c))) {
+            if (node == null || RsqlEvaluator.matches(node, c -> actionComparison(a, c))) {
                 all.add(a);
             }
         }
@@ -1475,13 +1477,13 @@ public final class ScaleHawkbit implements AutoCloseable {
     }
 
     private static boolean actionComparison(Action a, Rsql.Comparison c) {
-        switch (Rsql.normalise(c.selector())) {
+        switch (RsqlEvaluator.normalise(c.selector())) {
             case "id":
-                return Rsql.compare(String.valueOf(a.id), c);
+                return RsqlEvaluator.compare(String.valueOf(a.id), c);
             case "status":
-                return Rsql.compare(a.active ? "pending" : "finished", c);
+                return RsqlEvaluator.compare(a.active ? "pending" : "finished", c);
             case "detailstatus":
-                return Rsql.compare(a.state, c);
+                return RsqlEvaluator.compare(a.state, c);
             default:
                 throw new HttpError(400, "hawkbit.server.error.rest.param.rsqlInvalidField", c.selector());
         }
@@ -1539,15 +1541,15 @@ public final class ScaleHawkbit implements AutoCloseable {
 
     private static Rsql.Node parse(String q) {
         try {
-            return Rsql.parse(q);
-        } catch (Rsql.BadQuery e) {
+            return RsqlEvaluator.parse(q);
+        } catch (RsqlEvaluator.BadQuery e) {
             throw new HttpError(400, "hawkbit.server.error.rest.param.rsqlSearchSyntax", e.getMessage());
         }
     }
 
     private static void checkFields(Rsql.Node node, Set<String> allowed, String what) {
         for (Rsql.Comparison c : Rsql.comparisons(node)) {
-            String f = Rsql.normalise(c.selector());
+            String f = RsqlEvaluator.normalise(c.selector());
             int dot = f.indexOf('.');
             String head = dot < 0 ? f : f.substring(0, dot);
             boolean ok = allowed.contains(f)
