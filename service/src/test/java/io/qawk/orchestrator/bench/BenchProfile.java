@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.bench;
 
+import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.reflect.Method;

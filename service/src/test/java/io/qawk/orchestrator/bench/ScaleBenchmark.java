@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.bench;
 
+import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import java.net.URI;
 import java.net.URL;
 import java.net.http.HttpClient;

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.bench;
 
+import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import java.util.Map;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.bench;
 
+import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.bench;
 
+import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import io.qawk.orchestrator.testkit.reliability.QawkApi;
 import io.qawk.orchestrator.testkit.reliability.ReliabilityPostgres;
 import io.qawk.orchestrator.testkit.reliability.ServiceProcess;

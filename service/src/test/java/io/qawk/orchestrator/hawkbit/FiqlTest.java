@@ -9,7 +9,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.Test;
 
-import io.qawk.orchestrator.hawkbit.RsqlReader.Comparison;
+import io.qawk.orchestrator.query.Rsql;
+import io.qawk.orchestrator.query.Rsql.Comparison;
 
 class FiqlTest {
 
@@ -31,7 +32,7 @@ class FiqlTest {
     void hostileValueStaysOneValueOfOneComparison(String value) {
         for (String query : List.of(Fiql.eq("attribute.device", value), Fiql.ne("name", value),
                 Fiql.like("name", value), Fiql.gt("createdAt", value))) {
-            List<Comparison> comparisons = RsqlReader.comparisons(query);
+            List<Comparison> comparisons = Rsql.comparisons(Rsql.parse(query));
             assertThat(comparisons).as(query).hasSize(1);
             assertThat(comparisons.get(0).values()).as(query).containsExactly(value);
         }
@@ -42,12 +43,11 @@ class FiqlTest {
         String query = Fiql.and(Fiql.in("controllerId", List.of(HOSTILE)),
                 Fiql.or(Fiql.eq("attribute.site", "a,b;c==d"), Fiql.eq("name", "x\" ; name==*")));
 
-        List<Comparison> comparisons = RsqlReader.comparisons(query);
-        assertThat(comparisons).hasSize(3);
-        assertThat(comparisons.get(0)).isEqualTo(new Comparison("controllerId", "=in=", List.of(HOSTILE)));
-        assertThat(comparisons.get(1)).isEqualTo(new Comparison("attribute.site", "==", List.of("a,b;c==d")));
-        assertThat(comparisons.get(2)).isEqualTo(new Comparison("name", "=in=", List.of("x\" ; name==*")));
-        assertThat(RsqlReader.logicalOperators(query)).isEqualTo("();((),())");
+        // the values' own , ; ( ) are not read as logic: the tree is exactly in-list AND (eq OR in)
+        assertThat(Rsql.parse(query)).isEqualTo(new Rsql.And(List.of(
+                new Comparison("controllerId", "=in=", List.of(HOSTILE)),
+                new Rsql.Or(List.of(new Comparison("attribute.site", "==", List.of("a,b;c==d")),
+                        new Comparison("name", "=in=", List.of("x\" ; name==*")))))));
     }
 
     @Test

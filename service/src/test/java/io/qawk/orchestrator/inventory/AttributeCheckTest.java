@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.inventory;
 
-import io.qawk.orchestrator.bench.Rsql;
+import io.qawk.orchestrator.testkit.scale.RsqlEvaluator;
+import io.qawk.orchestrator.query.Rsql;
 import io.qawk.orchestrator.systemtype.DeviceKey;
 import org.junit.jupiter.api.Test;
 
@@ -151,9 +152,9 @@ class AttributeCheckTest {
             AttributeCheck.Plan plan = AttributeCheck.plan(KEYS, known, 1 + 300 + random.nextInt(3000));
             Set<String> flagged = new HashSet<>();
             for (AttributeCheck.Query q : plan.queries()) {
-                Rsql.Node node = Rsql.parse(q.fiql());
+                Rsql.Node node = RsqlEvaluator.parse(q.fiql());
                 List<String> answer = now.entrySet().stream()
-                        .filter(e -> Rsql.matches(node, c -> Rsql.compare(
+                        .filter(e -> RsqlEvaluator.matches(node, c -> RsqlEvaluator.compare(
                                 e.getValue().get(c.selector().substring("attribute.".length())), c)))
                         .map(Map.Entry::getKey).toList();
                 flagged.addAll(plan.changedIn(q, answer));
