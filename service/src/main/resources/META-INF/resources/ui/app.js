@@ -394,6 +394,10 @@
     }, { key: `run-timeline-${r.id}`, class: 'secondary', expanded: open, controls: `timeline-${r.id}`, ariaLabel: `Timeline of ${r.system}` });
   }
 
+  /** Timeline kinds (the event's type, RunEventKind) that mean something went wrong: shown in the colour for bad. */
+  const BAD_EVENTS = new Set(['DEVICE_FAILED', 'DEVICE_LEFT_SYSTEM', 'DEVICE_TAKEN_OVER', 'ASSIGNMENT_REFUSED',
+    'ROLLBACK_STARTED', 'DEVICE_FAILED_TO_GO_BACK', 'ROLLBACK_FAILED']);
+
   function timeline(r) {
     if (!ui.openTimelines.has(r.id)) return null;
     const events = ui.timelines[r.id];
@@ -401,7 +405,7 @@
     if (events.error) return h('p', { id: `timeline-${r.id}`, class: 'muted', text: `Could not read the timeline: ${events.error}` });
     if (!events.length) return h('p', { id: `timeline-${r.id}`, class: 'muted', text: 'Nothing has happened to this system yet.' });
     return h('ol', { id: `timeline-${r.id}`, class: 'timeline', 'aria-label': `Timeline of ${r.system}` },
-      events.map(e => h('li', { 'data-event': e.type },
+      events.map(e => h('li', { 'data-event': e.type, class: BAD_EVENTS.has(e.type) ? 'ev-bad' : null },
         h('time', { datetime: e.at, title: fmtTime(e.at), text: fmtClock(e.at) }),
         h('span', { class: 'ev-type', text: lower(e.type) }),
         h('span', { text: e.message || '' }),

@@ -223,7 +223,7 @@ public class DeploymentEngine {
      */
     private void recoverIntents(RunStore.Snapshot snap) {
         for (RunDevice d : snap.intents()) {
-            Optional<io.qawk.orchestrator.hawkbit.HawkbitAction> action;
+            Optional<IntentRecovery.Action> action;
             try {
                 action = actionOfIntent(d);
             } catch (io.qawk.orchestrator.hawkbit.TargetNotFoundException gone) {
@@ -239,36 +239,20 @@ public class DeploymentEngine {
         }
     }
 
-    /**
-     * hawkBit's action for an unconfirmed intent, if hawkBit took the assignment: the device's newest action, not
-     * older than the intent (minus 60 s for clock skew) and, going back, newer than the forward action. Only the newest
-     * counts: an older action for the same set (the install a rollback returns to, an earlier attempt) is not this one.
-     * Its set decides when hawkBit lists it; hawkBit up to 0.3.0M7 lists actions without their set (and cannot be
-     * queried by set), so then the device's state must agree: an open action is the assigned set, a finished one the
-     * installed set; a failed one is adopted (nobody else assigns the device during its run; going back, only when
-     * the forward action is known, since that one failed too).
-     */
-    private Optional<io.qawk.orchestrator.hawkbit.HawkbitAction> actionOfIntent(RunDevice d) {
-        long set = d.setInFlight();
-        boolean back = d.state == DeviceState.ROLLBACK_ASSIGNING;
-        Optional<io.qawk.orchestrator.hawkbit.HawkbitAction> newest = hawkbit.actions(d.controllerId, null).stream()
-                .max(java.util.Comparator.comparingLong(io.qawk.orchestrator.hawkbit.HawkbitAction::id))
-                .filter(a -> d.intentAt == null || a.createdAt() == null
-                        || !a.createdAt().isBefore(d.intentAt.minusSeconds(60)))
-                .filter(a -> !back || d.actionId == null || a.id() > d.actionId);
-        if (newest.isEmpty()) {
-            return Optional.empty();
-        }
-        io.qawk.orchestrator.hawkbit.HawkbitAction a = newest.get();
-        if (a.distributionSetId() != null) {
-            return a.distributionSetId() == set ? newest : Optional.empty();
-        }
-        boolean ours = switch (hawkbit.actionOutcome(d.controllerId, a.id())) {
-            case RUNNING -> hawkbit.assignedSet(d.controllerId).map(s -> s.id() == set).orElse(false);
-            case SUCCEEDED -> hawkbit.installedSet(d.controllerId).map(s -> s.id() == set).orElse(false);
-            case FAILED, CANCELED -> !back || d.actionId != null;
-        };
-        return ours ? newest : Optional.empty();
+    /** hawkBit's action for an unconfirmed intent, if hawkBit took the assignment: see {@link IntentRecovery#adopted}. */
+    private Optional<IntentRecovery.Action> actionOfIntent(RunDevice d) {
+        IntentRecovery.Intent intent = new IntentRecovery.Intent(d.setInFlight(),
+                d.state == DeviceState.ROLLBACK_ASSIGNING, d.intentAt, d.actionId);
+        List<IntentRecovery.Action> actions = hawkbit.actions(d.controllerId, null).stream()
+                .map(a -> new IntentRecovery.Action(a.id(), a.createdAt(), a.distributionSetId())).toList();
+        return IntentRecovery.adopted(intent, actions, a -> {
+            io.qawk.orchestrator.hawkbit.ActionOutcome outcome = hawkbit.actionOutcome(d.controllerId, a.id());
+            return new IntentRecovery.DeviceNow(outcome,
+                    outcome == io.qawk.orchestrator.hawkbit.ActionOutcome.RUNNING
+                            ? hawkbit.assignedSet(d.controllerId).map(s -> s.id()).orElse(null) : null,
+                    outcome == io.qawk.orchestrator.hawkbit.ActionOutcome.SUCCEEDED
+                            ? hawkbit.installedSet(d.controllerId).map(s -> s.id()).orElse(null) : null);
+        });
     }
 
     /**

@@ -53,25 +53,25 @@ public class DeploymentFollower {
             SystemRun known = runs.get(s.system());
             if (known != null && known.state == RunState.GIVEN_UP) {
                 // given up because it left (its centre moved out, its devices vanished) and now back: take it again
-                known.state = RunState.PENDING;
+                known.moveTo(RunState.PENDING);
                 known.endedAt = null;
                 known.reason = null;
-                RunEvent.record(known.id, now, "TAKEN_AGAIN", "back in the channel's scope: taken again", null);
+                RunEvent.record(known.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
                 added++;
             } else if (known == null) {
                 SystemRun.createPending(d.id, m.systemTypeId, s.system(), s.group(), seq++, now,
-                        "joined the channel's scope after the release started", null);
+                        new TimelineEvent.Created("joined the channel's scope after the release started"), null);
                 added++;
             }
         }
-        Set<String> moving = scope.outOfScope(d, m).stream().filter(o -> o.why().startsWith("mixed"))
+        Set<String> moving = scope.outOfScope(d, m).stream().filter(DeploymentScope.OutOfScope::mixed)
                 .map(DeploymentScope.OutOfScope::system).collect(Collectors.toSet());
         for (SystemRun run : runs.values()) {
             if (run.state == RunState.PENDING && !wanted.contains(run.system) && !moving.contains(run.system)) {
-                run.state = RunState.GIVEN_UP;
+                run.moveTo(RunState.GIVEN_UP);
                 run.endedAt = now;
                 run.reason = "given up: its devices left the channel (or its centres) before the orchestrator reached it";
-                RunEvent.record(run.id, now, "GIVEN_UP", run.reason, null);
+                RunEvent.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
             }
         }
         deployments.refreshPhase(d);

@@ -113,7 +113,7 @@ public class DeploymentResource {
     public List<EventView> events(@PathParam("id") long id, @PathParam("runId") long runId) {
         runOf(id, runId);
         return RunEvent.<RunEvent>list("runId = ?1 order by at, id", runId).stream()
-                .map(e -> new EventView(e.id, e.at, e.type, e.message, e.actor)).toList();
+                .map(e -> new EventView(e.id, e.at, e.kind, e.message, e.actor, e.data)).toList();
     }
 
     @POST
@@ -150,7 +150,12 @@ public class DeploymentResource {
         return io.qawk.orchestrator.common.Actors.of(identity);
     }
 
-    /** One entry of a run's timeline. */
-    public record EventView(long id, java.time.Instant at, String type, String message, String actor) {
+    /**
+     * One entry of a run's timeline: its kind ({@code type}), the words operators read, who did it (null: the
+     * engine), and the kind's fields ({@code data}, as {@link TimelineEvent}'s record of that kind has them; null for
+     * entries from before they were stored).
+     */
+    public record EventView(long id, java.time.Instant at, RunEventKind type, String message, String actor,
+                            Map<String, Object> data) {
     }
 }

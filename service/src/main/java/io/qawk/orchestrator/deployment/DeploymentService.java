@@ -120,7 +120,8 @@ public class DeploymentService implements ManifestUsage {
         int seq = 0;
         for (DeploymentScope.InScope s : systems) {
             SystemRun.createPending(d.id, manifest.systemTypeId, s.system(), s.group(), seq++, now,
-                    "in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')", actor);
+                    new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"),
+                    actor);
         }
         d.startedAt = now;
         refreshPhase(d);
@@ -135,7 +136,7 @@ public class DeploymentService implements ManifestUsage {
         }
         d.paused = true;
         refreshPhase(d);
-        recordOnUnderWay(d, "PAUSED", "deployment paused: nothing new is sent; devices already sent a set finish it", actor);
+        recordOnUnderWay(d, new TimelineEvent.Paused(), actor);
         return d;
     }
 
@@ -147,7 +148,7 @@ public class DeploymentService implements ManifestUsage {
         }
         d.paused = false;
         refreshPhase(d);
-        recordOnUnderWay(d, "RESUMED", "deployment resumed", actor);
+        recordOnUnderWay(d, new TimelineEvent.Resumed(), actor);
         return d;
     }
 
@@ -161,10 +162,10 @@ public class DeploymentService implements ManifestUsage {
         d.aborted = true;
         Instant now = clock.instant();
         for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state = ?2", d.id, RunState.PENDING)) {
-            run.state = RunState.SKIPPED;
-            run.reason = "skipped: the deployment was aborted before this system was started";
+            run.moveTo(RunState.SKIPPED);
+            run.reason = TimelineEvent.Skipped.REASON;
             run.endedAt = now;
-            RunEvent.record(run.id, now, "SKIPPED", run.reason, actor);
+            RunEvent.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
         refreshPhase(d);
         return d;
@@ -190,8 +191,7 @@ public class DeploymentService implements ManifestUsage {
         }
         run.rollbackCause = RollbackCause.MANUAL;
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
-        RunEvent.record(run.id, clock.instant(), "ROLLBACK_REQUESTED",
-                "rollback by hand requested" + (run.rollbackReason == null ? "" : ": " + run.rollbackReason), actor);
+        RunEvent.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
         refreshPhase(d);
         return run;
     }
@@ -212,7 +212,7 @@ public class DeploymentService implements ManifestUsage {
                     + "; only a ROLLED_BACK or ROLLBACK_FAILED system can be taken again");
         }
         RunDevice.delete("runId", run.id);
-        run.state = RunState.PENDING;
+        run.moveTo(RunState.PENDING);
         run.attempt++;
         run.currentOrder = null;
         run.failedOrder = null;
@@ -222,9 +222,8 @@ public class DeploymentService implements ManifestUsage {
         run.endedAt = null;
         String previous = run.reason;
         run.reason = null;
-        RunEvent.record(run.id, clock.instant(), "TAKEN_AGAIN", "taken again (attempt " + run.attempt + ")"
-                + (reason == null || reason.isBlank() ? "" : ": " + truncate(reason, 900))
-                + "; before: " + previous, actor);
+        RunEvent.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
+                reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
         refreshPhase(d);
         return run;
     }
@@ -286,10 +285,10 @@ public class DeploymentService implements ManifestUsage {
         }
     }
 
-    private void recordOnUnderWay(SystemDeployment d, String type, String message, String actor) {
+    private void recordOnUnderWay(SystemDeployment d, TimelineEvent event, String actor) {
         Instant now = clock.instant();
         for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state in ?2", d.id, RunState.UNDER_WAY)) {
-            RunEvent.record(run.id, now, type, message, actor);
+            RunEvent.record(run.id, now, event, actor);
         }
     }
 

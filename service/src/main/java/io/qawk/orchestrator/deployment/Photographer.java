@@ -76,7 +76,6 @@ public class Photographer {
                 d.order = component.get().order;
                 d.toSetId = component.get().distributionSetId;
                 d.toSet = component.get().distributionSet;
-                d.state = DeviceState.WAITING;
                 photo.add(d);
                 byController.put(d.controllerId, d);
                 if (dev.installedSetId() == null) {

@@ -46,6 +46,7 @@ public class RunDevice extends PanacheEntityBase {
     @Column(name = "to_set", nullable = false)
     public String toSet;
 
+    /** Changed only by {@link #moveTo}, through {@link DeviceState#to}. */
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)
     public DeviceState state = DeviceState.WAITING;
@@ -73,6 +74,11 @@ public class RunDevice extends PanacheEntityBase {
 
     /** How it failed, for the run's reason, when that is more than "it reported a failure" (timed out, refused). */
     public String failure;
+
+    /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
+    void moveTo(DeviceState next) {
+        state = state.to(next);
+    }
 
     static List<RunDevice> ofRun(long runId) {
         return list("runId = ?1 order by order, controllerId", runId);

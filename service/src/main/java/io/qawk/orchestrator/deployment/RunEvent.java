@@ -10,7 +10,10 @@ import jakarta.persistence.Table;
 
 import java.time.Instant;
 
-/** One entry of a run's timeline; {@code actor} is the user for commands, null for the engine. */
+/**
+ * One entry of a run's timeline: its kind, its data and its words, as {@link TimelineEvent} gives them; {@code actor} is
+ * the user for commands, null for the engine.
+ */
 @Entity
 @Table(name = "run_event")
 public class RunEvent extends PanacheEntityBase {
@@ -30,20 +33,28 @@ public class RunEvent extends PanacheEntityBase {
     @Column(nullable = false)
     public Instant at;
 
-    @Column(nullable = false)
-    public String type;
+    /** What happened; its {@link #data} are the fields of the {@link TimelineEvent} record of that kind. */
+    @jakarta.persistence.Enumerated(jakarta.persistence.EnumType.STRING)
+    @Column(name = "type", nullable = false)
+    public RunEventKind kind;
+
+    /** The event's fields (null for entries written before V11). */
+    @org.hibernate.annotations.JdbcTypeCode(org.hibernate.type.SqlTypes.JSON)
+    public java.util.Map<String, Object> data;
 
     @Column(nullable = false)
     public String message;
 
     public String actor;
 
-    static void record(long runId, Instant at, String type, String message, String actor) {
+    static void record(long runId, Instant at, TimelineEvent event, String actor) {
         RunEvent e = new RunEvent();
         e.runId = runId;
         e.at = at;
-        e.type = type;
+        e.kind = event.kind();
+        String message = event.message();
         e.message = message.length() > 3900 ? message.substring(0, 3900) + "…" : message;
+        e.data = event.data();
         e.actor = actor;
         e.persist();
     }

@@ -79,17 +79,26 @@ public final class RunPlanner {
 
     /**
      * A device's new state, why (null: keep the last reason), whether it failed its update in this run and how
-     * (null: it reported a failure, or it did not fail).
+     * (null: it reported a failure, or it did not fail); {@code steps}: the states it went through to get there, in
+     * order, each allowed by {@link DeviceState#to} from the one before (the last is {@code state}).
      */
-    public record DeviceChange(DeviceState state, String detail, boolean failed, String failure) {
+    public record DeviceChange(DeviceState state, String detail, boolean failed, String failure, List<DeviceState> steps) {
     }
 
-    /** The outcome of one decision. */
-    public record Decision(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
-                           String reason, Map<String, DeviceChange> deviceChanges, List<Assign> assignments,
-                           List<String> events) {
+    /**
+     * The outcome of one decision; {@code steps}: the states the run went through to {@code state}, in order, each
+     * allowed by {@link RunState#to} from the one before (empty: it stays as it was).
+     */
+    public record Decision(RunState state, List<RunState> steps, Integer currentOrder, Integer failedOrder,
+                           RollbackCause rollbackCause, String reason, Map<String, DeviceChange> deviceChanges,
+                           List<Assign> assignments, List<TimelineEvent> events) {
         public boolean ended() {
             return state.terminal();
+        }
+
+        /** The events' words, as the timeline shows them. */
+        public List<String> messages() {
+            return events.stream().map(TimelineEvent::message).toList();
         }
     }
 
@@ -191,7 +200,8 @@ public final class RunPlanner {
         private final Map<String, Device> devices = new LinkedHashMap<>();
         private final Map<String, DeviceChange> changes = new LinkedHashMap<>();
         private final List<Assign> assignments = new ArrayList<>();
-        private final List<String> events = new ArrayList<>();
+        private final List<TimelineEvent> events = new ArrayList<>();
+        private final List<RunState> steps = new ArrayList<>();
         private RunState state;
         private Integer currentOrder;
         private Integer failedOrder;
@@ -214,7 +224,14 @@ public final class RunPlanner {
             if (state == RunState.ROLLING_BACK) {
                 backward();
             }
-            return new Decision(state, currentOrder, failedOrder, cause, reason, changes, assignments, events);
+            return new Decision(state, List.copyOf(steps), currentOrder, failedOrder, cause, reason, changes,
+                    assignments, events);
+        }
+
+        /** The run goes to {@code next}, through the guard. */
+        private void moveRun(RunState next) {
+            state = state.to(next);
+            steps.add(next);
         }
 
         private void forward() {
@@ -245,10 +262,10 @@ public final class RunPlanner {
                 index++;
             }
             if (state != RunState.SUCCEEDED) {
-                state = RunState.SUCCEEDED;
+                moveRun(RunState.SUCCEEDED);
                 long skipped = devices.values().stream().filter(d -> d.state() == DeviceState.ALREADY_ON_SET).count();
                 reason = "every component is on its set" + (skipped > 0 ? " (" + skipped + " device(s) already were)" : "");
-                events.add("succeeded: " + reason);
+                events.add(new TimelineEvent.Succeeded(reason));
             }
         }
 
@@ -259,7 +276,8 @@ public final class RunPlanner {
                         && d.state() != DeviceState.ASSIGNING) {
                     // not this system's any more: whatever it got stays with it; the rest of the system goes back
                     String why = d.controllerId() + " left the system during the update";
-                    change(d, DeviceState.LEFT_SYSTEM, "left the system during the update", "device " + why, why);
+                    change(d, DeviceState.LEFT_SYSTEM, "left the system during the update",
+                            new TimelineEvent.DeviceLeftSystem(d.controllerId()), why);
                 }
             }
             for (Device d : List.copyOf(devices.values())) {
@@ -271,20 +289,23 @@ public final class RunPlanner {
                     case TAKEN_OVER -> {
                         String set = in.takenBy().getOrDefault(d.controllerId(), "another set");
                         String why = d.controllerId() + " was given " + set + " in hawkBit by someone else";
-                        change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else", "device " + why,
-                                why);
+                        change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else",
+                                new TimelineEvent.DeviceTakenOver(d.controllerId(), set, false), why);
                     }
                     case LEFT -> {
                     }
-                    case SUCCEEDED -> change(d, DeviceState.SUCCEEDED, "installed", "device " + d.controllerId() + " finished");
-                    case FAILED -> change(d, DeviceState.FAILED, FAILED_MARK, "device " + d.controllerId() + " failed");
+                    case SUCCEEDED -> change(d, DeviceState.SUCCEEDED, "installed",
+                            new TimelineEvent.DeviceFinished(d.controllerId(), false));
+                    case FAILED -> change(d, DeviceState.FAILED, FAILED_MARK,
+                            new TimelineEvent.DeviceFailed(d.controllerId(), TimelineEvent.How.REPORTED, null));
                     case GONE -> change(d, DeviceState.FAILED, FAILED_MARK + ": the target was deleted in hawkBit",
-                            "device " + d.controllerId() + " failed: its target was deleted in hawkBit");
+                            new TimelineEvent.DeviceFailed(d.controllerId(), TimelineEvent.How.TARGET_DELETED, null));
                     case RUNNING -> {
                         if (timedOut(d)) {
                             String late = "did not finish within " + human(in.orderTimeout());
                             change(d, DeviceState.FAILED, FAILED_MARK + ": " + late,
-                                    "device " + d.controllerId() + " failed: no result within " + human(in.orderTimeout()),
+                                    new TimelineEvent.DeviceFailed(d.controllerId(), TimelineEvent.How.TIMED_OUT,
+                                            in.orderTimeout()),
                                     d.controllerId() + " " + late);
                         }
                     }
@@ -312,7 +333,7 @@ public final class RunPlanner {
                 }
             }
             if (!sent.isEmpty()) {
-                events.add("order " + order + " sent to " + String.join(", ", sent));
+                events.add(new TimelineEvent.OrderSent(order, List.copyOf(sent)));
             }
         }
 
@@ -322,14 +343,14 @@ public final class RunPlanner {
         }
 
         private void startRollback() {
-            state = RunState.ROLLING_BACK;
+            moveRun(RunState.ROLLING_BACK);
             if (cause == RollbackCause.FAILURE) {
                 failedOrder = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED || d.state().outOfHands())
                         .map(Device::order).min(Integer::compare).orElse(currentOrder);
                 long n = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED || d.state().outOfHands()).count();
-                events.add(n + " device(s) failed at order " + failedOrder + ": the whole system goes back");
+                events.add(TimelineEvent.RollbackStarted.failure(n, failedOrder));
             } else {
-                events.add("rollback by hand" + (in.rollbackReason() == null ? "" : ": " + in.rollbackReason()));
+                events.add(TimelineEvent.RollbackStarted.byHand(in.rollbackReason()));
             }
             for (Device d : List.copyOf(devices.values())) {
                 switch (d.state()) {
@@ -355,19 +376,21 @@ public final class RunPlanner {
                 Outcome o = in.outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
                 switch (o) {
                     case SUCCEEDED -> change(d, DeviceState.ROLLED_BACK, "on its previous set again",
-                            "device " + d.controllerId() + " is on its previous set again");
+                            new TimelineEvent.DeviceFinished(d.controllerId(), true));
                     case FAILED -> change(d, DeviceState.ROLLBACK_FAILED, "failed to go back",
-                            "device " + d.controllerId() + " FAILED TO GO BACK");
-                    case TAKEN_OVER -> change(d, DeviceState.TAKEN_OVER, "given "
-                                    + in.takenBy().getOrDefault(d.controllerId(), "another set") + " in hawkBit by someone else",
-                            "device " + d.controllerId() + " was given " + in.takenBy().getOrDefault(d.controllerId(), "another set")
-                                    + " in hawkBit by someone else: left with it");
+                            new TimelineEvent.DeviceFailedToGoBack(d.controllerId(), TimelineEvent.How.REPORTED, null));
+                    case TAKEN_OVER -> {
+                        String set = in.takenBy().getOrDefault(d.controllerId(), "another set");
+                        change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else",
+                                new TimelineEvent.DeviceTakenOver(d.controllerId(), set, true));
+                    }
                     case GONE -> change(d, DeviceState.ROLLBACK_FAILED, "failed to go back: the target was deleted in hawkBit",
-                            "device " + d.controllerId() + " FAILED TO GO BACK: its target was deleted in hawkBit");
+                            new TimelineEvent.DeviceFailedToGoBack(d.controllerId(), TimelineEvent.How.TARGET_DELETED, null));
                     case RUNNING -> {
                         if (timedOut(d)) {
                             change(d, DeviceState.ROLLBACK_FAILED, "failed to go back within " + human(in.orderTimeout()),
-                                    "device " + d.controllerId() + " FAILED TO GO BACK within " + human(in.orderTimeout()));
+                                    new TimelineEvent.DeviceFailedToGoBack(d.controllerId(), TimelineEvent.How.TIMED_OUT,
+                                            in.orderTimeout()));
                         }
                     }
                 }
@@ -392,13 +415,13 @@ public final class RunPlanner {
                         sent.add(d.controllerId());
                     }
                 }
-                events.add("rollback of order " + highest.get() + " sent to " + String.join(", ", sent));
+                events.add(new TimelineEvent.RollbackSent(highest.get(), List.copyOf(sent)));
                 return;
             }
             boolean anyFailedBack = devices.values().stream().anyMatch(d -> d.state() == DeviceState.ROLLBACK_FAILED);
-            state = anyFailedBack ? RunState.ROLLBACK_FAILED : RunState.ROLLED_BACK;
+            moveRun(anyFailedBack ? RunState.ROLLBACK_FAILED : RunState.ROLLED_BACK);
             reason = rollbackReason(cause, in.rollbackReason(), failedOrder, List.copyOf(devices.values()), Map.of());
-            events.add((anyFailedBack ? "rollback failed: " : "rolled back: ") + reason);
+            events.add(anyFailedBack ? new TimelineEvent.RollbackFailed(reason) : new TimelineEvent.RolledBack(reason));
         }
 
         private boolean timedOut(Device d) {
@@ -410,17 +433,21 @@ public final class RunPlanner {
                     .stream().toList();
         }
 
-        private void change(Device d, DeviceState newState, String detail, String event) {
+        private void change(Device d, DeviceState newState, String detail, TimelineEvent event) {
             change(d, newState, detail, event, null);
         }
 
-        private void change(Device d, DeviceState newState, String detail, String event, String failure) {
-            Device updated = d.with(newState, failure);
+        /** The device goes to {@code newState}, through the guard; its steps in this decision are kept. */
+        private void change(Device d, DeviceState newState, String detail, TimelineEvent event, String failure) {
+            Device updated = d.with(d.state().to(newState), failure);
             devices.put(d.controllerId(), updated);
             DeviceChange before = changes.get(d.controllerId());
             String keptDetail = detail != null ? detail : before == null ? null : before.detail();
             String keptFailure = failure != null ? failure : before == null ? null : before.failure();
-            changes.put(d.controllerId(), new DeviceChange(newState, keptDetail, updated.failed(), keptFailure));
+            List<DeviceState> steps = new ArrayList<>(before == null ? List.of() : before.steps());
+            steps.add(newState);
+            changes.put(d.controllerId(), new DeviceChange(newState, keptDetail, updated.failed(), keptFailure,
+                    List.copyOf(steps)));
             if (event != null) {
                 events.add(event);
             }

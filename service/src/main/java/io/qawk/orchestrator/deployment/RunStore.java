@@ -184,13 +184,14 @@ public class RunStore {
                 }
                 blocked.add(run.id);
                 if (v.giveUp()) {
-                    run.state = RunState.GIVEN_UP;
+                    run.moveTo(RunState.GIVEN_UP);
                     run.endedAt = now;
                     gaveUp = true;
                 }
                 if (!v.reason().equals(run.reason)) {
                     run.reason = v.reason();
-                    RunEvent.record(run.id, now, v.giveUp() ? "GIVEN_UP" : "WAITING", v.reason(), null);
+                    RunEvent.record(run.id, now, v.giveUp() ? new TimelineEvent.GivenUp(v.reason())
+                            : new TimelineEvent.Waiting(v.reason()), null);
                 }
             }
             if (free >= slots) {
@@ -237,19 +238,18 @@ public class RunStore {
         }
         Instant now = clock.instant();
         if (photo.isEmpty()) { // its devices vanished between the gate and the photograph: never "updated"
-            run.state = RunState.GIVEN_UP;
+            run.moveTo(RunState.GIVEN_UP);
             run.endedAt = now;
             run.reason = "given up: none of its devices is in the inventory any more";
-            RunEvent.record(run.id, now, "GIVEN_UP", run.reason, null);
+            RunEvent.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
             return List.of();
         }
-        run.state = RunState.RUNNING;
+        run.moveTo(RunState.RUNNING);
         run.startedAt = now;
         run.reason = null; // a reason it waited for is history now (the timeline keeps it)
-        RunEvent.record(run.id, now, "SNAPSHOT", "photographed " + photo.size() + " device(s): " + photo.stream()
-                .map(d -> d.controllerId + " (" + d.componentType + ", order " + d.order + ") runs "
-                        + (d.fromSet == null ? "nothing" : d.fromSet) + ", gets " + d.toSet)
-                .collect(Collectors.joining("; ")), null);
+        RunEvent.record(run.id, now, new TimelineEvent.Snapshot(photo.stream()
+                .map(d -> new TimelineEvent.Photo(d.controllerId, d.componentType, d.order, d.fromSet, d.toSet))
+                .toList()), null);
         return planLocked(run, photo, Map.of(), Map.of(), timeout, runOfDevice);
     }
 
@@ -264,7 +264,7 @@ public class RunStore {
         Map<String, RunDevice> byId = devices.stream().collect(Collectors.toMap(d -> d.controllerId, d -> d));
         decision.deviceChanges().forEach((id, change) -> {
             RunDevice d = byId.get(id);
-            d.state = change.state();
+            change.steps().forEach(d::moveTo);
             d.failed = change.failed();
             if (change.detail() != null) {
                 d.detail = change.detail();
@@ -285,7 +285,7 @@ public class RunStore {
                 d.finishedAt = now;
             }
         });
-        run.state = decision.state();
+        run.moveThrough(decision.steps());
         run.currentOrder = decision.currentOrder();
         run.failedOrder = decision.failedOrder();
         run.rollbackCause = decision.rollbackCause();
@@ -296,46 +296,18 @@ public class RunStore {
             run.endedAt = now;
         }
         metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());
-        for (String event : decision.events()) {
-            RunEvent.record(run.id, now, eventType(event), event, null);
+        for (TimelineEvent event : decision.events()) {
+            RunEvent.record(run.id, now, event, null);
         }
         decision.assignments().forEach(a -> runOfDevice.put(a.controllerId(), run.id));
         return decision.assignments();
-    }
-
-    private static String eventType(String message) {
-        if (message.startsWith("order ")) {
-            return "ORDER_SENT";
-        }
-        if (message.startsWith("rollback of order")) {
-            return "ROLLBACK_SENT";
-        }
-        if (message.startsWith("succeeded")) {
-            return "SUCCEEDED";
-        }
-        if (message.startsWith("rolled back") && !message.startsWith("rolled back by hand")) {
-            return "ROLLED_BACK";
-        }
-        if (message.startsWith("rollback failed")) {
-            return "ROLLBACK_FAILED";
-        }
-        if (message.contains("FAILED TO GO BACK")) {
-            return "DEVICE_FAILED_TO_GO_BACK";
-        }
-        if (message.contains(" failed")) {
-            return "DEVICE_FAILED";
-        }
-        if (message.endsWith(" finished") || message.contains("previous set again")) {
-            return "DEVICE_FINISHED";
-        }
-        return "ROLLBACK_STARTED";
     }
 
     /** hawkBit answered an assignment: the intents become assignments with their actions. */
     @Transactional
     public void recordAssignment(long setId, List<RunPlanner.Assign> assigns, AssignmentResult result, Set<String> dropped,
                                  Map<String, Long> runOfDevice, Instant at) {
-        Map<Long, List<String>> perRun = new java.util.LinkedHashMap<>();
+        Map<Long, List<TimelineEvent.Assignment>> perRun = new java.util.LinkedHashMap<>();
         Map<String, RunDevice> byDevice = new java.util.HashMap<>();
         devicesOf(assigns.stream().map(a -> runOfDevice.get(a.controllerId())).filter(java.util.Objects::nonNull)
                 .distinct().toList())
@@ -359,11 +331,9 @@ public class RunStore {
                 d.detail = "hawkBit no longer knows this target";
             }
             Long action = result.actionByTarget().get(a.controllerId());
-            perRun.computeIfAbsent(runId, k -> new ArrayList<>())
-                    .add(a.controllerId() + (action == null ? "" : " (action " + action + ")"));
+            perRun.computeIfAbsent(runId, k -> new ArrayList<>()).add(new TimelineEvent.Assignment(a.controllerId(), action));
         }
-        perRun.forEach((runId, ids) -> RunEvent.record(runId, at, "ASSIGNED",
-                "hawkBit assigned set " + setId + " to " + String.join(", ", ids), null));
+        perRun.forEach((runId, devices) -> RunEvent.record(runId, at, new TimelineEvent.Assigned(setId, devices), null));
     }
 
     @Transactional
@@ -377,8 +347,7 @@ public class RunStore {
             if (detail != null) {
                 d.detail = detail;
             }
-            RunEvent.record(runId, clock.instant(), "RECOVERED", "assignment of " + controllerId
-                    + " found in hawkBit after an interruption" + (actionId == null ? "" : " (action " + actionId + ")"), null);
+            RunEvent.record(runId, clock.instant(), new TimelineEvent.Recovered(controllerId, actionId), null);
         }
     }
 
@@ -386,14 +355,18 @@ public class RunStore {
     public void revertIntent(long runId, String controllerId) {
         RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
         if (d != null && d.state == DeviceState.ASSIGNING) {
-            d.state = DeviceState.WAITING;
+            d.moveTo(DeviceState.WAITING);
         } else if (d != null && d.state == DeviceState.ROLLBACK_ASSIGNING) {
-            d.state = DeviceState.ROLLBACK_WAITING;
+            d.moveTo(DeviceState.ROLLBACK_WAITING);
         }
     }
 
+    /** An intent hawkBit took (or an assignment it took again: the state stays, the action is hawkBit's latest). */
     private static void markAssigned(RunDevice d, Long actionId, Instant at) {
-        d.state = d.state == DeviceState.ROLLBACK_ASSIGNING ? DeviceState.ROLLBACK_ASSIGNED : DeviceState.ASSIGNED;
+        DeviceState assigned = d.state.rollingBack() ? DeviceState.ROLLBACK_ASSIGNED : DeviceState.ASSIGNED;
+        if (d.state != assigned) {
+            d.moveTo(assigned);
+        }
         d.actionId = actionId;
         d.assignedAt = at;
     }
@@ -421,12 +394,12 @@ public class RunStore {
                 String set = d.state == DeviceState.ROLLBACK_ASSIGNING ? d.fromSet : d.toSet;
                 set = set == null ? setLabel : set;
                 if (d.state == DeviceState.ASSIGNING) {
-                    d.state = DeviceState.FAILED;
+                    d.moveTo(DeviceState.FAILED);
                     d.failed = true;
                     d.failure = "hawkBit refused " + set + " for " + d.controllerId + ": " + statusAndReason;
                     d.detail = RunPlanner.FAILED_MARK + ": hawkBit refused " + set + ": " + statusAndReason;
                 } else if (d.state == DeviceState.ROLLBACK_ASSIGNING) {
-                    d.state = DeviceState.ROLLBACK_FAILED;
+                    d.moveTo(DeviceState.ROLLBACK_FAILED);
                     d.detail = "failed to go back: hawkBit refused " + set + ": " + statusAndReason;
                 } else {
                     continue;
@@ -436,8 +409,8 @@ public class RunStore {
                 label = set;
             }
             if (!named.isEmpty()) {
-                RunEvent.record(run.id, at, "ASSIGNMENT_REFUSED", "hawkBit refused " + label + " for "
-                        + String.join(", ", named) + ": " + statusAndReason, null);
+                RunEvent.record(run.id, at, new TimelineEvent.AssignmentRefused(label, List.copyOf(named), statusAndReason),
+                        null);
             }
         }
     }
@@ -490,9 +463,8 @@ public class RunStore {
         em.createQuery("update RunDevice d set d.unobservedSeconds = d.unobservedSeconds + :s"
                         + " where d.state in :states and d.runId in :runs")
                 .setParameter("s", seconds).setParameter("states", inFlight).setParameter("runs", runIds).executeUpdate();
-        String message = u.cause + " " + span(u.since, at) + "; order timeouts extended by "
-                + RunPlanner.human(Duration.ofSeconds(seconds));
-        runIds.forEach(runId -> RunEvent.record(runId, at, "TIMEOUTS_EXTENDED", message, null));
+        TimelineEvent extended = new TimelineEvent.TimeoutsExtended(u.cause, u.since, at, Duration.ofSeconds(seconds));
+        runIds.forEach(runId -> RunEvent.record(runId, at, extended, null));
         return true;
     }
 

@@ -40,6 +40,7 @@ public class SystemRun extends PanacheEntityBase {
     @Column(nullable = false)
     public int seq;
 
+    /** Changed only by {@link #moveTo}, through {@link RunState#to}. */
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)
     public RunState state = RunState.PENDING;
@@ -73,7 +74,7 @@ public class SystemRun extends PanacheEntityBase {
 
     /** A new pending run of {@code system}, stored, with a CREATED event saying why it is in scope. */
     static SystemRun createPending(long deploymentId, long systemTypeId, String system, String group, int seq,
-                                   java.time.Instant at, String why, String actor) {
+                                   java.time.Instant at, TimelineEvent.Created why, String actor) {
         SystemRun run = new SystemRun();
         run.deploymentId = deploymentId;
         run.systemTypeId = systemTypeId;
@@ -81,8 +82,18 @@ public class SystemRun extends PanacheEntityBase {
         run.group = group;
         run.seq = seq;
         run.persist();
-        RunEvent.record(run.id, at, "CREATED", why, actor);
+        RunEvent.record(run.id, at, why, actor);
         return run;
+    }
+
+    /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
+    void moveTo(RunState next) {
+        state = state.to(next);
+    }
+
+    /** Moves through each of {@code steps} in turn, each through the guard. */
+    void moveThrough(List<RunState> steps) {
+        steps.forEach(this::moveTo);
     }
 
     static List<SystemRun> ofDeployment(long deploymentId) {

@@ -97,7 +97,7 @@ class RunPlannerTest {
             assertThat(d.state()).isEqualTo(RunState.RUNNING);
             assertThat(d.currentOrder()).isEqualTo(1);
             assertThat(lane.stateOf("lane")).isEqualTo(WAITING);
-            assertThat(d.events()).contains("order 1 sent to term-a, term-b, display");
+            assertThat(d.messages()).contains("order 1 sent to term-a, term-b, display");
         }
 
         @Test
@@ -176,7 +176,7 @@ class RunPlannerTest {
             Decision d = lane.plan();
             assertThat(d.deviceChanges().get("term-a")).isNotNull();
             assertThat(lane.devices.get("term-a").failed()).isTrue();
-            assertThat(d.events()).anyMatch(e -> e.contains("no result within 30 min"));
+            assertThat(d.messages()).anyMatch(e -> e.contains("no result within 30 min"));
         }
 
         @Test
@@ -205,7 +205,7 @@ class RunPlannerTest {
 
             Decision d = lane.plan();
 
-            assertThat(d.events()).anyMatch(e -> e.contains("its target was deleted in hawkBit"));
+            assertThat(d.messages()).anyMatch(e -> e.contains("its target was deleted in hawkBit"));
             assertThat(d.state()).isEqualTo(RunState.ROLLING_BACK);
         }
     }

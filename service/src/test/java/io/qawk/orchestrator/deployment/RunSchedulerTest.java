@@ -1,22 +1,98 @@
 package io.qawk.orchestrator.deployment;
 
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.stream.Collectors;
 
-import static io.qawk.orchestrator.deployment.DeploymentPhase.RUNNING;
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** Which pending systems start: maxParallel, maxFailed, byCentre, halts, blocked systems and take again. */
+/**
+ * Which pending systems start: maxParallel, maxFailed, byCentre, halts, blocked systems and take again, as a table.
+ * Runs are in sequence, numbered from 1, each {@code STATE[/centre][+again]} (a run that went back went back for a
+ * failure; {@code +again}: a person took it again); blocked and expected are run numbers.
+ */
 class RunSchedulerTest {
 
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # case                                               | phase    | maxParallel | maxFailed | byCentre | halted | runs                                          | blocked | starts
+            in sequence, up to maxParallel                       | RUNNING  | 2 | 0 | false | false | RUNNING PENDING PENDING PENDING               |         | 2
+            every free slot is filled                            | RUNNING  | 3 | 0 | false | false | SUCCEEDED PENDING PENDING PENDING             |         | 2 3 4
+            more slots than pending systems                      | RUNNING  | 9 | 0 | false | false | PENDING PENDING                               |         | 1 2
+            a rollback under way takes a slot                    | RUNNING  | 1 | 0 | false | false | ROLLING_BACK PENDING                          |         |
+            finished systems take no slot                        | RUNNING  | 1 | 5 | false | false | SUCCEEDED ROLLED_BACK+again SKIPPED GIVEN_UP PENDING |  | 5
+            nothing pending, nothing starts                      | RUNNING  | 5 | 5 | false | false | SUCCEEDED RUNNING                             |         |
+            paused: nothing starts                               | PAUSED   | 5 | 5 | false | false | PENDING                                       |         |
+            aborting: nothing starts                             | ABORTING | 5 | 5 | false | false | PENDING                                       |         |
+            failed: nothing starts                               | FAILED   | 5 | 5 | false | false | PENDING                                       |         |
+            draft: nothing starts                                | DRAFT    | 5 | 5 | false | false | PENDING                                       |         |
+            finished: nothing starts                             | FINISHED | 5 | 5 | false | false | PENDING                                       |         |
+            within the failure budget                            | RUNNING  | 5 | 2 | false | false | ROLLED_BACK PENDING+again PENDING ROLLED_BACK |         | 2 3
+            at the failure budget                                | RUNNING  | 5 | 1 | false | false | ROLLED_BACK PENDING                           |         | 2
+            over the budget only systems taken again start       | RUNNING  | 5 | 0 | false | false | ROLLED_BACK PENDING+again PENDING ROLLED_BACK |         | 2
+            over the budget nothing else starts                  | RUNNING  | 5 | 0 | false | false | ROLLED_BACK PENDING ROLLED_BACK               |         |
+            a failed rollback counts against the budget          | RUNNING  | 5 | 0 | false | false | ROLLBACK_FAILED PENDING                       |         |
+            over the budget taken again still waits for a slot   | RUNNING  | 1 | 0 | false | false | ROLLED_BACK RUNNING PENDING+again             |         |
+            halted: only systems taken again start               | RUNNING  | 5 | 5 | false | true  | SUCCEEDED PENDING PENDING+again               |         | 3
+            not halted: every pending system                     | RUNNING  | 5 | 5 | false | false | SUCCEEDED PENDING PENDING+again               |         | 2 3
+            halted and over the budget: taken again starts       | RUNNING  | 5 | 0 | false | true  | ROLLED_BACK PENDING+again PENDING             |         | 2
+            halted with byCentre: taken again in a later centre  | RUNNING  | 5 | 5 | true  | true  | PENDING/c02 PENDING/c01+again                 |         | 2
+            blocked systems are passed over                      | RUNNING  | 1 | 0 | false | false | PENDING PENDING PENDING                       | 1       | 2
+            blocked systems take no slot                         | RUNNING  | 2 | 0 | false | false | PENDING PENDING PENDING                       | 1 2     | 3
+            every system blocked                                 | RUNNING  | 3 | 0 | false | false | PENDING PENDING PENDING                       | 1 2 3   |
+            a blocked taken-again system is passed over too      | RUNNING  | 5 | 0 | false | false | ROLLED_BACK PENDING+again PENDING+again       | 2       | 3
+            byCentre: only the first centre not done             | RUNNING  | 5 | 0 | true  | false | SUCCEEDED/c02 RUNNING/c02 PENDING/c02 PENDING/c01 |     | 3
+            byCentre: a centre done lets the next one start      | RUNNING  | 5 | 0 | true  | false | SUCCEEDED/c02 GIVEN_UP/c02 PENDING/c01        |         | 3
+            byCentre: a centre under way holds the next one back | RUNNING  | 5 | 0 | true  | false | RUNNING/c02 PENDING/c01                       |         |
+            byCentre: a blocked system keeps its centre open     | RUNNING  | 5 | 0 | true  | false | PENDING/c02 PENDING/c01                       | 1       |
+            byCentre: maxParallel within the centre              | RUNNING  | 2 | 0 | true  | false | PENDING/c01 PENDING/c01 PENDING/c01 PENDING/c02 |       | 1 2
+            without byCentre centres mix                         | RUNNING  | 5 | 0 | false | false | RUNNING/c02 PENDING/c01                       |         | 2
+            byCentre: over the budget taken again only           | RUNNING  | 5 | 0 | true  | false | ROLLED_BACK/c01 PENDING/c01 PENDING/c02+again |         | 3
+            """)
+    void startsWhatTheSettingsAllow(String name, DeploymentPhase phase, int maxParallel, int maxFailed, boolean byCentre,
+                                    boolean halted, String runs, String blocked, String starts) {
+        List<DeploymentPhase.RunSummary> started = RunScheduler.toStart(phase, maxParallel, maxFailed, byCentre, halted,
+                runs(runs), Set.copyOf(numbers(blocked)));
+        assertThat(started.stream().map(DeploymentPhase.RunSummary::id).toList()).as(name).isEqualTo(numbers(starts));
+    }
+
+    @ParameterizedTest(name = "maxParallel {0}, runs [{1}] -> {2} slot(s)")
+    @CsvSource(delimiter = '|', textBlock = """
+            3 | RUNNING ROLLING_BACK SUCCEEDED PENDING | 1
+            1 | RUNNING RUNNING                        | 0
+            2 | RUNNING RUNNING RUNNING                | 0
+            4 | PENDING PENDING ROLLED_BACK GIVEN_UP   | 4
+            1 | SUCCEEDED                              | 1
+            """)
+    void theSlotsCountOnlySystemsUnderWay(int maxParallel, String runs, int slots) {
+        assertThat(RunScheduler.slots(maxParallel, runs(runs))).isEqualTo(slots);
+    }
+
+    /** The convenience without halts or blocks is the full one with neither. */
+    @ParameterizedTest(name = "[{0}]")
+    @CsvSource(delimiter = '|', textBlock = """
+            SUCCEEDED PENDING PENDING+again PENDING
+            ROLLED_BACK PENDING+again PENDING
+            PENDING/c02 PENDING/c01
+            """)
+    void withoutHaltsOrBlocksIsTheSame(String runs) {
+        for (boolean byCentre : List.of(false, true)) {
+            assertThat(RunScheduler.toStart(DeploymentPhase.RUNNING, 2, 0, byCentre, runs(runs)))
+                    .isEqualTo(RunScheduler.toStart(DeploymentPhase.RUNNING, 2, 0, byCentre, false, runs(runs), Set.of()));
+        }
+    }
+
     /** Runs in sequence; each spec is {@code state[/group][+again]}, e.g. {@code PENDING/c02+again}. */
-    private static List<DeploymentPhase.RunSummary> runs(String... specs) {
+    static List<DeploymentPhase.RunSummary> runs(String specs) {
         List<DeploymentPhase.RunSummary> out = new ArrayList<>();
-        for (int i = 0; i < specs.length; i++) {
-            String spec = specs[i];
+        String[] each = specs.trim().split("\\s+");
+        for (int i = 0; i < each.length; i++) {
+            String spec = each[i];
             boolean again = spec.endsWith("+again");
             spec = spec.replace("+again", "");
             String[] parts = spec.split("/");
@@ -27,75 +103,8 @@ class RunSchedulerTest {
         return out;
     }
 
-    private static List<Long> ids(List<DeploymentPhase.RunSummary> started) {
-        return started.stream().map(DeploymentPhase.RunSummary::id).toList();
-    }
-
-    @Test
-    void startsInSequenceUpToMaxParallel() {
-        assertThat(ids(RunScheduler.toStart(RUNNING, 2, 0, false, runs("RUNNING", "PENDING", "PENDING", "PENDING"))))
-                .containsExactly(2L);
-        assertThat(ids(RunScheduler.toStart(RUNNING, 3, 0, false, runs("SUCCEEDED", "PENDING", "PENDING", "PENDING"))))
-                .containsExactly(2L, 3L, 4L);
-        assertThat(RunScheduler.toStart(RUNNING, 1, 0, false, runs("ROLLING_BACK", "PENDING"))).isEmpty();
-    }
-
-    @Test
-    void nothingStartsUnlessRunning() {
-        for (DeploymentPhase phase : List.of(DeploymentPhase.PAUSED, DeploymentPhase.ABORTING, DeploymentPhase.FAILED,
-                DeploymentPhase.DRAFT)) {
-            assertThat(RunScheduler.toStart(phase, 5, 5, false, runs("PENDING"))).as(phase.name()).isEmpty();
-        }
-    }
-
-    @Test
-    void overTheFailureBudgetOnlySystemsTakenAgainStart() {
-        List<DeploymentPhase.RunSummary> runs = runs("ROLLED_BACK", "PENDING+again", "PENDING", "ROLLED_BACK");
-        assertThat(ids(RunScheduler.toStart(RUNNING, 5, 0, false, runs))).containsExactly(2L);
-        assertThat(ids(RunScheduler.toStart(RUNNING, 5, 2, false, runs))).containsExactly(2L, 3L);
-        assertThat(RunScheduler.toStart(RUNNING, 5, 0, false, runs("ROLLED_BACK", "PENDING", "ROLLED_BACK"))).isEmpty();
-    }
-
-    @Test
-    void aHaltedReleaseStartsOnlySystemsTakenAgain() {
-        List<DeploymentPhase.RunSummary> runs = runs("SUCCEEDED", "PENDING", "PENDING+again");
-        assertThat(ids(RunScheduler.toStart(RUNNING, 5, 5, false, true, runs, Set.of()))).containsExactly(3L);
-        assertThat(ids(RunScheduler.toStart(RUNNING, 5, 5, false, false, runs, Set.of()))).containsExactly(2L, 3L);
-    }
-
-    @Test
-    void blockedSystemsArePassedOverAndTakeNoSlot() {
-        List<DeploymentPhase.RunSummary> runs = runs("PENDING", "PENDING", "PENDING");
-        assertThat(ids(RunScheduler.toStart(RUNNING, 1, 0, false, false, runs, Set.of(1L)))).containsExactly(2L);
-        assertThat(ids(RunScheduler.toStart(RUNNING, 2, 0, false, false, runs, Set.of(1L, 2L)))).containsExactly(3L);
-        assertThat(RunScheduler.toStart(RUNNING, 3, 0, false, false, runs, Set.of(1L, 2L, 3L))).isEmpty();
-    }
-
-    @Test
-    void byCentreTakesOnlyTheFirstCentreNotDone() {
-        List<DeploymentPhase.RunSummary> runs = runs("SUCCEEDED/c02", "RUNNING/c02", "PENDING/c02", "PENDING/c01");
-        assertThat(ids(RunScheduler.toStart(RUNNING, 5, 0, true, runs))).containsExactly(3L);
-        assertThat(ids(RunScheduler.toStart(RUNNING, 5, 0, true, runs("SUCCEEDED/c02", "GIVEN_UP/c02", "PENDING/c01"))))
-                .containsExactly(3L);
-        // a blocked system of the centre keeps the centre open: the next centre waits for it
-        assertThat(RunScheduler.toStart(RUNNING, 5, 0, true, false, runs("PENDING/c02", "PENDING/c01"), Set.of(1L))).isEmpty();
-    }
-
-    @Test
-    void theSlotsCountOnlySystemsUnderWay() {
-        assertThat(RunScheduler.slots(3, runs("RUNNING", "ROLLING_BACK", "SUCCEEDED", "PENDING"))).isEqualTo(1);
-        assertThat(RunScheduler.slots(1, runs("RUNNING", "RUNNING"))).isZero();
-    }
-
-    @Test
-    void aDeploymentOverBudgetRunsAgainWhileASystemTakenAgainIsPending() {
-        assertThat(DeploymentPhase.derive(true, false, false, 0, runs("ROLLED_BACK", "PENDING+again", "PENDING")))
-                .isEqualTo(RUNNING);
-        assertThat(DeploymentPhase.derive(true, false, false, 0, runs("ROLLED_BACK", "SUCCEEDED", "PENDING")))
-                .isEqualTo(DeploymentPhase.FAILED);
-        assertThat(DeploymentPhase.derive(true, false, false, 0, runs("ROLLED_BACK", "PENDING+again")))
-                .isEqualTo(RUNNING);
-        assertThat(DeploymentPhase.derive(true, false, false, 1, runs("ROLLED_BACK", "SUCCEEDED")))
-                .isEqualTo(DeploymentPhase.FINISHED);
+    private static List<Long> numbers(String list) {
+        return list == null || list.isBlank() ? List.of()
+                : Arrays.stream(list.trim().split("\\s+")).map(Long::valueOf).collect(Collectors.toList());
     }
 }

@@ -1,0 +1,376 @@
+package io.qawk.orchestrator.deployment;
+
+import java.lang.reflect.RecordComponent;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * One entry of a run's timeline as data: its {@link RunEventKind}, its fields, and the words operators read
+ * ({@link #message()}). The timeline stores all three; nothing reads the words back to learn what happened.
+ */
+public sealed interface TimelineEvent {
+
+    RunEventKind kind();
+
+    /** What operators read in the timeline. */
+    String message();
+
+    /** The record's fields as JSON-ready values (stored in {@code run_event.data}; nulls left out). */
+    default Map<String, Object> data() {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (RecordComponent c : getClass().getRecordComponents()) {
+            try {
+                Object v = json(c.getAccessor().invoke(this));
+                if (v != null) {
+                    out.put(c.getName(), v);
+                }
+            } catch (ReflectiveOperationException e) {
+                throw new IllegalStateException(e);
+            }
+        }
+        return out;
+    }
+
+    private static Object json(Object v) throws ReflectiveOperationException {
+        if (v == null || v instanceof String || v instanceof Number || v instanceof Boolean) {
+            return v;
+        }
+        if (v instanceof Enum<?> e) {
+            return e.name();
+        }
+        if (v instanceof Instant || v instanceof Duration) {
+            return v.toString();
+        }
+        if (v instanceof Collection<?> list) {
+            List<Object> out = new java.util.ArrayList<>();
+            for (Object o : list) {
+                out.add(json(o));
+            }
+            return out;
+        }
+        if (v instanceof Record r) {
+            Map<String, Object> out = new LinkedHashMap<>();
+            for (RecordComponent c : r.getClass().getRecordComponents()) {
+                Object x = json(c.getAccessor().invoke(r));
+                if (x != null) {
+                    out.put(c.getName(), x);
+                }
+            }
+            return out;
+        }
+        return v.toString();
+    }
+
+    /** How a device failed its step: it said so, its target was deleted in hawkBit, or it took too long. */
+    enum How { REPORTED, TARGET_DELETED, TIMED_OUT }
+
+    /** The system came into scope ({@code why}: of which deployment and manifest, or that it joined the channel). */
+    record Created(String why) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.CREATED;
+        }
+
+        public String message() {
+            return why;
+        }
+    }
+
+    record Waiting(String reason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.WAITING;
+        }
+
+        public String message() {
+            return reason;
+        }
+    }
+
+    record GivenUp(String reason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.GIVEN_UP;
+        }
+
+        public String message() {
+            return reason;
+        }
+    }
+
+    /** A device as photographed: {@code fromSet} null when it ran nothing. */
+    record Photo(String controllerId, String component, int order, String fromSet, String toSet) {
+    }
+
+    record Snapshot(List<Photo> devices) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.SNAPSHOT;
+        }
+
+        public String message() {
+            return "photographed " + devices.size() + " device(s): " + devices.stream()
+                    .map(d -> d.controllerId() + " (" + d.component() + ", order " + d.order() + ") runs "
+                            + (d.fromSet() == null ? "nothing" : d.fromSet()) + ", gets " + d.toSet())
+                    .collect(Collectors.joining("; "));
+        }
+    }
+
+    record OrderSent(int order, List<String> devices) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ORDER_SENT;
+        }
+
+        public String message() {
+            return "order " + order + " sent to " + String.join(", ", devices);
+        }
+    }
+
+    /** A device hawkBit assigned a set to, with hawkBit's action (null when hawkBit named none). */
+    record Assignment(String controllerId, Long actionId) {
+    }
+
+    record Assigned(long setId, List<Assignment> devices) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ASSIGNED;
+        }
+
+        public String message() {
+            return "hawkBit assigned set " + setId + " to " + devices.stream()
+                    .map(a -> a.controllerId() + (a.actionId() == null ? "" : " (action " + a.actionId() + ")"))
+                    .collect(Collectors.joining(", "));
+        }
+    }
+
+    record Recovered(String controllerId, Long actionId) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.RECOVERED;
+        }
+
+        public String message() {
+            return "assignment of " + controllerId + " found in hawkBit after an interruption"
+                    + (actionId == null ? "" : " (action " + actionId + ")");
+        }
+    }
+
+    /** {@code statusAndReason}: hawkBit's answer, e.g. {@code 404 distribution set not found}. */
+    record AssignmentRefused(String set, List<String> devices, String statusAndReason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ASSIGNMENT_REFUSED;
+        }
+
+        public String message() {
+            return "hawkBit refused " + set + " for " + String.join(", ", devices) + ": " + statusAndReason;
+        }
+    }
+
+    /** {@code back}: it finished going back to its photographed set. */
+    record DeviceFinished(String controllerId, boolean back) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DEVICE_FINISHED;
+        }
+
+        public String message() {
+            return "device " + controllerId + (back ? " is on its previous set again" : " finished");
+        }
+    }
+
+    /** {@code timeout}: the order timeout it missed, when {@code how} is TIMED_OUT. */
+    record DeviceFailed(String controllerId, How how, Duration timeout) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DEVICE_FAILED;
+        }
+
+        public String message() {
+            return "device " + controllerId + " failed" + switch (how) {
+                case REPORTED -> "";
+                case TARGET_DELETED -> ": its target was deleted in hawkBit";
+                case TIMED_OUT -> ": no result within " + RunPlanner.human(timeout);
+            };
+        }
+    }
+
+    record DeviceLeftSystem(String controllerId) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DEVICE_LEFT_SYSTEM;
+        }
+
+        public String message() {
+            return "device " + controllerId + " left the system during the update";
+        }
+    }
+
+    /** {@code set}: what someone else gave it; {@code back}: it happened while it was going back. */
+    record DeviceTakenOver(String controllerId, String set, boolean back) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DEVICE_TAKEN_OVER;
+        }
+
+        public String message() {
+            return "device " + controllerId + " was given " + set + " in hawkBit by someone else"
+                    + (back ? ": left with it" : "");
+        }
+    }
+
+    /**
+     * The system goes back: for a failure, {@code failedDevices} failed at {@code failedOrder}; by hand, with the
+     * person's {@code reason} (or none).
+     */
+    record RollbackStarted(RollbackCause cause, Integer failedOrder, Long failedDevices, String reason)
+            implements TimelineEvent {
+        static RollbackStarted failure(long failedDevices, Integer failedOrder) {
+            return new RollbackStarted(RollbackCause.FAILURE, failedOrder, failedDevices, null);
+        }
+
+        static RollbackStarted byHand(String reason) {
+            return new RollbackStarted(RollbackCause.MANUAL, null, null, reason);
+        }
+
+        public RunEventKind kind() {
+            return RunEventKind.ROLLBACK_STARTED;
+        }
+
+        public String message() {
+            return cause == RollbackCause.MANUAL ? "rollback by hand" + (reason == null ? "" : ": " + reason)
+                    : failedDevices + " device(s) failed at order " + failedOrder + ": the whole system goes back";
+        }
+    }
+
+    record RollbackSent(int order, List<String> devices) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ROLLBACK_SENT;
+        }
+
+        public String message() {
+            return "rollback of order " + order + " sent to " + String.join(", ", devices);
+        }
+    }
+
+    /** {@code timeout}: the order timeout it missed, when {@code how} is TIMED_OUT. */
+    record DeviceFailedToGoBack(String controllerId, How how, Duration timeout) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DEVICE_FAILED_TO_GO_BACK;
+        }
+
+        public String message() {
+            return "device " + controllerId + " FAILED TO GO BACK" + switch (how) {
+                case REPORTED -> "";
+                case TARGET_DELETED -> ": its target was deleted in hawkBit";
+                case TIMED_OUT -> " within " + RunPlanner.human(timeout);
+            };
+        }
+    }
+
+    /** {@code reason}: the run's reason ({@code every component is on its set …}). */
+    record Succeeded(String reason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.SUCCEEDED;
+        }
+
+        public String message() {
+            return "succeeded: " + reason;
+        }
+    }
+
+    /** {@code reason}: the run's reason, as {@link RunPlanner#rollbackReason} words it. */
+    record RolledBack(String reason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ROLLED_BACK;
+        }
+
+        public String message() {
+            return "rolled back: " + reason;
+        }
+    }
+
+    record RollbackFailed(String reason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ROLLBACK_FAILED;
+        }
+
+        public String message() {
+            return "rollback failed: " + reason;
+        }
+    }
+
+    /**
+     * From {@code from} to {@code to} the deployment was not observed ({@code cause}: {@code hawkBit unreachable},
+     * {@code paused}, …); its devices in flight got {@code extension} more time.
+     */
+    record TimeoutsExtended(String cause, Instant from, Instant to, Duration extension) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.TIMEOUTS_EXTENDED;
+        }
+
+        public String message() {
+            return cause + " " + RunStore.span(from, to) + "; order timeouts extended by " + RunPlanner.human(extension);
+        }
+    }
+
+    record Paused() implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.PAUSED;
+        }
+
+        public String message() {
+            return "deployment paused: nothing new is sent; devices already sent a set finish it";
+        }
+    }
+
+    record Resumed() implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.RESUMED;
+        }
+
+        public String message() {
+            return "deployment resumed";
+        }
+    }
+
+    record Skipped() implements TimelineEvent {
+        static final String REASON = "skipped: the deployment was aborted before this system was started";
+
+        public RunEventKind kind() {
+            return RunEventKind.SKIPPED;
+        }
+
+        public String message() {
+            return REASON;
+        }
+    }
+
+    /** {@code reason}: the person's, or null. */
+    record RollbackRequested(String reason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ROLLBACK_REQUESTED;
+        }
+
+        public String message() {
+            return "rollback by hand requested" + (reason == null ? "" : ": " + reason);
+        }
+    }
+
+    /**
+     * Taken again: by a person ({@code attempt}, their {@code reason} or null, the reason it had {@code before}), or
+     * because it came {@code backInScope} of its channel.
+     */
+    record TakenAgain(boolean backInScope, Integer attempt, String reason, String before) implements TimelineEvent {
+        static TakenAgain byPerson(int attempt, String reason, String before) {
+            return new TakenAgain(false, attempt, reason, before);
+        }
+
+        static TakenAgain cameBackIntoScope() {
+            return new TakenAgain(true, null, null, null);
+        }
+
+        public RunEventKind kind() {
+            return RunEventKind.TAKEN_AGAIN;
+        }
+
+        public String message() {
+            return backInScope ? "back in the channel's scope: taken again"
+                    : "taken again (attempt " + attempt + ")" + (reason == null ? "" : ": " + reason) + "; before: " + before;
+        }
+    }
+}
