@@ -1,7 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
-import io.qawk.orchestrator.metrics.EngineMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
