@@ -2,11 +2,11 @@ package io.qawk.orchestrator.fleet;
 
 import io.qawk.orchestrator.deployment.DeploymentFollower;
 import io.qawk.orchestrator.deployment.DeploymentPhase;
-import io.qawk.orchestrator.deployment.DeviceObserver;
-import io.qawk.orchestrator.deployment.EngineConfig;
-import io.qawk.orchestrator.deployment.EngineLock;
-import io.qawk.orchestrator.deployment.Outcome;
 import io.qawk.orchestrator.deployment.SystemDeployment;
+import io.qawk.orchestrator.engine.DeviceObserver;
+import io.qawk.orchestrator.engine.EngineConfig;
+import io.qawk.orchestrator.engine.EngineLock;
+import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
