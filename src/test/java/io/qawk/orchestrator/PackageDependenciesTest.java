@@ -46,6 +46,23 @@ class PackageDependenciesTest {
         assertThat(cycles).as("package cycles among io.qawk.orchestrator.*").isEmpty();
     }
 
+    /** Channels reach deployments through their small public API, never their entities or engine internals. */
+    @Test
+    void channelsUseOnlyTheDeploymentsPublicApi() {
+        Set<String> allowed = Set.of("ChannelDeployments", "DeploymentRequest", "DeploymentPhase");
+        Map<String, Set<String>> used = new TreeMap<>();
+        Pattern deploymentClass = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.([A-Z]\\w*)");
+        for (Path file : javaFiles(MAIN.resolve("fleet"))) {
+            Matcher m = deploymentClass.matcher(code(read(file)));
+            while (m.find()) {
+                if (!allowed.contains(m.group(1))) {
+                    used.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(MAIN.relativize(file).toString());
+                }
+            }
+        }
+        assertThat(used).as("deployment classes that fleet uses beyond %s", allowed).isEmpty();
+    }
+
     /** The cycle finder itself, on a graph made up here: it names every cycle once, in dependency order. */
     @Test
     void findsAndNamesACycle() {
