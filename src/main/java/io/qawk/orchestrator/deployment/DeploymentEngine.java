@@ -36,9 +36,10 @@ import java.util.stream.Collectors;
  * The thin loop around {@link RunPlanner}: for each deployment that has something to follow, under a Postgres lock,
  * it observes hawkBit, plans each run, stores the decisions (intent before any assignment), sends the assignments
  * in bulk (one call per distribution set), and re-derives the phase. Each step can be repeated after a crash.
- * The walk is one way: engine → planner → store → gateway; the store never plans and never calls back.
+ * The walk is one way: engine → planner ({@link RunPlanner}, {@link RunScheduler}) → store → gateway; the store
+ * never plans and never calls back.
  *
- * <p>It is longer than most classes (about 360 lines) because two steps of the pass that need hawkBit's answers in
+ * <p>It is longer than most classes (about 390 lines) because two steps of the pass that need hawkBit's answers in
  * detail live here with it: recovering unconfirmed intents (which action is ours) and sending in bulk (what a
  * refusal, an incomplete answer or hawkBit away mean for each device).
  */
@@ -163,7 +164,7 @@ public class DeploymentEngine {
                 toSend.addAll(planAndSave(() -> store.lockToPlan(batch), outcomes, takenBy, snap.orderTimeout(),
                         runOfDevice));
             }
-            Map<Long, List<RunDevice>> photos = photographer.photograph(store.runsToStart(deploymentId));
+            Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
             for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
                 Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
                 batch.forEach(id -> some.put(id, photos.get(id)));
@@ -202,6 +203,26 @@ public class DeploymentEngine {
                 out.addAll(store.save(run, decision, now, runOfDevice));
             }
             return out;
+        });
+    }
+
+    /**
+     * Which pending systems start now, in one transaction with the deployment locked: {@link RunScheduler} picks the
+     * candidates and the free slots, the store asks the start gate of them, and the scheduler picks among those left.
+     */
+    private List<Long> runsToStart(long deploymentId) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            RunStore.ToStart s = store.lockToStart(deploymentId);
+            SystemDeployment d = s.deployment();
+            List<DeploymentPhase.RunSummary> candidates = RunScheduler.candidates(d.phase, d.maxFailed, d.byCentre,
+                    s.halted(), s.runs());
+            int slots = RunScheduler.slots(d.maxParallel, s.runs());
+            if (candidates.isEmpty() || slots == 0) {
+                return List.<Long>of();
+            }
+            RunStore.Gated gated = store.holdBack(d, s.runs(), candidates, slots);
+            return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, s.halted(), gated.runs(),
+                    gated.blocked()).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
     }
 

@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  * The engine's reads and writes, each its own transaction (or, for planning, the engine's): one run per transaction,
  * locked while it changes. It decides nothing: what the planner decided is stored as it is.
  *
- * <p>It is long (about 520 lines) because every write of the pass is here, next to the locking and the queries it
+ * <p>It is long (about 540 lines) because every write of the pass is here, next to the locking and the queries it
  * depends on (intents, assignments, refusals, unobserved time): kept together so the order of locks and writes
  * can be checked in one place.
  */
@@ -159,22 +159,32 @@ public class RunStore {
                 .collect(Collectors.groupingBy(d -> d.runId));
     }
 
-    /**
-     * Runs the scheduler: which pending systems start now. The first candidates in sequence are asked of the
-     * {@link StartGate} (held by another deployment? whole in the channel? still there?) until the free slots are
-     * filled; those that may not start keep their place and say why, and a system that vanished is given up.
-     */
-    @Transactional
-    public List<Long> runsToStart(long deploymentId) {
+    /** A deployment locked to start systems: its phase re-derived from its runs, and whether its release is halted. */
+    public record ToStart(SystemDeployment deployment, List<DeploymentPhase.RunSummary> runs, boolean halted) {
+    }
+
+    /** What the start gate said of the scheduler's candidates: those held back, and the runs as they are after it. */
+    public record Gated(Set<Long> blocked, List<DeploymentPhase.RunSummary> runs) {
+    }
+
+    /** The deployment locked for the caller's transaction, in which the scheduler picks the systems to start. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public ToStart lockToStart(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
         List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
         d.refreshPhase(runs, clock.instant());
-        boolean halted = gate.halted(d);
-        List<DeploymentPhase.RunSummary> candidates = RunScheduler.candidates(d.phase, d.maxFailed, d.byCentre, halted, runs);
-        int slots = RunScheduler.slots(d.maxParallel, runs);
-        if (candidates.isEmpty() || slots == 0) {
-            return List.of();
-        }
+        return new ToStart(d, runs, gate.halted(d));
+    }
+
+    /**
+     * The first candidates in sequence are asked of the {@link StartGate} (held by another deployment? whole in the
+     * channel? still there?) until {@code slots} free ones are found; those that may not start keep their place and
+     * say why, and a system that vanished is given up ({@code runs} are then read again, the phase re-derived).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Gated holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> runs,
+                          List<DeploymentPhase.RunSummary> candidates, int slots) {
+        long deploymentId = d.id;
         Set<Long> blocked = new java.util.HashSet<>();
         boolean gaveUp = false;
         int free = 0;
@@ -209,8 +219,7 @@ public class RunStore {
             runs = SystemRun.summaries(deploymentId);
             d.refreshPhase(runs, now);
         }
-        return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs, blocked).stream()
-                .map(DeploymentPhase.RunSummary::id).toList();
+        return new Gated(blocked, runs);
     }
 
     private static long systemTypeOf(List<SystemRun> runs) {
