@@ -1,20 +1,26 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.engine.DeviceObserver;
+import io.qawk.orchestrator.engine.EngineConfig;
+import io.qawk.orchestrator.engine.EngineLock;
+import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentRefusedException;
-import io.qawk.orchestrator.hawkbit.HawkbitException;
-import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import io.qawk.orchestrator.hawkbit.HawkbitException;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
-import io.qawk.orchestrator.metrics.EngineMetrics;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,12 +29,19 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
  * The thin loop around {@link RunPlanner}: for each deployment that has something to follow, under a Postgres lock,
  * it observes hawkBit, plans each run, stores the decisions (intent before any assignment), sends the assignments
  * in bulk (one call per distribution set), and re-derives the phase. Each step can be repeated after a crash.
+ * The walk is one way: engine → planner ({@link RunPlanner}, {@link RunScheduler}) → store → gateway; the store
+ * never plans and never calls back.
+ *
+ * <p>It is longer than most classes (about 390 lines) because two steps of the pass that need hawkBit's answers in
+ * detail live here with it: recovering unconfirmed intents (which action is ours) and sending in bulk (what a
+ * refusal, an incomplete answer or hawkBit away mean for each device).
  */
 @ApplicationScoped
 public class DeploymentEngine {
@@ -140,19 +153,25 @@ public class DeploymentEngine {
             java.time.Instant now = clock.instant();
             List<Long> toPlan = new ArrayList<>();
             for (RunStore.RunView run : snap.runsToPlan()) {
-                if (!run.onlyWaiting(outcomes, now, snap.orderTimeout())) {
+                // nothing for the planner to decide: only waiting for hawkBit, with no news (and no manual rollback)
+                boolean onlyWaiting = run.state().underWay()
+                        && RunPlanner.onlyWaiting(run.devices(), outcomes, now, snap.orderTimeout());
+                if (!onlyWaiting) {
                     toPlan.add(run.id());
                 }
             }
             for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
-                toSend.addAll(store.planAndSave(batch, outcomes, takenBy, snap.orderTimeout(), runOfDevice));
+                toSend.addAll(planAndSave(() -> store.lockToPlan(batch), outcomes, takenBy, snap.orderTimeout(),
+                        runOfDevice));
             }
-            Map<Long, List<RunDevice>> photos = photographer.photograph(store.runsToStart(deploymentId));
+            Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
             for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
                 Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
                 batch.forEach(id -> some.put(id, photos.get(id)));
                 try {
-                    toSend.addAll(store.startAndPlan(some, snap.orderTimeout(), runOfDevice));
+                    // the photographs stored before anything is sent; the first orders planned in the same transaction
+                    toSend.addAll(planAndSave(() -> store.storePhotographs(some), Map.of(), Map.of(),
+                            snap.orderTimeout(), runOfDevice));
                 } catch (RuntimeException e) {
                     if (!anotherDriverWon(e)) {
                         throw e;
@@ -167,6 +186,44 @@ public class DeploymentEngine {
             store.refreshPhase(deploymentId);
             return true;
         }
+    }
+
+    /**
+     * In one transaction: the runs {@code load} locks are each planned by {@link RunPlanner} and its decision stored
+     * (intent first: devices to be sent are stored as assigning); returns the assignments to send after the commit.
+     */
+    private List<RunPlanner.Assign> planAndSave(Supplier<List<RunStore.ToPlan>> load, Map<String, Outcome> outcomes,
+                                                Map<String, String> takenBy, Duration timeout,
+                                                Map<String, Long> runOfDevice) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            List<RunPlanner.Assign> out = new ArrayList<>();
+            for (RunStore.ToPlan run : load.get()) {
+                Instant now = clock.instant();
+                RunPlanner.Decision decision = RunPlanner.plan(run.input(outcomes, takenBy, now, timeout));
+                out.addAll(store.save(run, decision, now, runOfDevice));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * Which pending systems start now, in one transaction with the deployment locked: {@link RunScheduler} picks the
+     * candidates and the free slots, the store asks the start gate of them, and the scheduler picks among those left.
+     */
+    private List<Long> runsToStart(long deploymentId) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            RunStore.ToStart s = store.lockToStart(deploymentId);
+            SystemDeployment d = s.deployment();
+            List<DeploymentPhase.RunSummary> candidates = RunScheduler.candidates(d.phase, d.maxFailed, d.byCentre,
+                    s.halted(), s.runs());
+            int slots = RunScheduler.slots(d.maxParallel, s.runs());
+            if (candidates.isEmpty() || slots == 0) {
+                return List.<Long>of();
+            }
+            RunStore.Gated gated = store.holdBack(d, s.runs(), candidates, slots);
+            return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, s.halted(), gated.runs(),
+                    gated.blocked()).stream().map(DeploymentPhase.RunSummary::id).toList();
+        });
     }
 
     /** For devices someone else gave another set while ours was open: that set's name, as hawkBit says it. */

@@ -24,9 +24,6 @@ import java.util.stream.Collectors;
 public class DeploymentFollower {
 
     @Inject
-    DeploymentService deployments;
-
-    @Inject
     DeploymentScope scope;
 
     @Inject
@@ -35,7 +32,7 @@ public class DeploymentFollower {
     /** Re-scopes a channel deployment; returns how many systems were added. */
     @Transactional
     public int follow(long deploymentId) {
-        SystemDeployment d = deployments.lock(deploymentId);
+        SystemDeployment d = SystemDeployment.lock(deploymentId);
         if (d.fleetId == null || d.paused || d.aborted
                 || !(d.phase == DeploymentPhase.RUNNING || d.phase == DeploymentPhase.FINISHED)) {
             return 0;
@@ -74,7 +71,7 @@ public class DeploymentFollower {
                 RunEvent.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
             }
         }
-        deployments.refreshPhase(d);
+        d.refreshPhase(SystemRun.summaries(d.id), clock.instant());
         return added;
     }
 }

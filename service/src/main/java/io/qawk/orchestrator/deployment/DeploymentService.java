@@ -3,6 +3,7 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.engine.EngineConfig;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
@@ -257,11 +258,7 @@ public class DeploymentService implements ManifestUsage {
     }
 
     SystemDeployment lock(long id) {
-        SystemDeployment d = SystemDeployment.findById(id, LockModeType.PESSIMISTIC_WRITE);
-        if (d == null) {
-            throw new NotFoundException("system deployment", id);
-        }
-        return d;
+        return SystemDeployment.lock(id);
     }
 
     private static SystemRun lockRun(SystemDeployment d, long runId) {
@@ -278,11 +275,7 @@ public class DeploymentService implements ManifestUsage {
     }
 
     void refreshPhase(SystemDeployment d, List<DeploymentPhase.RunSummary> runs) {
-        DeploymentPhase phase = DeploymentPhase.derive(d.startedAt != null, d.paused, d.aborted, d.maxFailed, runs);
-        if (phase != d.phase) {
-            d.phase = phase;
-            d.endedAt = phase.ended() ? clock.instant() : null;
-        }
+        d.refreshPhase(runs, clock.instant());
     }
 
     private void recordOnUnderWay(SystemDeployment d, TimelineEvent event, String actor) {

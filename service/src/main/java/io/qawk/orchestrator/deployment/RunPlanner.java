@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.engine.Outcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

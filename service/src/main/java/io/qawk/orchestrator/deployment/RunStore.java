@@ -1,7 +1,8 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.engine.DeviceObserver;
+import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
-import io.qawk.orchestrator.metrics.EngineMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
@@ -16,15 +17,19 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** The engine's reads and writes, each its own transaction: one run per transaction, locked while it changes. */
+/**
+ * The engine's reads and writes, each its own transaction (or, for planning, the engine's): one run per transaction,
+ * locked while it changes. It decides nothing: what the planner decided is stored as it is.
+ *
+ * <p>It is long (about 540 lines) because every write of the pass is here, next to the locking and the queries it
+ * depends on (intents, assignments, refusals, unobserved time): kept together so the order of locks and writes
+ * can be checked in one place.
+ */
 @ApplicationScoped
 public class RunStore {
 
     @Inject
     Clock clock;
-
-    @Inject
-    DeploymentService deployments;
 
     @Inject
     EngineMetrics metrics;
@@ -39,11 +44,6 @@ public class RunStore {
 
     /** A run the pass may plan, with its devices as they were loaded. */
     public record RunView(long id, RunState state, List<RunPlanner.Device> devices) {
-
-        /** Nothing for the planner to decide: only waiting for hawkBit, with no news (and no pending manual rollback). */
-        boolean onlyWaiting(Map<String, Outcome> outcomes, Instant now, Duration timeout) {
-            return state.underWay() && RunPlanner.onlyWaiting(devices, outcomes, now, timeout);
-        }
     }
 
     @Transactional
@@ -114,22 +114,30 @@ public class RunStore {
         return Set.copyOf(ids);
     }
 
+    /** A run locked for this transaction with its devices, as the planner is to see it. */
+    public record ToPlan(SystemRun run, List<RunDevice> devices) {
+
+        /** What the planner decides this run from. */
+        RunPlanner.Input input(Map<String, Outcome> outcomes, Map<String, String> takenBy, Instant now, Duration timeout) {
+            return new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder, run.rollbackCause,
+                    run.rollbackReason, devices.stream().map(RunDevice::planned).toList(), outcomes, now, timeout, takenBy);
+        }
+    }
+
     /**
-     * Plans these runs with what hawkBit said and stores the decisions, all in one transaction (the runs locked
-     * together, their devices read in one query); returns the assignments to send. The engine hands over a few
-     * hundred runs at a time: one transaction per run made a pass with thousands of systems under way cost thousands
-     * of commits.
+     * These runs locked together, their devices read in one query, those the planner may decide for (under way, or
+     * to go back by hand). The caller plans and {@link #save saves} them in the same transaction: the engine hands
+     * over a few hundred runs at a time, since one transaction per run made a pass with thousands of systems under
+     * way cost thousands of commits.
      */
-    @Transactional
-    public List<RunPlanner.Assign> planAndSave(List<Long> runIds, Map<String, Outcome> outcomes,
-                                               Map<String, String> takenBy, Duration timeout,
-                                               Map<String, Long> runOfDevice) {
-        List<RunPlanner.Assign> out = new ArrayList<>();
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<ToPlan> lockToPlan(List<Long> runIds) {
+        List<ToPlan> out = new ArrayList<>();
         List<SystemRun> runs = locked(runIds);
         Map<Long, List<RunDevice>> devices = devicesOf(runIds); // read under the runs' locks
         for (SystemRun run : runs) {
             if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
-                out.addAll(planLocked(run, devices.getOrDefault(run.id, List.of()), outcomes, takenBy, timeout, runOfDevice));
+                out.add(new ToPlan(run, devices.getOrDefault(run.id, List.of())));
             }
         }
         return out;
@@ -151,22 +159,32 @@ public class RunStore {
                 .collect(Collectors.groupingBy(d -> d.runId));
     }
 
-    /**
-     * Runs the scheduler: which pending systems start now. The first candidates in sequence are asked of the
-     * {@link StartGate} (held by another deployment? whole in the channel? still there?) until the free slots are
-     * filled; those that may not start keep their place and say why, and a system that vanished is given up.
-     */
-    @Transactional
-    public List<Long> runsToStart(long deploymentId) {
-        SystemDeployment d = deployments.lock(deploymentId);
+    /** A deployment locked to start systems: its phase re-derived from its runs, and whether its release is halted. */
+    public record ToStart(SystemDeployment deployment, List<DeploymentPhase.RunSummary> runs, boolean halted) {
+    }
+
+    /** What the start gate said of the scheduler's candidates: those held back, and the runs as they are after it. */
+    public record Gated(Set<Long> blocked, List<DeploymentPhase.RunSummary> runs) {
+    }
+
+    /** The deployment locked for the caller's transaction, in which the scheduler picks the systems to start. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public ToStart lockToStart(long deploymentId) {
+        SystemDeployment d = SystemDeployment.lock(deploymentId);
         List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
-        deployments.refreshPhase(d, runs);
-        boolean halted = gate.halted(d);
-        List<DeploymentPhase.RunSummary> candidates = RunScheduler.candidates(d.phase, d.maxFailed, d.byCentre, halted, runs);
-        int slots = RunScheduler.slots(d.maxParallel, runs);
-        if (candidates.isEmpty() || slots == 0) {
-            return List.of();
-        }
+        d.refreshPhase(runs, clock.instant());
+        return new ToStart(d, runs, gate.halted(d));
+    }
+
+    /**
+     * The first candidates in sequence are asked of the {@link StartGate} (held by another deployment? whole in the
+     * channel? still there?) until {@code slots} free ones are found; those that may not start keep their place and
+     * say why, and a system that vanished is given up ({@code runs} are then read again, the phase re-derived).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Gated holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> runs,
+                          List<DeploymentPhase.RunSummary> candidates, int slots) {
+        long deploymentId = d.id;
         Set<Long> blocked = new java.util.HashSet<>();
         boolean gaveUp = false;
         int free = 0;
@@ -200,10 +218,9 @@ public class RunStore {
         }
         if (gaveUp) {
             runs = SystemRun.summaries(deploymentId);
-            deployments.refreshPhase(d, runs);
+            d.refreshPhase(runs, now);
         }
-        return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs, blocked).stream()
-                .map(DeploymentPhase.RunSummary::id).toList();
+        return new Gated(blocked, runs);
     }
 
     private static long systemTypeOf(List<SystemRun> runs) {
@@ -211,13 +228,12 @@ public class RunStore {
     }
 
     /**
-     * Stores the photographs of these systems (before anything is sent) and plans their first orders, in one
-     * transaction; returns the assignments to send.
+     * Stores the photographs of these systems (before anything is sent) and starts their runs, in the caller's
+     * transaction; returns the runs started, for the planner to decide their first orders in the same transaction.
      */
-    @Transactional
-    public List<RunPlanner.Assign> startAndPlan(Map<Long, List<RunDevice>> photos, Duration timeout,
-                                                Map<String, Long> runOfDevice) {
-        List<RunPlanner.Assign> out = new ArrayList<>();
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<ToPlan> storePhotographs(Map<Long, List<RunDevice>> photos) {
+        List<ToPlan> out = new ArrayList<>();
         List<SystemRun> runs = locked(List.copyOf(photos.keySet()));
         // every photograph first, then the events: Hibernate batches consecutive inserts into one table only
         for (SystemRun run : runs) {
@@ -226,15 +242,16 @@ public class RunStore {
             }
         }
         for (SystemRun run : runs) {
-            out.addAll(start(run, photos.get(run.id), timeout, runOfDevice));
+            if (start(run, photos.get(run.id))) {
+                out.add(new ToPlan(run, photos.get(run.id)));
+            }
         }
         return out;
     }
 
-    private List<RunPlanner.Assign> start(SystemRun run, List<RunDevice> photo, Duration timeout,
-                                          Map<String, Long> runOfDevice) {
+    private boolean start(SystemRun run, List<RunDevice> photo) {
         if (run.state != RunState.PENDING) {
-            return List.of();
+            return false;
         }
         Instant now = clock.instant();
         if (photo.isEmpty()) { // its devices vanished between the gate and the photograph: never "updated"
@@ -242,7 +259,7 @@ public class RunStore {
             run.endedAt = now;
             run.reason = "given up: none of its devices is in the inventory any more";
             RunEvent.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
-            return List.of();
+            return false;
         }
         run.moveTo(RunState.RUNNING);
         run.startedAt = now;
@@ -250,17 +267,19 @@ public class RunStore {
         RunEvent.record(run.id, now, new TimelineEvent.Snapshot(photo.stream()
                 .map(d -> new TimelineEvent.Photo(d.controllerId, d.componentType, d.order, d.fromSet, d.toSet))
                 .toList()), null);
-        return planLocked(run, photo, Map.of(), Map.of(), timeout, runOfDevice);
+        return true;
     }
 
-    private List<RunPlanner.Assign> planLocked(SystemRun run, List<RunDevice> devices, Map<String, Outcome> outcomes,
-                                               Map<String, String> takenBy, Duration timeout,
-                                               Map<String, Long> runOfDevice) {
-        Instant now = clock.instant();
+    /**
+     * Stores what the planner decided for a locked run ({@code now}: the time it planned with); returns the
+     * assignments to send, each device's run noted in {@code runOfDevice}.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<RunPlanner.Assign> save(ToPlan planned, RunPlanner.Decision decision, Instant now,
+                                        Map<String, Long> runOfDevice) {
+        SystemRun run = planned.run();
+        List<RunDevice> devices = planned.devices();
         RunState before = run.state;
-        RunPlanner.Decision decision = RunPlanner.plan(new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder,
-                run.rollbackCause, run.rollbackReason, devices.stream().map(RunDevice::planned).toList(), outcomes, now,
-                timeout, takenBy));
         Map<String, RunDevice> byId = devices.stream().collect(Collectors.toMap(d -> d.controllerId, d -> d));
         decision.deviceChanges().forEach((id, change) -> {
             RunDevice d = byId.get(id);
@@ -483,6 +502,7 @@ public class RunStore {
 
     @Transactional
     public void refreshPhase(long deploymentId) {
-        deployments.refreshPhase(deployments.lock(deploymentId));
+        SystemDeployment d = SystemDeployment.lock(deploymentId);
+        d.refreshPhase(SystemRun.summaries(deploymentId), clock.instant());
     }
 }

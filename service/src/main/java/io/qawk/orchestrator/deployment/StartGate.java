@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.engine.DeviceObserver;
+import io.qawk.orchestrator.engine.ReleaseHalts;
 import io.quarkus.hibernate.orm.panache.Panache;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;

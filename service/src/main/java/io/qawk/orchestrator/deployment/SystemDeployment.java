@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
@@ -10,6 +11,7 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 import org.hibernate.annotations.JdbcTypeCode;
@@ -100,5 +102,23 @@ public class SystemDeployment extends PanacheEntityBase {
 
     public Duration orderTimeout() {
         return Duration.ofSeconds(orderTimeoutSeconds);
+    }
+
+    /** This deployment, locked for the rest of the transaction. */
+    static SystemDeployment lock(long id) {
+        SystemDeployment d = findById(id, LockModeType.PESSIMISTIC_WRITE);
+        if (d == null) {
+            throw new NotFoundException("system deployment", id);
+        }
+        return d;
+    }
+
+    /** Re-derives the phase from the flags and these runs; sets the end time ({@code now}) when it ends. */
+    void refreshPhase(List<DeploymentPhase.RunSummary> runs, Instant now) {
+        DeploymentPhase derived = DeploymentPhase.derive(startedAt != null, paused, aborted, maxFailed, runs);
+        if (derived != phase) {
+            phase = derived;
+            endedAt = derived.ended() ? now : null;
+        }
     }
 }

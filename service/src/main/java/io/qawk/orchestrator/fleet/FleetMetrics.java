@@ -19,6 +19,9 @@ public class FleetMetrics {
     @Inject
     MeterRegistry registry;
 
+    @Inject
+    ReleaseStatus status;
+
     private final AtomicLong halted = new AtomicLong();
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
     private volatile boolean registered;
@@ -38,7 +41,7 @@ public class FleetMetrics {
             if (r.halted) {
                 h++;
             }
-            FleetView.SystemCounts s = ReleaseStatus.systems(r);
+            FleetView.SystemCounts s = status.systems(r);
             if (s != null) {
                 set("systems", f.name, "updated", s.updated());
                 set("systems", f.name, "rolled_back", s.rolledBack());

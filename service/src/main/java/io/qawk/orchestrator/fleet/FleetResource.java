@@ -1,6 +1,6 @@
 package io.qawk.orchestrator.fleet;
 
-import io.qawk.orchestrator.deployment.SystemDeployment;
+import io.qawk.orchestrator.deployment.ChannelDeployments;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -34,6 +34,12 @@ public class FleetResource {
 
     @Inject
     ChannelProblems problems;
+
+    @Inject
+    ChannelDeployments deployments;
+
+    @Inject
+    ReleaseStatus status;
 
     @GET
     @Transactional
@@ -91,13 +97,13 @@ public class FleetResource {
         FleetView.ReleaseView release = null;
         if (r != null) {
             Manifest m = r.manifestId == null ? null : Manifest.findById(r.manifestId);
-            SystemDeployment d = r.deploymentId == null ? null : SystemDeployment.findById(r.deploymentId);
-            FleetView.SystemCounts systems = ReleaseStatus.systems(r);
+            ChannelDeployments.Brief d = r.deploymentId == null ? null : deployments.brief(r.deploymentId).orElse(null);
+            FleetView.SystemCounts systems = status.systems(r);
             FleetView.DeviceCounts devices = ReleaseStatus.devices(r);
-            ManifestRevision.Pinned pinned = d == null ? null : ManifestRevision.pinned(d.manifestRevisionId);
+            ManifestRevision.Pinned pinned = d == null ? null : ManifestRevision.pinned(d.manifestRevisionId());
             String state = r.halted ? "HALTED" : r.completedAt != null ? "COMPLETE" : "RUNNING";
             release = new FleetView.ReleaseView(r.id, r.distributionSetId, r.distributionSet, r.manifestId,
-                    m == null ? null : m.name, r.deploymentId, d == null ? null : d.phase.name(), state,
+                    m == null ? null : m.name, r.deploymentId, d == null ? null : d.phase().name(), state,
                     r.completedAt != null, r.halted, r.haltCause == null ? null : r.haltCause.name(), r.haltReason,
                     systems, devices, ReleaseStatus.systemsWords(systems),
                     ReleaseStatus.devicesWords(devices, r.distributionSet), r.promotedFromId, r.createdAt, r.createdBy,

@@ -3,10 +3,9 @@ package io.qawk.orchestrator.fleet;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.deployment.ChannelDeployments;
 import io.qawk.orchestrator.deployment.DeploymentPhase;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
-import io.qawk.orchestrator.deployment.DeploymentService;
-import io.qawk.orchestrator.deployment.SystemDeployment;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.manifest.Manifest;
@@ -23,7 +22,12 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Channels: their settings, their releases, resuming a halted release, and promotion behind the gate. */
+/**
+ * Channels: their settings, their releases, resuming a halted release, and promotion behind the gate.
+ *
+ * <p>It is longer than most classes (about 380 lines) because the validation of a channel's settings, shared by the
+ * API and by configuration (Helm values), lives with the commands that apply them.
+ */
 @ApplicationScoped
 public class FleetService {
 
@@ -35,7 +39,10 @@ public class FleetService {
     HawkbitGateway hawkbit;
 
     @Inject
-    DeploymentService deployments;
+    ChannelDeployments deployments;
+
+    @Inject
+    ReleaseStatus status;
 
     public List<Fleet> list() {
         return Fleet.list("order by name");
@@ -129,14 +136,13 @@ public class FleetService {
         }
         FleetRelease.current(f.id).ifPresent(r -> {
             if (r.deploymentId != null) {
-                SystemDeployment d = SystemDeployment.findById(r.deploymentId);
-                if (d != null && !d.phase.ended()) {
+                deployments.brief(r.deploymentId).filter(d -> !d.phase().ended()).ifPresent(d -> {
                     throw new ConflictException("channel '" + f.name + "' has a release whose deployment "
-                            + d.id + " has not ended; abort it first");
-                }
+                            + d.id() + " has not ended; abort it first");
+                });
             }
         });
-        SystemDeployment.update("fleetId = null where fleetId = ?1", f.id);
+        deployments.forgetChannel(f.id);
         f.delete();
     }
 
@@ -282,10 +288,7 @@ public class FleetService {
         FleetRelease.current(f.id).ifPresent(old -> {
             old.state = FleetRelease.State.SUPERSEDED;
             if (old.deploymentId != null) {
-                SystemDeployment d = SystemDeployment.findById(old.deploymentId);
-                if (d != null && !d.phase.ended() && d.phase != DeploymentPhase.ABORTING) {
-                    deployments.abort(d.id, actor);
-                }
+                deployments.abortIfOpen(old.deploymentId, actor);
             }
         });
         FleetRelease r = new FleetRelease();
@@ -300,11 +303,9 @@ public class FleetService {
         if (manifestId != null) {
             Manifest m = Manifest.findById(manifestId);
             String name = f.name + " release " + r.id + " (" + m.name + ")";
-            SystemDeployment d = deployments.create(new DeploymentRequest(name.length() > 128 ? name.substring(0, 128) : name,
-                    manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed, f.byCentre, null), actor);
-            d.manifestRevisionId = manifestRevisionId;
-            deployments.start(d.id, actor);
-            r.deploymentId = d.id;
+            r.deploymentId = deployments.startForRelease(new DeploymentRequest(name.length() > 128
+                    ? name.substring(0, 128) : name, manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed,
+                    f.byCentre, null), manifestRevisionId, actor);
         }
         return r;
     }
@@ -319,8 +320,8 @@ public class FleetService {
             throw new ConflictException("the release of channel '" + f.name + "' is not halted");
         }
         if (r.haltCause == FleetRelease.HaltCause.SYSTEMS && r.deploymentId != null) {
-            SystemDeployment d = SystemDeployment.findById(r.deploymentId);
-            if (d != null && d.phase == DeploymentPhase.FAILED) {
+            if (deployments.brief(r.deploymentId).map(ChannelDeployments.Brief::phase).orElse(null)
+                    == DeploymentPhase.FAILED) {
                 throw new ConflictException("the orchestrator of channel '" + f.name + "' still has more failed systems "
                         + "than it allows: take systems again (or release a new manifest) before resuming");
             }
@@ -347,13 +348,13 @@ public class FleetService {
                 : hawkbit.distributionSet(from.distributionSetId).orElseThrow(() -> new ConflictException(
                 "distribution set " + from.distributionSet + " no longer exists in hawkBit"));
         Long manifest = withManifest ? from.manifestId : null;
-        SystemDeployment ran = manifest == null || from.deploymentId == null ? null
-                : SystemDeployment.findById(from.deploymentId);
+        ChannelDeployments.Brief ran = manifest == null || from.deploymentId == null ? null
+                : deployments.brief(from.deploymentId).orElse(null);
         if (set == null && manifest == null) {
             throw new ConflictException("the release of '" + f.name + "' has no set, and its manifest is left behind: "
                     + "nothing to promote");
         }
-        return release(target, set, manifest, ran == null ? null : ran.manifestRevisionId, from.id, actor);
+        return release(target, set, manifest, ran == null ? null : ran.manifestRevisionId(), from.id, actor);
     }
 
     /** Whether the current release may leave this channel. */
@@ -370,7 +371,7 @@ public class FleetService {
         }
         if (r.completedAt == null) {
             return new FleetView.Gate(false, "the release has not reached every device and system of '" + f.name
-                    + "' yet (" + ReleaseStatus.words(r) + ")");
+                    + "' yet (" + status.words(r) + ")");
         }
         Instant soaked = r.completedAt.plusSeconds(f.soakSeconds);
         Instant now = clock.instant();

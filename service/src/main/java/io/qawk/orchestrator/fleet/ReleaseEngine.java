@@ -1,12 +1,10 @@
 package io.qawk.orchestrator.fleet;
 
-import io.qawk.orchestrator.deployment.DeploymentFollower;
-import io.qawk.orchestrator.deployment.DeploymentPhase;
-import io.qawk.orchestrator.deployment.DeviceObserver;
-import io.qawk.orchestrator.deployment.EngineConfig;
-import io.qawk.orchestrator.deployment.EngineLock;
-import io.qawk.orchestrator.deployment.Outcome;
-import io.qawk.orchestrator.deployment.SystemDeployment;
+import io.qawk.orchestrator.deployment.ChannelDeployments;
+import io.qawk.orchestrator.engine.DeviceObserver;
+import io.qawk.orchestrator.engine.EngineConfig;
+import io.qawk.orchestrator.engine.EngineLock;
+import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
@@ -22,7 +20,6 @@ import org.jboss.logging.Logger;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -33,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
 /**
  * Drives the current release of every channel: the set to the standalone devices in batches (skipping those on it),
  * the orchestrator following the channel, halts when a budget is exceeded, and completion when both halves are done.
- * A halted release never resumes itself.
+ * A halted release never resumes itself. The thin loop around {@link ReleasePlanner}: each step loads
+ * ({@link ReleaseStore}), asks the planner, stores its decision, and only then calls hawkBit.
  */
 @ApplicationScoped
 public class ReleaseEngine {
@@ -47,7 +45,10 @@ public class ReleaseEngine {
     DeviceObserver observer;
 
     @Inject
-    DeploymentFollower follower;
+    ChannelDeployments deployments;
+
+    @Inject
+    ReleaseStore store;
 
     @Inject
     EngineLock locks;
@@ -75,9 +76,7 @@ public class ReleaseEngine {
     public void passAll() {
         passLock.lock();
         try {
-            List<Long> ids = QuarkusTransaction.requiringNew().call(() -> FleetRelease.<FleetRelease>list("state",
-                    FleetRelease.State.CURRENT).stream().map(r -> r.id).toList());
-            for (long id : ids) {
+            for (long id : store.currentReleaseIds()) {
                 Optional<EngineLock.Held> lock = locks.tryLock(EngineLock.RELEASES, (int) id);
                 if (lock.isEmpty()) {
                     continue;
@@ -97,103 +96,50 @@ public class ReleaseEngine {
     }
 
     void pass(long releaseId) {
-        record Ctx(FleetRelease release, Fleet fleet) {
-        }
-        Ctx ctx = QuarkusTransaction.requiringNew().call(() -> {
-            FleetRelease r = FleetRelease.findById(releaseId);
-            return r == null || r.state != FleetRelease.State.CURRENT ? null : new Ctx(r, Fleet.findById(r.fleetId));
-        });
-        if (ctx == null) {
+        ReleaseStore.Current current = store.current(releaseId);
+        if (current == null) {
             return;
         }
-        FleetRelease r = ctx.release();
-        if (r.deploymentId != null && !r.halted) {
-            follower.follow(r.deploymentId);
+        FleetRelease r = current.release();
+        if (ReleasePlanner.followsChannel(r.halted, r.deploymentId)) {
+            deployments.follow(r.deploymentId);
         }
         if (r.distributionSetId != null) {
-            standalone(r, ctx.fleet());
+            standalone(r, current.fleet());
         }
-        QuarkusTransaction.requiringNew().run(() -> evaluate(releaseId));
+        QuarkusTransaction.requiringNew().run(() -> {
+            ReleaseStore.ToEvaluate e = store.toEvaluate(releaseId);
+            store.save(releaseId, ReleasePlanner.evaluate(e.release(), e.phase(), e.rolledBack(), e.hasSet(),
+                    e.devicesOpen()), clock.instant());
+        });
     }
 
     /** The standalone half: membership, observation, the device budget, and the next batch. */
     private void standalone(FleetRelease r, Fleet fleet) {
         Set<String> members = problems.standaloneMembers(fleet.id);
-        QuarkusTransaction.requiringNew().run(() -> {
-            Set<String> known = new HashSet<>();
-            for (ReleaseDevice d : ReleaseDevice.<ReleaseDevice>list("releaseId", r.id)) {
-                known.add(d.controllerId);
-                if (d.state == ReleaseDevice.State.PENDING && !members.contains(d.controllerId)) {
-                    d.state = ReleaseDevice.State.LEFT;
-                    d.detail = "no longer a standalone member before the set was sent: it left the channel,"
-                            + " or matches a component of a system type now";
-                }
-            }
-            for (String id : members) {
-                if (!known.contains(id)) {
-                    ReleaseDevice d = new ReleaseDevice();
-                    d.releaseId = r.id;
-                    d.controllerId = id;
-                    d.persist();
-                }
-            }
-        });
+        QuarkusTransaction.requiringNew().run(() ->
+                store.saveMembership(r.id, ReleasePlanner.membership(store.devices(r.id), members)));
 
-        List<ReleaseDevice> assigned = QuarkusTransaction.requiringNew().call(() ->
-                ReleaseDevice.<ReleaseDevice>list("releaseId = ?1 and state = ?2", r.id, ReleaseDevice.State.ASSIGNED));
+        List<ReleasePlanner.Device> assigned = store.assigned(r.id);
         Map<String, Outcome> outcomes = observer.observe(assigned.stream()
-                .map(d -> new DeviceObserver.InFlight(d.controllerId, r.distributionSetId, d.actionId)).toList());
+                .map(d -> new DeviceObserver.InFlight(d.controllerId(), r.distributionSetId, d.actionId())).toList());
         Instant now = clock.instant();
-        QuarkusTransaction.requiringNew().run(() -> {
-            for (ReleaseDevice d : assigned) {
-                ReleaseDevice fresh = ReleaseDevice.findById(new ReleaseDevice.Key(r.id, d.controllerId));
-                Outcome o = outcomes.getOrDefault(d.controllerId, Outcome.RUNNING);
-                if (o == Outcome.SUCCEEDED) {
-                    fresh.state = ReleaseDevice.State.ON_SET;
-                } else if (o == Outcome.FAILED || o == Outcome.GONE || o == Outcome.TAKEN_OVER) {
-                    fresh.state = ReleaseDevice.State.FAILED;
-                    fresh.detail = o == Outcome.GONE ? "its target was deleted in hawkBit"
-                            : o == Outcome.TAKEN_OVER ? "given another set in hawkBit by someone else"
-                            : "the device reported a failure";
-                } else if (fresh.assignedAt != null && !now.isBefore(fresh.assignedAt.plus(config.defaultOrderTimeout()))) {
-                    fresh.state = ReleaseDevice.State.FAILED;
-                    fresh.detail = "no result within " + config.defaultOrderTimeout().toMinutes() + " min";
-                }
-            }
-            FleetRelease fr = FleetRelease.findById(r.id);
-            long failed = ReleaseDevice.count("releaseId = ?1 and state = ?2", r.id, ReleaseDevice.State.FAILED);
-            if (!fr.halted && failed - fr.acceptedFailures > fleet.deviceMaxFailed) {
-                halt(fr, FleetRelease.HaltCause.DEVICES, failed + " standalone device(s) failed, more than channel '"
-                        + fleet.name + "' allows (" + fleet.deviceMaxFailed + ")");
-            }
+        List<String> batch = QuarkusTransaction.requiringNew().call(() -> {
+            ReleasePlanner.Observed observed = ReleasePlanner.observed(store.planned(r.id, fleet), assigned, outcomes,
+                    store.failed(r.id), now, config.defaultOrderTimeout());
+            store.save(r.id, observed.changes(), null);
+            observed.halt().ifPresent(h -> store.halt(r.id, h));
+            return store.pending(r.id, observed.batchSize());
         });
-        boolean halted = QuarkusTransaction.requiringNew().call(() -> FleetRelease.<FleetRelease>findById(r.id).halted);
-        if (!halted) {
-            sendBatch(r, fleet);
+        if (!batch.isEmpty()) {
+            send(r, batch);
         }
     }
 
-    private void sendBatch(FleetRelease r, Fleet fleet) {
-        List<String> batch = QuarkusTransaction.requiringNew().call(() -> {
-            long inFlight = ReleaseDevice.count("releaseId = ?1 and state = ?2", r.id, ReleaseDevice.State.ASSIGNED);
-            int room = (int) Math.max(0, fleet.deviceBatchSize - inFlight);
-            return ReleaseDevice.<ReleaseDevice>find("releaseId = ?1 and state = ?2 order by controllerId", r.id,
-                    ReleaseDevice.State.PENDING).page(0, Math.max(room, 1)).list().stream()
-                    .limit(room).map(d -> d.controllerId).toList();
-        });
-        if (batch.isEmpty()) {
-            return;
-        }
-        DistributionSetRef set = hawkbit.distributionSet(r.distributionSetId).orElse(null);
-        Set<String> already = new HashSet<>();
-        if (set != null) {
-            for (List<String> chunk : Fiql.inChunks(batch, id -> id, config.observeChunk(), config.observeQueryLength())) {
-                hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk), Fiql.eq("installedDS.name", set.name()),
-                        Fiql.eq("installedDS.version", set.version()), Fiql.eq("updateStatus", "in_sync")))
-                        .forEach(t -> already.add(t.controllerId()));
-            }
-        }
-        List<String> toAssign = batch.stream().filter(id -> !already.contains(id)).toList();
+    /** Sends the batch its set (not to those hawkBit says run it already) and stores what hawkBit answered. */
+    private void send(FleetRelease r, List<String> batch) {
+        Set<String> already = alreadyOnSet(r.distributionSetId, batch);
+        List<String> toAssign = ReleasePlanner.toAssign(batch, already);
         AssignmentResult result = null;
         Set<String> dropped = new HashSet<>();
         if (!toAssign.isEmpty()) {
@@ -204,56 +150,22 @@ public class ReleaseEngine {
                 dropped.addAll(e.unknownTargets());
             }
         }
-        AssignmentResult res = result;
-        Instant now = clock.instant();
-        QuarkusTransaction.requiringNew().run(() -> {
-            for (String id : batch) {
-                ReleaseDevice d = ReleaseDevice.findById(new ReleaseDevice.Key(r.id, id));
-                if (d == null || d.state != ReleaseDevice.State.PENDING) {
-                    continue;
-                }
-                if (already.contains(id)) {
-                    d.state = ReleaseDevice.State.ALREADY;
-                    d.detail = "already on " + r.distributionSet;
-                } else if (dropped.contains(id)) {
-                    d.state = ReleaseDevice.State.FAILED;
-                    d.detail = "hawkBit no longer knows this target";
-                } else {
-                    d.state = ReleaseDevice.State.ASSIGNED;
-                    d.assignedAt = now;
-                    d.actionId = res == null ? null : res.actionByTarget().get(id);
-                }
+        List<ReleasePlanner.Change> sent = ReleasePlanner.sent(batch, already, dropped,
+                result == null ? Map.of() : result.actionByTarget(), r.distributionSet, clock.instant());
+        QuarkusTransaction.requiringNew().run(() -> store.save(r.id, sent, ReleaseDevice.State.PENDING));
+    }
+
+    /** Of these devices, those hawkBit says run the set already (installed and in sync). */
+    private Set<String> alreadyOnSet(long setId, List<String> ids) {
+        Set<String> already = new HashSet<>();
+        DistributionSetRef set = hawkbit.distributionSet(setId).orElse(null);
+        if (set != null) {
+            for (List<String> chunk : Fiql.inChunks(ids, id -> id, config.observeChunk(), config.observeQueryLength())) {
+                hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk), Fiql.eq("installedDS.name", set.name()),
+                        Fiql.eq("installedDS.version", set.version()), Fiql.eq("updateStatus", "in_sync")))
+                        .forEach(t -> already.add(t.controllerId()));
             }
-        });
-    }
-
-    /** Halts on a failed orchestrator, and marks the release complete (or reopens it) from both halves. */
-    private void evaluate(long releaseId) {
-        FleetRelease r = FleetRelease.findById(releaseId);
-        Fleet fleet = Fleet.findById(r.fleetId);
-        SystemDeployment d = r.deploymentId == null ? null : SystemDeployment.findById(r.deploymentId);
-        if (d != null && d.phase == DeploymentPhase.FAILED && !r.halted) {
-            FleetView.SystemCounts c = ReleaseStatus.systems(r);
-            halt(r, FleetRelease.HaltCause.SYSTEMS, c.rolledBack() + " system(s) rolled back, more than the orchestrator of '"
-                    + fleet.name + "' allows (" + fleet.maxFailed + ")");
         }
-        boolean devicesDone = r.distributionSetId == null || ReleaseDevice.count("releaseId = ?1 and state in ?2", r.id,
-                List.of(ReleaseDevice.State.PENDING, ReleaseDevice.State.ASSIGNED)) == 0;
-        boolean systemsDone = d == null || d.phase == DeploymentPhase.FINISHED;
-        boolean complete = devicesDone && systemsDone && !r.halted;
-        if (complete && r.completedAt == null) {
-            r.completedAt = clock.instant();
-            LOG.infof("Release %d of channel '%s' is complete: %s", r.id, fleet.name, ReleaseStatus.words(r));
-        } else if (!complete && r.completedAt != null) {
-            r.completedAt = null;
-            LOG.infof("Release %d of channel '%s' reopened: %s", r.id, fleet.name, ReleaseStatus.words(r));
-        }
-    }
-
-    private void halt(FleetRelease r, FleetRelease.HaltCause cause, String reason) {
-        r.halted = true;
-        r.haltCause = cause;
-        r.haltReason = reason;
-        LOG.warnf("Release %d halted: %s", r.id, reason);
+        return already;
     }
 }

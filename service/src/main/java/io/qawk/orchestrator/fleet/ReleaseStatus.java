@@ -1,31 +1,34 @@
 package io.qawk.orchestrator.fleet;
 
-import io.qawk.orchestrator.deployment.SystemDeployment;
+import io.qawk.orchestrator.deployment.ChannelDeployments;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 
 import java.util.List;
+import java.util.Map;
 
 /** How a release stands, counted from its deployment's runs and its standalone devices, and said in words. */
-final class ReleaseStatus {
+@ApplicationScoped
+class ReleaseStatus {
 
-    private ReleaseStatus() {
+    @Inject
+    ChannelDeployments deployments;
+
+    FleetView.SystemCounts systems(FleetRelease r) {
+        return r.deploymentId == null ? null : systems(deployments.runsByState(r.deploymentId));
     }
 
-    static FleetView.SystemCounts systems(FleetRelease r) {
-        if (r.deploymentId == null) {
-            return null;
-        }
-        List<Object[]> rows = SystemDeployment.getEntityManager().createQuery(
-                        "select r.state, count(r) from SystemRun r where r.deploymentId = :d group by r.state", Object[].class)
-                .setParameter("d", r.deploymentId).getResultList();
+    /** The counts of a deployment's runs by state name. */
+    static FleetView.SystemCounts systems(Map<String, Integer> runsByState) {
         int updated = 0;
         int back = 0;
         int underWay = 0;
         int pending = 0;
         int givenUp = 0;
         int skipped = 0;
-        for (Object[] row : rows) {
-            int n = ((Number) row[1]).intValue();
-            switch (row[0].toString()) {
+        for (Map.Entry<String, Integer> row : runsByState.entrySet()) {
+            int n = row.getValue();
+            switch (row.getKey()) {
                 case "SUCCEEDED" -> updated += n;
                 case "ROLLED_BACK", "ROLLBACK_FAILED" -> back += n;
                 case "RUNNING", "ROLLING_BACK" -> underWay += n;
@@ -86,7 +89,7 @@ final class ReleaseStatus {
         return c.onSet() + " of " + c.total() + " devices on " + set + ", " + c.failed() + " failed";
     }
 
-    static String words(FleetRelease r) {
+    String words(FleetRelease r) {
         String s = systemsWords(systems(r));
         String d = devicesWords(devices(r), r.distributionSet);
         return s == null ? d : d == null ? s : s + "; " + d;

@@ -5,7 +5,6 @@ import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitTarget;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
-import io.qawk.orchestrator.metrics.StoreGauges;
 import io.qawk.orchestrator.systemtype.Component;
 import io.qawk.orchestrator.systemtype.DeviceKey;
 import io.qawk.orchestrator.systemtype.SystemType;
@@ -63,7 +62,7 @@ public class InventorySync {
     Clock clock;
 
     @Inject
-    StoreGauges gauges;
+    jakarta.enterprise.event.Event<InventorySynced> synced;
 
     @Inject
     jakarta.enterprise.inject.Instance<InventoryContributor> contributors;
@@ -136,7 +135,7 @@ public class InventorySync {
             store.refreshSystems();
             Duration took = Duration.between(started, clock.instant());
             state.completed(clock.instant(), fresh.size(), requests, took);
-            gauges.inventorySynced();
+            synced.fire(new InventorySynced());
             LOG.debugf("Inventory sync: %d devices, %d memberships, %d hawkBit requests, %d ms; wrote %s",
                     fresh.size(), memberships.size(), requests, took.toMillis(), written);
             return new SyncResult(fresh.size(), memberships.size(), requests, took.toMillis());

@@ -3,11 +3,14 @@ package io.qawk.orchestrator.metrics;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.qawk.orchestrator.deployment.DeploymentPhase;
+import io.qawk.orchestrator.deployment.EngineMetrics;
 import io.qawk.orchestrator.deployment.RunState;
+import io.qawk.orchestrator.inventory.InventorySynced;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -92,7 +95,7 @@ public class StoreGauges {
     }
 
     /** An inventory sync has just been stored: re-read its numbers. */
-    public void inventorySynced() {
+    void inventorySynced(@Observes InventorySynced synced) {
         try (Connection c = dataSource.getConnection()) {
             readInventory(c);
         } catch (SQLException | RuntimeException e) {

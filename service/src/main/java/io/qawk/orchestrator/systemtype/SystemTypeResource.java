@@ -1,6 +1,5 @@
 package io.qawk.orchestrator.systemtype;
 
-import io.qawk.orchestrator.inventory.InventoryConfig;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -25,7 +24,7 @@ public class SystemTypeResource {
     SystemTypeService service;
 
     @Inject
-    InventoryConfig inventoryConfig;
+    DefaultGroupKey defaultGroupKey;
 
     @GET
     public List<SystemTypeView> list() {
@@ -61,6 +60,6 @@ public class SystemTypeResource {
     }
 
     private SystemTypeView view(SystemType t) {
-        return SystemTypeView.of(t, inventoryConfig.defaultGroupKey());
+        return SystemTypeView.of(t, defaultGroupKey.key());
     }
 }

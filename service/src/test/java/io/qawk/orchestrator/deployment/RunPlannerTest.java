@@ -3,6 +3,7 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.deployment.RunPlanner.Assign;
 import io.qawk.orchestrator.deployment.RunPlanner.Decision;
 import io.qawk.orchestrator.deployment.RunPlanner.Device;
+import io.qawk.orchestrator.engine.Outcome;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 

@@ -1,11 +1,9 @@
-package io.qawk.orchestrator.metrics;
+package io.qawk.orchestrator.deployment;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.qawk.orchestrator.deployment.RollbackCause;
-import io.qawk.orchestrator.deployment.RunState;
 import io.quarkus.runtime.Startup;
 import jakarta.annotation.PostConstruct;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -199,7 +197,8 @@ public class EngineMetrics {
                 .tag("kind", kind).register(registry);
     }
 
-    static String label(Enum<?> e) {
+    /** A state as a Prometheus tag value: {@code ROLLED_BACK} is {@code rolled_back}. */
+    public static String label(Enum<?> e) {
         return e.name().toLowerCase(Locale.ROOT);
     }
 

@@ -1,11 +1,11 @@
-package io.qawk.orchestrator.deployment;
+package io.qawk.orchestrator.engine;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
 
-/** How the deployment engine runs. */
+/** How the engines run: the deployment engine and the release engine share these settings. */
 @ConfigMapping(prefix = "qawk.engine")
 public interface EngineConfig {
 

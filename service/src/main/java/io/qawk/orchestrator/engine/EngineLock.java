@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.deployment;
+package io.qawk.orchestrator.engine;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -12,7 +12,7 @@ import java.sql.SQLException;
 import java.util.Optional;
 
 /**
- * Exactly one replica drives a deployment at a time, through a Postgres session advisory lock held on its own
+ * Exactly one replica drives a deployment (or a channel release) at a time, through a Postgres session advisory lock held on its own
  * connection for the whole pass. A replica that dies loses its connection, and with it the lock.
  */
 @ApplicationScoped

@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.deployment;
+package io.qawk.orchestrator.engine;
 
 import io.qawk.orchestrator.hawkbit.ActionOutcome;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;

@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.deployment;
+package io.qawk.orchestrator.engine;
 
 /**
  * What is known of a device of a run: from hawkBit, still at it, done, failed, the target is gone, or

@@ -1,0 +1,77 @@
+package io.qawk.orchestrator.deployment;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What channels ask of system deployments: the whole of the deployments' API the {@code fleet} package uses, so that
+ * it needs none of their entities or engine parts. Each method joins the caller's transaction.
+ */
+@ApplicationScoped
+public class ChannelDeployments {
+
+    @Inject
+    DeploymentService deployments;
+
+    @Inject
+    DeploymentFollower follower;
+
+    /** A deployment as a channel sees it: its phase, and the manifest revision it started with (null for a draft). */
+    public record Brief(long id, DeploymentPhase phase, Long manifestRevisionId) {
+    }
+
+    public Optional<Brief> brief(long deploymentId) {
+        SystemDeployment d = SystemDeployment.findById(deploymentId);
+        return d == null ? Optional.empty() : Optional.of(new Brief(d.id, d.phase, d.manifestRevisionId));
+    }
+
+    /**
+     * Creates the deployment of a release and starts it; {@code manifestRevisionId} pins the revision (promotion:
+     * what passed the gate goes on), null freezes the manifest now. Returns its id.
+     */
+    @Transactional
+    public long startForRelease(DeploymentRequest request, Long manifestRevisionId, String actor) {
+        SystemDeployment d = deployments.create(request, actor);
+        d.manifestRevisionId = manifestRevisionId;
+        deployments.start(d.id, actor);
+        return d.id;
+    }
+
+    /** Aborts the deployment unless it has ended or is aborting already (a newer release supersedes it). */
+    @Transactional
+    public void abortIfOpen(long deploymentId, String actor) {
+        SystemDeployment d = SystemDeployment.findById(deploymentId);
+        if (d != null && !d.phase.ended() && d.phase != DeploymentPhase.ABORTING) {
+            deployments.abort(d.id, actor);
+        }
+    }
+
+    /** Re-scopes a channel's deployment to the channel ({@link DeploymentFollower}); returns how many systems joined. */
+    public int follow(long deploymentId) {
+        return follower.follow(deploymentId);
+    }
+
+    /** The channel is deleted: its deployments stay, as deployments of no channel. */
+    @Transactional
+    public void forgetChannel(long fleetId) {
+        SystemDeployment.update("fleetId = null where fleetId = ?1", fleetId);
+    }
+
+    /** How many of the deployment's runs are in each state, by the state's name ({@code SUCCEEDED} …). */
+    public Map<String, Integer> runsByState(long deploymentId) {
+        List<Object[]> rows = SystemDeployment.getEntityManager().createQuery(
+                        "select r.state, count(r) from SystemRun r where r.deploymentId = :d group by r.state", Object[].class)
+                .setParameter("d", deploymentId).getResultList();
+        Map<String, Integer> out = new LinkedHashMap<>();
+        for (Object[] row : rows) {
+            out.put(row[0].toString(), ((Number) row[1]).intValue());
+        }
+        return out;
+    }
+}
