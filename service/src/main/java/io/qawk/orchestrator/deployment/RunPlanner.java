@@ -22,6 +22,10 @@ import java.util.stream.Collectors;
  * next order goes out before every device of this one finished. A failed device (or a rollback asked for by hand)
  * waits for the devices still in flight, then sends every device this run updated back to its photographed set,
  * highest order first; a device that ran nothing before is left as it is.
+ *
+ * <p>It is long (about 460 lines) on purpose: every rule of a system's update — forward, waiting, failing, rolling
+ * back, being taken over — is one pure function of the run, so all of them can be read, and table-tested, in one
+ * place; split apart, the rules that interact (a failure while devices are still in flight) would be far apart.
  */
 public final class RunPlanner {
 

@@ -12,6 +12,9 @@ import java.util.stream.Collectors;
 /**
  * One entry of a run's timeline as data: its {@link RunEventKind}, its fields, and the words operators read
  * ({@link #message()}). The timeline stores all three; nothing reads the words back to learn what happened.
+ * <p>
+ * Long (about 370 lines) only because it holds one small record per kind, with its words; each is a few lines and
+ * they are read together when the wording of the timeline is checked.
  */
 public sealed interface TimelineEvent {
 

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.deployment.RunPlanner.Decision;
 import io.qawk.orchestrator.deployment.RunPlanner.Device;
 import org.junit.jupiter.params.ParameterizedTest;
