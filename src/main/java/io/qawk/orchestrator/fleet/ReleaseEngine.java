@@ -10,7 +10,6 @@ import io.qawk.orchestrator.deployment.SystemDeployment;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
-import io.qawk.orchestrator.hawkbit.Fiql;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
@@ -187,10 +186,8 @@ public class ReleaseEngine {
         DistributionSetRef set = hawkbit.distributionSet(r.distributionSetId).orElse(null);
         Set<String> already = new HashSet<>();
         if (set != null) {
-            for (List<String> chunk : Fiql.inChunks(batch, id -> id, config.observeChunk(), config.observeQueryLength())) {
-                hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk), Fiql.eq("installedDS.name", set.name()),
-                        Fiql.eq("installedDS.version", set.version()), Fiql.eq("updateStatus", "in_sync")))
-                        .forEach(t -> already.add(t.controllerId()));
+            for (List<String> chunk : HawkbitGateway.idChunks(batch, id -> id, config.observeChunk(), config.observeQueryLength())) {
+                already.addAll(hawkbit.inSyncOn(set, chunk));
             }
         }
         List<String> toAssign = batch.stream().filter(id -> !already.contains(id)).toList();
