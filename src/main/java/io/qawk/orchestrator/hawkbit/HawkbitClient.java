@@ -87,10 +87,6 @@ final class HawkbitClient implements Closeable {
         return config.url().filter(url -> !url.isBlank()).isPresent();
     }
 
-    HawkbitGuard guard() {
-        return guard;
-    }
-
     // ---------------------------------------------------------------- calls
 
     /** One call with retries and the breaker; 5xx/429 never come back, every other answer does. */

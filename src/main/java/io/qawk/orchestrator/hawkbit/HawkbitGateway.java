@@ -11,7 +11,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -30,7 +29,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * <p>
  * Layers: {@link HawkbitApi} (the Quarkus REST client) under {@link HawkbitClient} (timer per attempt, answers,
  * paging) under {@link HawkbitGuard} (retry, circuit breaker, attempt timeout through SmallRye Fault Tolerance);
- * version differences in {@link HawkbitVersions}; bulk assignment in {@link Assignments}.
+ * version differences in {@link HawkbitVersions}; sets in {@link DistributionSets}; bulk assignment in
+ * {@link Assignments}.
  * <p>
  * Errors: a transport error, timeout, 5xx or 429 is retried with backoff and jitter, behind a circuit breaker; when
  * that gives up the caller gets {@link HawkbitUnavailableException}, as it does when hawkBit is not configured or
@@ -40,8 +40,8 @@ import io.micrometer.core.instrument.MeterRegistry;
  * Metrics: timer {@code qawk.hawkbit.requests} per HTTP attempt, tagged {@code operation} and {@code outcome}
  * (success, client_error, server_error, transport_error).
  * <p>
- * It is about 400 lines because it is the whole public surface of the package: every method is a short question or
- * a delegation to the layers above, and splitting it would make callers inject several beans for one hawkBit.
+ * It is about 350 lines because it is the whole public surface of the package: every method is a short
+ * question or a delegation, and splitting it would make callers inject several beans for one hawkBit.
  */
 @ApplicationScoped
 public class HawkbitGateway {
@@ -58,14 +58,15 @@ public class HawkbitGateway {
 
     private final HawkbitConfig config;
     private final HawkbitClient client;
+    private final DistributionSets sets;
     private final Assignments assignments;
-    private final Map<Long, Remembered> knownSets = new ConcurrentHashMap<>();
 
     @Inject
     public HawkbitGateway(HawkbitConfig config, MeterRegistry registry) {
         this.config = config;
         this.client = new HawkbitClient(config, registry);
-        this.assignments = new Assignments(client, config, this::distributionSet, this::knownAmong);
+        this.sets = new DistributionSets(client);
+        this.assignments = new Assignments(client, config, sets::byId, this::knownAmong);
     }
 
     /** Whether {@code qawk.hawkbit.url} is set. */
@@ -82,10 +83,6 @@ public class HawkbitGateway {
     @PreDestroy
     public void close() {
         client.close();
-    }
-
-    HawkbitGuard guard() {
-        return client.guard();
     }
 
     // ---------------------------------------------------------------- targets by an operator's query
@@ -224,25 +221,14 @@ public class HawkbitGateway {
     }
 
     private Optional<DistributionSetRef> targetSet(String operation, String controllerId, HawkbitClient.Reply reply) {
-        return client.optional(operation, reply, controllerId, HawkbitShapes.DistributionSet.class)
-                .map(s -> set(operation, s));
+        return DistributionSets.read(client, operation, reply, controllerId);
     }
 
     // ---------------------------------------------------------------- distribution sets
 
     /** The set with this id; empty when hawkBit has none (404). */
     public Optional<DistributionSetRef> distributionSet(long id) {
-        HawkbitClient.Reply reply = client.call("distribution_set", api -> api.distributionSet(id));
-        if (reply.status() == 404) {
-            return Optional.empty();
-        }
-        if (reply.isSuccess() && !reply.hasBody()) {
-            throw HawkbitClient.malformed("distribution_set", "empty answer");
-        }
-        return targetSet("distribution_set", null, reply);
-    }
-
-    private record Remembered(DistributionSetRef set, long until) {
+        return sets.byId(id);
     }
 
     /**
@@ -251,55 +237,22 @@ public class HawkbitGateway {
      * noticed within that minute (an absent set is never remembered).
      */
     public Optional<DistributionSetRef> knownDistributionSet(long id) {
-        long now = System.nanoTime();
-        Remembered r = knownSets.get(id);
-        if (r != null && r.until() - now > 0) {
-            return Optional.of(r.set());
-        }
-        Optional<DistributionSetRef> set = distributionSet(id);
-        set.ifPresentOrElse(s -> knownSets.put(id, new Remembered(s, now + 60_000_000_000L)), () -> knownSets.remove(id));
-        return set;
+        return sets.known(id);
     }
 
     /** The set with exactly this name and version; empty when none. */
     public Optional<DistributionSetRef> distributionSet(String name, String version) {
-        return findSets(Fiql.and(Fiql.eq("name", name), Fiql.eq("version", version)), null).stream()
-                .filter(ds -> ds.name().equals(name) && ds.version().equals(version))
-                .findFirst();
+        return sets.byNameAndVersion(name, version);
     }
 
     /** The newest set (highest id) with exactly this name; empty when none. */
     public Optional<DistributionSetRef> newestDistributionSet(String name) {
-        return findSets(Fiql.eq("name", name), "id:DESC").stream().filter(ds -> ds.name().equals(name)).findFirst();
+        return sets.newest(name);
     }
 
     /** {@code name:version} (split at the first ':') or {@code name} alone (= its newest set). */
     public Optional<DistributionSetRef> resolveArtifactName(String artifact) {
-        if (artifact == null || artifact.isBlank()) {
-            throw new IllegalArgumentException("artifact name is empty");
-        }
-        String trimmed = artifact.strip();
-        int colon = trimmed.indexOf(':');
-        if (colon < 0 || colon == trimmed.length() - 1) {
-            return newestDistributionSet(colon < 0 ? trimmed : trimmed.substring(0, colon));
-        }
-        return distributionSet(trimmed.substring(0, colon), trimmed.substring(colon + 1));
-    }
-
-    private List<DistributionSetRef> findSets(String fiql, String sort) {
-        String operation = "distribution_set";
-        int limit = client.pageLimit();
-        JsonNode root = client.okJson(operation,
-                client.call(operation, api -> api.distributionSets(0, limit, sort, blankToNull(fiql))), null);
-        List<DistributionSetRef> sets = new ArrayList<>();
-        JsonNode content = root.isArray() ? root : root.path("content");
-        if (!content.isMissingNode() && !content.isNull() && !content.isArray()) {
-            throw HawkbitClient.malformed(operation, "content is not a list");
-        }
-        for (JsonNode node : content) {
-            sets.add(set(operation, client.read(operation, node, HawkbitShapes.DistributionSet.class)));
-        }
-        return sets;
+        return sets.resolve(artifact);
     }
 
     // ---------------------------------------------------------------- assignment
@@ -363,14 +316,6 @@ public class HawkbitGateway {
         }
         return new HawkbitTarget(t.controllerId(), t.name(), t.updateStatus(), instant(t.lastControllerRequestAt()),
                 instant(t.installedAt()), instant(t.createdAt()));
-    }
-
-    private static DistributionSetRef set(String operation, HawkbitShapes.DistributionSet s) {
-        if (s.id() == null || s.name() == null || s.version() == null) {
-            throw HawkbitClient.malformed(operation, "distribution set without id, name or version");
-        }
-        // every hawkBit version sends "complete"; if one did not, hawkBit itself still refuses incomplete sets
-        return new DistributionSetRef(s.id(), s.name(), s.version(), s.complete() == null || s.complete());
     }
 
     private static HawkbitAction action(HawkbitShapes.Action a) {

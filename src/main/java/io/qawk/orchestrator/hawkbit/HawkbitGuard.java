@@ -48,7 +48,6 @@ final class HawkbitGuard {
         }
     }
 
-    private final int maxAttempts;
     private final int threshold;
     private final long attemptMillis;
     private final TypedGuard<Object> retry;
@@ -59,7 +58,6 @@ final class HawkbitGuard {
         int maxRetries = Math.max(0, config.maxRetries());
         long delay = Math.max(0, config.retryDelay().toMillis());
         long maxDelay = Math.max(0, config.retryMaxDelay().toMillis());
-        this.maxAttempts = maxRetries + 1;
         this.threshold = Math.max(1, config.circuitBreakerThreshold());
         this.attemptMillis = config.connectTimeout().toMillis() + config.readTimeout().toMillis() + 1000;
         this.retry = TypedGuard.create(Object.class)
@@ -113,11 +111,6 @@ final class HawkbitGuard {
         } catch (Exception e) { // the guards declare it; attempts throw only unchecked exceptions
             throw new HawkbitUnavailableException("hawkBit unavailable: " + operation + ": " + e, e);
         }
-    }
-
-    /** Most attempts of one call. */
-    int maxAttempts() {
-        return maxAttempts;
     }
 
     /** Whether the breaker is open (or half-open, waiting for its trial call): for tests and diagnostics. */
