@@ -56,14 +56,12 @@ public class HawkbitGateway {
     private static final String ASSIGNED_VERSION = "assignedDS.version";
     private static final String UPDATE_STATUS = "updateStatus";
 
-    private final HawkbitConfig config;
     private final HawkbitClient client;
     private final DistributionSets sets;
     private final Assignments assignments;
 
     @Inject
     public HawkbitGateway(HawkbitConfig config, MeterRegistry registry) {
-        this.config = config;
         this.client = new HawkbitClient(config, registry);
         this.sets = new DistributionSets(client);
         this.assignments = new Assignments(client, config, sets::byId, this::knownAmong);
