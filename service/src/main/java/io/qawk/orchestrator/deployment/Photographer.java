@@ -2,7 +2,6 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.engine.EngineConfig;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
-import io.qawk.orchestrator.hawkbit.Fiql;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.SystemsQuery;
@@ -112,12 +111,10 @@ public class Photographer {
                 unknown.addAll(e.getValue());
                 continue;
             }
-            for (List<SystemsQuery.SystemDevice> chunk : Fiql.inChunks(e.getValue(), SystemsQuery.SystemDevice::controllerId,
+            for (List<SystemsQuery.SystemDevice> chunk : HawkbitGateway.idChunks(e.getValue(), SystemsQuery.SystemDevice::controllerId,
                     Math.max(50, config.observeChunk()), config.observeQueryLength())) {
-                Set<String> confirmed = new HashSet<>();
-                hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk.stream().map(SystemsQuery.SystemDevice::controllerId).toList()),
-                        Fiql.eq("installedDS.name", set.name()), Fiql.eq("installedDS.version", set.version())))
-                        .forEach(t -> confirmed.add(t.controllerId()));
+                Set<String> confirmed = hawkbit.installedOn(set,
+                        chunk.stream().map(SystemsQuery.SystemDevice::controllerId).toList());
                 for (SystemsQuery.SystemDevice dev : chunk) {
                     if (confirmed.contains(dev.controllerId())) {
                         RunDevice d = byController.get(dev.controllerId());

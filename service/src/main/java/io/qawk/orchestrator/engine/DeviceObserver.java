@@ -2,7 +2,6 @@ package io.qawk.orchestrator.engine;
 
 import io.qawk.orchestrator.hawkbit.ActionOutcome;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
-import io.qawk.orchestrator.hawkbit.Fiql;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitTarget;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
@@ -49,10 +48,7 @@ public class DeviceObserver {
             DistributionSetRef set = hawkbit.knownDistributionSet(entry.getKey()).orElse(null);
             List<InFlight> news = entry.getValue();
             if (set != null && news.size() > config.observeChunk()) {
-                Set<String> pending = new HashSet<>();
-                hawkbit.forEachTargetPage(Fiql.and(Fiql.eq("assignedDS.name", set.name()),
-                        Fiql.eq("assignedDS.version", set.version()), Fiql.eq("updateStatus", "pending")),
-                        page -> page.forEach(t -> pending.add(t.controllerId())));
+                Set<String> pending = hawkbit.pendingOn(set);
                 news = new ArrayList<>();
                 for (InFlight d : entry.getValue()) {
                     if (pending.contains(d.controllerId())) {
@@ -71,16 +67,13 @@ public class DeviceObserver {
 
     /** {@code devices} cut into groups that fit one query by controller id. */
     private List<List<InFlight>> chunks(List<InFlight> devices) {
-        return Fiql.inChunks(devices, InFlight::controllerId, config.observeChunk(), config.observeQueryLength());
+        return HawkbitGateway.idChunks(devices, InFlight::controllerId, config.observeChunk(), config.observeQueryLength());
     }
 
     private void observeChunk(DistributionSetRef set, List<InFlight> chunk, Map<String, Outcome> out) {
         List<InFlight> rest = chunk;
         if (set != null) {
-            Set<String> installed = new HashSet<>();
-            hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk.stream().map(InFlight::controllerId).toList()),
-                    Fiql.eq("installedDS.name", set.name()), Fiql.eq("installedDS.version", set.version()),
-                    Fiql.eq("updateStatus", "in_sync"))).forEach(t -> installed.add(t.controllerId()));
+            Set<String> installed = hawkbit.inSyncOn(set, chunk.stream().map(InFlight::controllerId).toList());
             rest = new ArrayList<>();
             for (InFlight d : chunk) {
                 if (installed.contains(d.controllerId())) {
@@ -94,25 +87,23 @@ public class DeviceObserver {
             }
         }
         Map<String, HawkbitTarget> present = new HashMap<>();
-        for (HawkbitTarget t : hawkbit.targets(Fiql.in("controllerId", rest.stream().map(InFlight::controllerId).toList()))) {
+        for (HawkbitTarget t : hawkbit.targetsById(rest.stream().map(InFlight::controllerId).toList())) {
             present.put(t.controllerId(), t);
         }
         // in sync by now, but not found installing the set a moment ago: most finished in between (a busy hawkBit
         // answers in seconds); ask once more for those before looking at actions one by one
         List<String> inSync = rest.stream().map(InFlight::controllerId)
-                .filter(id -> present.containsKey(id) && "in_sync".equalsIgnoreCase(present.get(id).updateStatus())).toList();
+                .filter(id -> present.containsKey(id) && present.get(id).inSync()).toList();
         Set<String> installedSince = new HashSet<>();
         if (set != null && !inSync.isEmpty()) {
-            hawkbit.targets(Fiql.and(Fiql.in("controllerId", inSync), Fiql.eq("installedDS.name", set.name()),
-                    Fiql.eq("installedDS.version", set.version()))).forEach(t -> installedSince.add(t.controllerId()));
+            installedSince.addAll(hawkbit.installedOn(set, inSync));
         }
         // still pending, but is it still ours? someone else's assignment in hawkBit cancels ours and takes its place
         List<String> busy = rest.stream().map(InFlight::controllerId).filter(id -> present.containsKey(id)
-                && "pending".equalsIgnoreCase(present.get(id).updateStatus())).toList();
+                && present.get(id).pending()).toList();
         Set<String> stillOurs = new HashSet<>();
         if (set != null && !busy.isEmpty()) {
-            hawkbit.targets(Fiql.and(Fiql.in("controllerId", busy), Fiql.eq("assignedDS.name", set.name()),
-                    Fiql.eq("assignedDS.version", set.version()))).forEach(t -> stillOurs.add(t.controllerId()));
+            stillOurs.addAll(hawkbit.assignedTo(set, busy));
         }
         for (InFlight d : rest) {
             if (busy.contains(d.controllerId()) && set != null && !stillOurs.contains(d.controllerId())) {
@@ -126,9 +117,9 @@ public class DeviceObserver {
             HawkbitTarget t = present.get(d.controllerId());
             if (t == null) {
                 out.put(d.controllerId(), Outcome.GONE);
-            } else if ("error".equalsIgnoreCase(t.updateStatus())) {
+            } else if (t.inError()) {
                 out.put(d.controllerId(), confirmFailure(d));
-            } else if ("in_sync".equalsIgnoreCase(t.updateStatus())) {
+            } else if (t.inSync()) {
                 // in sync, but not on this set (or the set was deleted in hawkBit): the action was cancelled or replaced
                 out.put(d.controllerId(), d.actionId() == null ? Outcome.RUNNING : fromAction(d));
             } else {

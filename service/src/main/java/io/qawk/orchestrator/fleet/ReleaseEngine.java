@@ -8,7 +8,6 @@ import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
-import io.qawk.orchestrator.hawkbit.Fiql;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
@@ -160,10 +159,9 @@ public class ReleaseEngine {
         Set<String> already = new HashSet<>();
         DistributionSetRef set = hawkbit.distributionSet(setId).orElse(null);
         if (set != null) {
-            for (List<String> chunk : Fiql.inChunks(ids, id -> id, config.observeChunk(), config.observeQueryLength())) {
-                hawkbit.targets(Fiql.and(Fiql.in("controllerId", chunk), Fiql.eq("installedDS.name", set.name()),
-                        Fiql.eq("installedDS.version", set.version()), Fiql.eq("updateStatus", "in_sync")))
-                        .forEach(t -> already.add(t.controllerId()));
+            for (List<String> chunk : HawkbitGateway.idChunks(ids, id -> id, config.observeChunk(),
+                    config.observeQueryLength())) {
+                already.addAll(hawkbit.inSyncOn(set, chunk));
             }
         }
         return already;

@@ -108,7 +108,7 @@ public final class Fiql {
         List<T> current = new ArrayList<>();
         int length = 0;
         for (T item : items) {
-            int add = JdkHawkbitHttp.encode(quote(id.apply(item))).length() + 3; // and an encoded comma
+            int add = HawkbitClient.encode(quote(id.apply(item))).length() + 3; // and an encoded comma
             if (!current.isEmpty() && (current.size() >= maxCount || length + add > maxEncodedChars)) {
                 out.add(current);
                 current = new ArrayList<>();

@@ -90,7 +90,7 @@ class FiqlTest {
         List<List<String>> byLength = Fiql.inChunks(ids, s -> s, 500, 6000);
         assertThat(byLength.stream().flatMap(List::stream).toList()).isEqualTo(ids);
         for (List<String> chunk : byLength) {
-            String encoded = JdkHawkbitHttp.encode(Fiql.in("controllerId", chunk));
+            String encoded = HawkbitClient.encode(Fiql.in("controllerId", chunk));
             assertThat(encoded.length()).isLessThanOrEqualTo(6000 + 40);
         }
         assertThat(byLength.get(0).size()).isGreaterThan(150);

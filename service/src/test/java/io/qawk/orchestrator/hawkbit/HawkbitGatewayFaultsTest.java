@@ -24,6 +24,11 @@ import com.github.tomakehurst.wiremock.http.Fault;
 import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+
+@QuarkusTest
+@TestProfile(ClientTestProfile.class)
 class HawkbitGatewayFaultsTest extends WireMockHawkbit {
 
     private static final String ENCODED_CREDENTIALS = Base64.getEncoder()
@@ -190,7 +195,7 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         PrometheusMeterRegistry prometheus = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         hawkbit.stubFor(get(urlEqualTo("/rest/v1/targets/dev-1/attributes")).willReturn(okJson("{}")));
         hawkbit.stubFor(get(urlEqualTo("/rest/v1/targets/dev-2/attributes")).willReturn(okJson("{}")));
-        HawkbitGateway gateway = new HawkbitGateway(config(), prometheus);
+        HawkbitGateway gateway = track(new HawkbitGateway(config(), prometheus));
 
         gateway.attributes("dev-1");
         gateway.attributes("dev-2");

@@ -44,6 +44,11 @@ record TestConfig(Optional<String> url, Optional<String> user, Optional<String> 
                 readTimeout, retries, retryDelay, retryMaxDelay, circuitBreakerThreshold, circuitBreakerDelay);
     }
 
+    TestConfig withRetryDelays(Duration delay, Duration maxDelay) {
+        return new TestConfig(url, user, password, tenant, assignmentType, pageSize, assignBatchSize, connectTimeout,
+                readTimeout, maxRetries, delay, maxDelay, circuitBreakerThreshold, circuitBreakerDelay);
+    }
+
     TestConfig withBreaker(int threshold, Duration delay) {
         return new TestConfig(url, user, password, tenant, assignmentType, pageSize, assignBatchSize, connectTimeout,
                 readTimeout, maxRetries, retryDelay, retryMaxDelay, threshold, delay);

@@ -5,7 +5,10 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 import java.util.List;
 import java.util.stream.Collectors;
 
+import java.util.ArrayList;
+
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 
@@ -13,11 +16,16 @@ import com.github.tomakehurst.wiremock.WireMockServer;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
-/** Base of the gateway tests: a WireMock "hawkBit" on 127.0.0.1 and a dynamic port, reset before each test. */
+/**
+ * Base of the gateway tests: a WireMock "hawkBit" on 127.0.0.1 and a dynamic port, reset before each test. The
+ * subclasses are {@code @QuarkusTest}s with {@link ClientTestProfile}: the REST client and Fault Tolerance need the
+ * Quarkus runtime, the gateways themselves are built here, each with the settings its test needs.
+ */
 abstract class WireMockHawkbit {
 
     static WireMockServer hawkbit;
     SimpleMeterRegistry registry;
+    private final List<HawkbitGateway> built = new ArrayList<>();
 
     @BeforeAll
     static void startHawkbit() {
@@ -36,6 +44,12 @@ abstract class WireMockHawkbit {
         registry = new SimpleMeterRegistry();
     }
 
+    @AfterEach
+    void closeGateways() {
+        built.forEach(HawkbitGateway::close);
+        built.clear();
+    }
+
     static TestConfig config() {
         return TestConfig.forUrl("http://127.0.0.1:" + hawkbit.port() + "/");
     }
@@ -45,7 +59,12 @@ abstract class WireMockHawkbit {
     }
 
     HawkbitGateway gateway(HawkbitConfig config) {
-        return new HawkbitGateway(config, registry);
+        return track(new HawkbitGateway(config, registry));
+    }
+
+    HawkbitGateway track(HawkbitGateway gateway) {
+        built.add(gateway);
+        return gateway;
     }
 
     static String page(List<String> items, long total) {

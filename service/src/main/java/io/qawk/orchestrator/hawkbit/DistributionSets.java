@@ -1,0 +1,107 @@
+package io.qawk.orchestrator.hawkbit;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/** Distribution sets by id (remembered a minute), by name and version, the newest of a name ({@link HawkbitGateway}). */
+final class DistributionSets {
+
+    private final HawkbitClient client;
+    private final Map<Long, Remembered> knownSets = new ConcurrentHashMap<>();
+
+    DistributionSets(HawkbitClient client) {
+        this.client = client;
+    }
+
+    /** The set with this id; empty when hawkBit has none (404). */
+    Optional<DistributionSetRef> byId(long id) {
+        HawkbitClient.Reply reply = client.call("distribution_set", api -> api.distributionSet(id));
+        if (reply.status() == 404) {
+            return Optional.empty();
+        }
+        if (reply.isSuccess() && !reply.hasBody()) {
+            throw HawkbitClient.malformed("distribution_set", "empty answer");
+        }
+        return read(client, "distribution_set", reply, null);
+    }
+
+    private record Remembered(DistributionSetRef set, long until) {
+    }
+
+    /**
+     * {@link #byId(long)}, remembered for a minute: the engine needs a set's name and version in every pass
+     * and every pass is a round trip to a hawkBit that may be busy with thousands of polling devices. A deleted set is
+     * noticed within that minute (an absent set is never remembered).
+     */
+    Optional<DistributionSetRef> known(long id) {
+        long now = System.nanoTime();
+        Remembered r = knownSets.get(id);
+        if (r != null && r.until() - now > 0) {
+            return Optional.of(r.set());
+        }
+        Optional<DistributionSetRef> set = byId(id);
+        set.ifPresentOrElse(s -> knownSets.put(id, new Remembered(s, now + 60_000_000_000L)), () -> knownSets.remove(id));
+        return set;
+    }
+
+    /** The set with exactly this name and version; empty when none. */
+    Optional<DistributionSetRef> byNameAndVersion(String name, String version) {
+        return findSets(Fiql.and(Fiql.eq("name", name), Fiql.eq("version", version)), null).stream()
+                .filter(ds -> ds.name().equals(name) && ds.version().equals(version))
+                .findFirst();
+    }
+
+    /** The newest set (highest id) with exactly this name; empty when none. */
+    Optional<DistributionSetRef> newest(String name) {
+        return findSets(Fiql.eq("name", name), "id:DESC").stream().filter(ds -> ds.name().equals(name)).findFirst();
+    }
+
+    /** {@code name:version} (split at the first ':') or {@code name} alone (= its newest set). */
+    Optional<DistributionSetRef> resolve(String artifact) {
+        if (artifact == null || artifact.isBlank()) {
+            throw new IllegalArgumentException("artifact name is empty");
+        }
+        String trimmed = artifact.strip();
+        int colon = trimmed.indexOf(':');
+        if (colon < 0 || colon == trimmed.length() - 1) {
+            return newest(colon < 0 ? trimmed : trimmed.substring(0, colon));
+        }
+        return byNameAndVersion(trimmed.substring(0, colon), trimmed.substring(colon + 1));
+    }
+
+    private List<DistributionSetRef> findSets(String fiql, String sort) {
+        String operation = "distribution_set";
+        int limit = client.pageLimit();
+        JsonNode root = client.okJson(operation,
+                client.call(operation, api -> api.distributionSets(0, limit, sort, fiql)), null);
+        List<DistributionSetRef> sets = new ArrayList<>();
+        JsonNode content = root.isArray() ? root : root.path("content");
+        if (!content.isMissingNode() && !content.isNull() && !content.isArray()) {
+            throw HawkbitClient.malformed(operation, "content is not a list");
+        }
+        for (JsonNode node : content) {
+            sets.add(ref(operation, client.read(operation, node, HawkbitShapes.DistributionSet.class)));
+        }
+        return sets;
+    }
+
+    /** A set answer (or 204/no body = empty) as Qawk's type; {@code controllerId}: a 404 means that target. */
+    static Optional<DistributionSetRef> read(HawkbitClient client, String operation, HawkbitClient.Reply reply,
+            String controllerId) {
+        return client.optional(operation, reply, controllerId, HawkbitShapes.DistributionSet.class)
+                .map(s -> ref(operation, s));
+    }
+
+    static DistributionSetRef ref(String operation, HawkbitShapes.DistributionSet s) {
+        if (s.id() == null || s.name() == null || s.version() == null) {
+            throw HawkbitClient.malformed(operation, "distribution set without id, name or version");
+        }
+        // every hawkBit version sends "complete"; if one did not, hawkBit itself still refuses incomplete sets
+        return new DistributionSetRef(s.id(), s.name(), s.version(), s.complete() == null || s.complete());
+    }
+}

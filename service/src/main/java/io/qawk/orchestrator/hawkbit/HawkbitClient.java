@@ -1,0 +1,388 @@
+package io.qawk.orchestrator.hawkbit;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Collections;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+import jakarta.ws.rs.ProcessingException;
+import jakarta.ws.rs.client.ClientRequestFilter;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+
+import org.jboss.logging.Logger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+
+/**
+ * The transport under {@link HawkbitGateway}: builds the REST client {@link HawkbitApi} from {@link HawkbitConfig},
+ * times every attempt ({@code qawk.hawkbit.requests}, tags {@code operation} and {@code outcome}: success,
+ * client_error, server_error, transport_error), runs calls through {@link HawkbitGuard}, pages through list answers
+ * and reads hawkBit's JSON into {@link HawkbitShapes}.
+ * <p>
+ * Errors: a transport error, 5xx or 429 is {@link HawkbitGuard.Transient} (retried); an answer that is not what the
+ * API promises, no URL or no credentials is {@link HawkbitUnavailableException}; a 404 of a target-scoped call is
+ * {@link TargetNotFoundException}; any other 4xx {@link HawkbitRequestException}, with hawkBit's message shortened
+ * and anything that could be a credential removed.
+ * <p>
+ * It is about 390 lines because the attempt, its metric and the reading of answers share one {@link Reply} and must
+ * agree on what is retried, refused or malformed; apart, each half would need the other's internals.
+ */
+final class HawkbitClient implements Closeable {
+
+    private static final Logger LOG = Logger.getLogger(HawkbitClient.class);
+
+    static final String METRIC = "qawk.hawkbit.requests";
+    /** hawkBit silently caps {@code limit} at this. */
+    static final int HAWKBIT_MAX_PAGE = 500;
+
+    /** An HTTP answer of any status; {@code body} is empty (never null) when hawkBit sent none. */
+    record Reply(int status, String body) {
+        boolean isSuccess() {
+            return status >= 200 && status < 300;
+        }
+
+        boolean hasBody() {
+            return status != 204 && !body.isBlank();
+        }
+    }
+
+    /** One page request: offset and limit in, hawkBit's answer out. */
+    interface PageRequest {
+        Response fetch(HawkbitApi api, long offset, int limit);
+    }
+
+    private final HawkbitConfig config;
+    private final MeterRegistry registry;
+    private final HawkbitGuard guard;
+    private final ObjectMapper json = new ObjectMapper()
+            .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    private HawkbitApi api;
+    private boolean built;
+
+    HawkbitClient(HawkbitConfig config, MeterRegistry registry) {
+        this.config = config;
+        this.registry = registry;
+        this.guard = new HawkbitGuard(config);
+    }
+
+    boolean isConfigured() {
+        return config.url().filter(url -> !url.isBlank()).isPresent();
+    }
+
+    // ---------------------------------------------------------------- calls
+
+    /** One call with retries and the breaker; 5xx/429 never come back, every other answer does. */
+    Reply call(String operation, Function<HawkbitApi, Response> request) {
+        HawkbitApi client = api();
+        return guard.call(operation, () -> attempt(operation, client, request));
+    }
+
+    /** One GET of one target page, without retries or breaker; false when not configured or not answering 2xx. */
+    boolean ping() {
+        try {
+            if (!isConfigured()) {
+                return false;
+            }
+            HawkbitApi client = api();
+            long start = System.nanoTime();
+            Reply reply;
+            try {
+                reply = exchange("ping", client, a -> a.targets(0, 1, null, null));
+            } catch (HawkbitGuard.Transient e) {
+                record("ping", "transport_error", start);
+                LOG.debugf("hawkBit ping failed: %s", e.getMessage());
+                return false;
+            }
+            record("ping", outcomeOf(reply.status()), start);
+            return reply.isSuccess();
+        } catch (RuntimeException e) {
+            LOG.debugf("hawkBit ping failed: %s", e.getMessage());
+            return false;
+        }
+    }
+
+    /**
+     * Pages through a list answer ({@code content}, or the answer itself when it is an array) to its end, handing
+     * each non-empty page, read as {@code type}, to {@code consumer}. {@code controllerId}: a 404 means that target.
+     */
+    <T> void pageThrough(String operation, String controllerId, PageRequest request, Class<T> type,
+            Consumer<List<T>> consumer) {
+        int limit = pageLimit();
+        long offset = 0;
+        while (true) {
+            long from = offset;
+            Reply reply = call(operation, a -> request.fetch(a, from, limit));
+            if (reply.status() == 204) {
+                return;
+            }
+            JsonNode root = okJson(operation, reply, controllerId);
+            List<T> items = new ArrayList<>();
+            for (JsonNode node : content(operation, root)) {
+                items.add(read(operation, node, type));
+            }
+            if (!items.isEmpty()) {
+                consumer.accept(Collections.unmodifiableList(items));
+            }
+            offset += items.size();
+            JsonNode total = root.get("total");
+            boolean done = items.isEmpty() || root.isArray()
+                    || (total != null && total.canConvertToLong() ? offset >= total.asLong() : items.size() < limit);
+            if (done) {
+                return;
+            }
+        }
+    }
+
+    int pageLimit() {
+        return Math.max(1, Math.min(config.pageSize(), HAWKBIT_MAX_PAGE));
+    }
+
+    // ---------------------------------------------------------------- answers
+
+    /** The answer's JSON; fails unless it is a 2xx with a body. */
+    JsonNode okJson(String operation, Reply reply, String controllerId) {
+        failUnlessSuccess(operation, reply, controllerId);
+        if (!reply.hasBody()) {
+            throw malformed(operation, "empty answer");
+        }
+        return parse(operation, reply);
+    }
+
+    /** The answer read as {@code type}, or empty for 204/no body; fails unless 2xx. */
+    <T> Optional<T> optional(String operation, Reply reply, String controllerId, Class<T> type) {
+        failUnlessSuccess(operation, reply, controllerId);
+        if (!reply.hasBody()) {
+            return Optional.empty();
+        }
+        return Optional.of(read(operation, parse(operation, reply), type));
+    }
+
+    void failUnlessSuccess(String operation, Reply reply, String controllerId) {
+        if (reply.isSuccess()) {
+            return;
+        }
+        if (reply.status() == 404 && controllerId != null) {
+            throw new TargetNotFoundException(controllerId, "hawkBit knows no target '" + controllerId + "'");
+        }
+        String message = hawkbitMessage(reply);
+        throw new HawkbitRequestException(reply.status(), error(reply).errorCode(),
+                message.isEmpty() ? null : message.substring(2, message.length() - 1),
+                "hawkBit refused " + operation + ": HTTP " + reply.status() + message);
+    }
+
+    JsonNode parse(String operation, Reply reply) {
+        try {
+            JsonNode node = json.readTree(reply.body());
+            if (node == null || node.isMissingNode()) {
+                throw malformed(operation, "empty answer");
+            }
+            return node;
+        } catch (JsonProcessingException e) {
+            throw new HawkbitUnavailableException("hawkBit answered malformed JSON to " + operation, e);
+        }
+    }
+
+    <T> T read(String operation, JsonNode node, Class<T> type) {
+        try {
+            T value = json.treeToValue(node, type);
+            if (value == null) {
+                throw malformed(operation, "null where " + type.getSimpleName() + " expected");
+            }
+            return value;
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            throw malformed(operation, "not a " + type.getSimpleName());
+        }
+    }
+
+    static HawkbitUnavailableException malformed(String operation, String what) {
+        return new HawkbitUnavailableException("hawkBit answered malformed " + operation + " (" + what + ")");
+    }
+
+    private JsonNode content(String operation, JsonNode root) {
+        if (root.isArray()) {
+            return root;
+        }
+        JsonNode content = root.get("content");
+        if (content == null || content.isNull()) {
+            return json.createArrayNode();
+        }
+        if (!content.isArray()) {
+            throw malformed(operation, "content is not a list");
+        }
+        return content;
+    }
+
+    /** hawkBit's error body, or an empty one when it sent none (or no JSON, e.g. a proxy's HTML page). */
+    private HawkbitShapes.ErrorBody error(Reply reply) {
+        if (reply.isSuccess() || !reply.hasBody()) {
+            return new HawkbitShapes.ErrorBody(null, null);
+        }
+        try {
+            HawkbitShapes.ErrorBody body = json.readValue(reply.body(), HawkbitShapes.ErrorBody.class);
+            return body == null ? new HawkbitShapes.ErrorBody(null, null) : body;
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            return new HawkbitShapes.ErrorBody(null, null);
+        }
+    }
+
+    /** hawkBit's own error message, shortened, with anything that could be a credential removed. */
+    private String hawkbitMessage(Reply reply) {
+        String message = error(reply).message();
+        if (message == null || message.isBlank()) {
+            return "";
+        }
+        return " (" + redact(message.length() > 300 ? message.substring(0, 300) + "…" : message) + ")";
+    }
+
+    private String redact(String text) {
+        String out = text.replaceAll("(?i)(basic|bearer|targettoken|gatewaytoken)\\s+\\S+", "$1 ****");
+        String password = config.password().orElse(null);
+        if (password != null && password.length() >= 3) {
+            out = out.replace(password, "****");
+            out = out.replace(basic(config.user().orElse(""), password), "****");
+        }
+        return out;
+    }
+
+    // ---------------------------------------------------------------- transport, metrics
+
+    /** One HTTP exchange, timed; 5xx, 429 and transport failures become {@link HawkbitGuard.Transient}. */
+    private Reply attempt(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
+        long start = System.nanoTime();
+        Reply reply;
+        try {
+            reply = exchange(operation, client, request);
+        } catch (HawkbitGuard.Transient e) {
+            record(operation, "transport_error", start);
+            throw e;
+        }
+        record(operation, outcomeOf(reply.status()), start);
+        if (HawkbitAnswer.of(reply.status(), error(reply).errorCode()).retry()) {
+            throw new HawkbitGuard.Transient(operation + ": HTTP " + reply.status() + hawkbitMessage(reply), null);
+        }
+        return reply;
+    }
+
+    /** The request and its whole body; no HTTP answer (connect error, timeout, reset) is a transient failure. */
+    private Reply exchange(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
+        try (Response response = request.apply(client)) {
+            String body = response.hasEntity() ? response.readEntity(String.class) : "";
+            return new Reply(response.getStatus(), body == null ? "" : body);
+        } catch (ProcessingException e) {
+            throw new HawkbitGuard.Transient(describe(operation, e), e);
+        }
+    }
+
+    /** Names the cause without the request's headers; a timeout says how long was waited. */
+    private String describe(String operation, Throwable e) {
+        Throwable root = e;
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getClass().getSimpleName().contains("Timeout")) {
+                return operation + ": no answer within " + config.readTimeout().toMillis() + " ms";
+            }
+            root = t;
+        }
+        return operation + ": " + root.getClass().getSimpleName() + (root.getMessage() == null ? "" : " " + root.getMessage());
+    }
+
+    private void record(String operation, String outcome, long startNanos) {
+        Timer.builder(METRIC)
+                .description("HTTP requests to hawkBit's Management API")
+                .tag("operation", operation)
+                .tag("outcome", outcome)
+                .register(registry)
+                .record(Duration.ofNanos(System.nanoTime() - startNanos));
+    }
+
+    private static String outcomeOf(int status) {
+        if (status >= 500) {
+            return "server_error";
+        }
+        return status >= 400 ? "client_error" : "success";
+    }
+
+    private synchronized HawkbitApi api() {
+        if (!built) {
+            try {
+                api = build(config);
+            } catch (IllegalArgumentException e) {
+                throw new HawkbitUnavailableException("qawk.hawkbit.url is not a usable URL", e);
+            }
+            built = true;
+        }
+        if (api == null) {
+            throw new HawkbitUnavailableException("hawkBit is not configured (set qawk.hawkbit.url)");
+        }
+        return api;
+    }
+
+    /** The REST client for {@code qawk.hawkbit.url}; null when it is not set. HTTP/1.1, no redirects, Basic auth. */
+    private static HawkbitApi build(HawkbitConfig config) {
+        Optional<String> url = config.url().filter(u -> !u.isBlank());
+        if (url.isEmpty()) {
+            return null;
+        }
+        if (config.user().isEmpty() || config.password().isEmpty()) {
+            throw new HawkbitUnavailableException(
+                    "hawkBit is configured without credentials (set qawk.hawkbit.user and QAWK_HAWKBIT_PASSWORD)");
+        }
+        String trimmed = url.get().strip();
+        while (trimmed.endsWith("/")) {
+            trimmed = trimmed.substring(0, trimmed.length() - 1);
+        }
+        URI uri = URI.create(trimmed); // fails early on a malformed URL
+        if (uri.getScheme() == null || uri.getHost() == null) {
+            throw new IllegalArgumentException("qawk.hawkbit.url must be an absolute http(s) URL");
+        }
+        String authorization = "Basic " + basic(config.user().get(), config.password().get());
+        return QuarkusRestClientBuilder.newBuilder()
+                .baseUri(uri)
+                .connectTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(config.readTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .followRedirects(false)
+                .disableDefaultMapper(true) // every status comes back as an answer; this class decides
+                .register((ClientRequestFilter) request -> request.getHeaders()
+                        .putSingle(HttpHeaders.AUTHORIZATION, authorization))
+                .build(HawkbitApi.class);
+    }
+
+    private static String basic(String user, String password) {
+        return Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8));
+    }
+
+    /** RFC 3986 percent-encoding (space as %20, not +), for path segments and query lengths alike. */
+    static String encode(String value) {
+        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    }
+
+    @Override
+    public synchronized void close() {
+        if (api instanceof Closeable closeable) {
+            try {
+                closeable.close();
+            } catch (IOException | RuntimeException e) {
+                LOG.debugf("closing the hawkBit client: %s", e.getMessage());
+            }
+        }
+        api = null;
+        built = false;
+    }
+}

@@ -1,0 +1,74 @@
+package io.qawk.orchestrator.hawkbit;
+
+import java.util.List;
+
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import com.fasterxml.jackson.annotation.JsonProperty;
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * hawkBit's JSON, as Jackson records: only the fields Qawk reads; unknown fields are ignored, so later hawkBit
+ * versions adding fields change nothing. Where a field exists only on some versions, {@link HawkbitVersions} says
+ * which. Times are epoch milliseconds. A list answer is {@code {"content":[…],"total":N,"size":n}}
+ * ({@link HawkbitClient} pages through it).
+ */
+final class HawkbitShapes {
+
+    private HawkbitShapes() {
+    }
+
+    /** A target of {@code GET /targets}; the list carries no attributes and no sets. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Target(String controllerId, String name, String updateStatus, Long lastControllerRequestAt,
+            Long installedAt, Long createdAt) {
+    }
+
+    /** A distribution set ({@code /distributionsets/{id}}, {@code /targets/{id}/installedDS|assignedDS}). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record DistributionSet(Long id, String name, String version, Boolean complete) {
+    }
+
+    /** An entry of {@code /targets/{id}/actions}, or the single action. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Action(Long id, String status, Boolean active, String detailStatus, Long createdAt, Long lastModifiedAt,
+            @JsonProperty("_links") Links links) {
+    }
+
+    /** An entry of an action's status history ({@code …/actions/{id}/status}). */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record ActionStatus(Long id, String type, Long reportedAt) {
+    }
+
+    /** An entry of {@code /targets/{id}/metadata}; the value is kept as JSON and shown as text. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Metadata(String key, JsonNode value) {
+    }
+
+    /** One target of a bulk assignment request ({@code POST /distributionsets/{id}/assignedTargets}). */
+    record AssignTarget(String id, String type) {
+    }
+
+    /** The answer to a bulk assignment. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record AssignmentAnswer(Integer assigned, Integer alreadyAssigned, Integer total, List<ActionId> assignedActions) {
+    }
+
+    /** A new action of an assignment answer. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record ActionId(Long id, @JsonProperty("_links") Links links) {
+    }
+
+    /** hawkBit's error answer. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record ErrorBody(String errorCode, String message) {
+    }
+
+    /** HAL links; only those Qawk reads. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Links(Link self, Link distributionset) {
+    }
+
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Link(String href) {
+    }
+}
