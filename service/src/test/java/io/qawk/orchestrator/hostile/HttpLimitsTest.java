@@ -48,8 +48,14 @@ class HttpLimitsTest {
                         .encoderConfig().encodeContentTypeAs("application/yaml", io.restassured.http.ContentType.TEXT)))
                 .contentType("application/yaml").body("name: " + "y".repeat(1024 * 1024 + 10))
                 .post("/qawk/v1/systemtypes/import").then().statusCode(413).contentType("application/problem+json");
-        // without credentials: refused (401 before the size is even looked at), the body never read
-        assertThat(Api.anonymous().body(big).post("/qawk/v1/systemtypes").then().extract().statusCode()).isIn(401, 413);
+        // without credentials: refused (401 before the size is even looked at), the body never read; the server may
+        // close the connection before the client has written the whole megabyte, which the client sees as a broken
+        // pipe instead of the answer: refused as well (and the tables below show nothing changed)
+        try {
+            assertThat(Api.anonymous().body(big).post("/qawk/v1/systemtypes").then().extract().statusCode()).isIn(401, 413);
+        } catch (Exception e) { // rest-assured rethrows the SocketException itself, undeclared
+            assertThat(rootCause(e)).as("how the upload ended").isInstanceOf(java.net.SocketException.class);
+        }
         // just under the limit: read, and refused for what it says
         String justUnder = "{\"name\": \"" + "x".repeat(1024 * 1024 - 100) + "\"}";
         Api.admin().body(justUnder).post("/qawk/v1/systemtypes").then().statusCode(400)
@@ -141,5 +147,13 @@ class HttpLimitsTest {
             // closed
         }
         return sb.length() == 0 ? null : sb.toString();
+    }
+
+    private static Throwable rootCause(Throwable e) {
+        Throwable t = e;
+        while (t.getCause() != null && t.getCause() != t) {
+            t = t.getCause();
+        }
+        return t;
     }
 }

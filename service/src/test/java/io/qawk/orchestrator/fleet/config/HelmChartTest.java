@@ -235,7 +235,7 @@ class HelmChartTest {
         while (m.find()) {
             known.add(m.group(1));
         }
-        Path classes = project().resolve("target/classes");
+        Path classes = project().resolve("service/target/classes");
         try (Stream<Path> files = Files.walk(classes)) {
             for (Path f : files.filter(p -> p.toString().endsWith(".class")).toList()) {
                 String name = classes.relativize(f).toString().replace('/', '.').replaceAll("\\.class$", "");
