@@ -83,6 +83,19 @@ final class HawkbitClient implements Closeable {
         this.guard = new HawkbitGuard(config);
     }
 
+    /**
+     * Builds the REST client now rather than on the first call (a cold build costs a second or more on a busy
+     * machine, which the first sync after start would otherwise pay); a configuration problem is left for the first
+     * call to report, as before.
+     */
+    void warmUp() {
+        try {
+            api();
+        } catch (HawkbitUnavailableException e) {
+            // not configured, or misconfigured: the first call says so
+        }
+    }
+
     boolean isConfigured() {
         return config.url().filter(url -> !url.isBlank()).isPresent();
     }

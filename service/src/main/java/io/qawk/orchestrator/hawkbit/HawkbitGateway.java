@@ -60,6 +60,10 @@ public class HawkbitGateway {
     private final DistributionSets sets;
     private final Assignments assignments;
 
+    void warmUp(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event) {
+        client.warmUp();
+    }
+
     @Inject
     public HawkbitGateway(HawkbitConfig config, MeterRegistry registry) {
         this.client = new HawkbitClient(config, registry);
