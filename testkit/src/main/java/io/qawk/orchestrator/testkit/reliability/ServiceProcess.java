@@ -87,7 +87,8 @@ public final class ServiceProcess implements AutoCloseable {
      * waits until the service is live. {@link #kill()} then kills the dev start's JVM, which holds the Postgres.
      */
     public static ServiceProcess startDev(String name, Path dataDir, HawkbitServer hawkbit, String classpath) {
-        return start(name, null, Hawkbit.of(hawkbit), List.of("-Xmx128m", "-XX:+UseSerialGC", "-cp", classpath),
+        return start(name, null, Hawkbit.of(hawkbit), List.of("-Xmx128m", "-XX:+UseSerialGC",
+                "-Djava.util.logging.manager=org.jboss.logmanager.LogManager", "-cp", classpath),
                 Map.of("QAWK_DEMO_DIR", dataDir.toAbsolutePath().toString()));
     }
 
@@ -233,7 +234,10 @@ public final class ServiceProcess implements AutoCloseable {
         }
         List<ProcessHandle> children = process.descendants().toList();
         List<String> described = children.stream().map(c -> c.pid() + " " + c.info().command().orElse("?")).toList();
+        // all at once, children first: waiting in between would let the parent see a child die and react (the dev
+        // start stops its Postgres when its service ends), which a crash of the whole machine would not allow
         children.forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
         children.forEach(c -> c.onExit().completeOnTimeout(c, 10, java.util.concurrent.TimeUnit.SECONDS).join());
         appendMarker("===== killed (SIGKILL) " + children.size() + " child process(es) " + described + " =====");
         kill();
