@@ -55,6 +55,29 @@ final class Machine {
         return processCpuNanos() - threadsCpuNanos(ScaleHawkbit.THREAD_PREFIXES);
     }
 
+    /**
+     * Bytes allocated by the live threads of this JVM that are not the hawkBit double's. Unlike CPU and wall time it
+     * does not depend on what else the machine runs, so two versions compare on one noisy machine.
+     */
+    static long serviceAllocatedBytes() {
+        if (!(THREADS instanceof com.sun.management.ThreadMXBean sun)) {
+            return -1;
+        }
+        long sum = 0;
+        long[] ids = THREADS.getAllThreadIds();
+        ThreadInfo[] infos = THREADS.getThreadInfo(ids);
+        for (int i = 0; i < ids.length; i++) {
+            if (infos[i] == null || ScaleHawkbit.THREAD_PREFIXES.stream().anyMatch(infos[i].getThreadName()::startsWith)) {
+                continue;
+            }
+            long b = sun.getThreadAllocatedBytes(ids[i]);
+            if (b > 0) {
+                sum += b;
+            }
+        }
+        return sum;
+    }
+
     static long currentThreadCpuNanos() {
         return THREADS.getCurrentThreadCpuTime();
     }

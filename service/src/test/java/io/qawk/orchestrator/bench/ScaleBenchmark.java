@@ -677,6 +677,7 @@ final class ScaleBenchmark {
         Machine.resetPeakHeap();
         ScaleHawkbit.Counts c0 = hawkbit.snapshot();
         long svc0 = Machine.serviceCpuNanos();
+        long alloc0 = Machine.serviceAllocatedBytes();
         long pg0 = Machine.cpuNanosOf(postgres);
         AtomicLong threadCpu = new AtomicLong();
         long t0 = System.nanoTime();
@@ -725,8 +726,9 @@ final class ScaleBenchmark {
                 Duration.ofNanos(threadCpu.get()), Duration.ofNanos(Machine.serviceCpuNanos() - svc0), pgDelta(pg0),
                 hawkbit.snapshot().minus(c0), hawkbit.handlingTime(), Machine.peakHeap());
         maxPeakHeap = Math.max(maxPeakHeap, m.peakHeap());
-        LOG.infof("%s: %s, service CPU %s, double busy %s, peak heap %s, %s", what, seconds(m.wall()),
-                seconds(m.serviceCpu()), seconds(m.doubleTime()), Machine.mb(m.peakHeap()), m.counts());
+        LOG.infof("%s: %s, service CPU %s, double busy %s, peak heap %s, service allocated %s, %s", what,
+                seconds(m.wall()), seconds(m.serviceCpu()), seconds(m.doubleTime()), Machine.mb(m.peakHeap()),
+                Machine.mb(Machine.serviceAllocatedBytes() - alloc0), m.counts());
         logStep(what, m);
         return m;
     }
