@@ -271,10 +271,15 @@ class DeviceSimulatorTest {
         long simThreads = Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("ddi-sim-")).count();
         assertThat(simThreads).isLessThanOrEqualTo(5); // 2 scheduler + 3 http
-        for (DeviceSpec s : specs) { // each device acted exactly once on its action
-            assertThat(sim.history(s.controllerId())).extracting(ActionRecord::distributionSetId, ActionRecord::outcome)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple(ds, ActionRecord.Outcome.SUCCESS));
-        }
+        // each device acted exactly once on its action; hawkBit shows the set installed as soon as it has the
+        // device's feedback, the simulator records the outcome when hawkBit's answer to it is back: wait for that
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            for (DeviceSpec s : specs) {
+                assertThat(sim.history(s.controllerId()))
+                        .extracting(ActionRecord::distributionSetId, ActionRecord::outcome)
+                        .containsExactly(org.assertj.core.groups.Tuple.tuple(ds, ActionRecord.Outcome.SUCCESS));
+            }
+        });
         // transient DDI errors (seen once: 13 of ~1,500 requests under CPU contention) are retried by the
         // simulator on a later poll; show them rather than fail on them
         specs.stream().map(DeviceSpec::controllerId).filter(id -> sim.errorCount(id) > 0)
