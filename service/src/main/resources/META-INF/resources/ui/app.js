@@ -98,11 +98,12 @@
   // ---------------------------------------------------------------------------------------------------------------
   // The API
 
-  async function api(method, path, body) {
+  /** One call of the API; {@code contentType} given: {@code body} is sent as it is (e.g. YAML), else as JSON. */
+  async function api(method, path, body, contentType) {
     const opts = { method, cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'application/json' } };
     if (body !== undefined) {
-      opts.headers['Content-Type'] = 'application/json';
-      opts.body = JSON.stringify(body);
+      opts.headers['Content-Type'] = contentType || 'application/json';
+      opts.body = contentType ? body : JSON.stringify(body);
     }
     const res = await fetch(API + path, opts);
     let data = null;
@@ -292,7 +293,8 @@
         return empty(h('strong', { text: 'No system deployments yet.' }), ' ',
           ui.types.length === 0
             ? 'Start with a system type (below), then a manifest; then create a deployment with '
-            : 'Create one with ', code('POST /qawk/v1/systemdeployments'),
+            : ui.me.canWrite ? 'Press “New deployment…” above, or create one with ' : 'Create one with ',
+          code('POST /qawk/v1/systemdeployments'),
           ' (a manifest, and optionally a channel and centres) and start it — nothing moves until it is started. ',
           'A channel release with a manifest creates one on its own.');
       }
@@ -453,7 +455,12 @@
       devicesTable(r));
   }
 
-  function planView(plan) {
+  /**
+   * What a deployment will do: per system each device's set and order (and who is on it already), why a system would
+   * wait, the systems out of scope and why, and when each centre's window opens when the plan says so. {@code note}
+   * replaces the draft's sentence on top (the "New deployment" form's preview has no draft yet).
+   */
+  function planView(plan, note) {
     if (!plan) return null;
     const deviceRow = dev => h('tr', { 'data-device': dev.controllerId },
       h('td', { text: dev.componentType }),
@@ -466,15 +473,41 @@
         dev.alreadyOnIt ? h('span', { class: 'muted', text: ' (already on it: left alone)' }) : null));
     const system = s => h('section', { class: 'run', 'data-system': s.system },
       h('div', { class: 'run-head' }, h('h3', { text: s.system }), h('span', { class: 'muted', text: s.group ? `centre ${s.group}` : '' })),
+      s.waiting ? h('p', { class: 'reason', 'data-waiting': '', text: `Would not start now: ${s.waiting}` }) : null,
       h('div', { class: 'table-wrap' }, h('table', {},
         h('thead', {}, h('tr', {}, ['Component', 'Device', 'Order', 'Runs → gets'].map(t => h('th', { scope: 'col', text: t })))),
         h('tbody', {}, s.devices.map(deviceRow)))));
     const out = plan.outOfScope || [];
+    const takes = `it takes ${plan.systems.length} system(s) to manifest “${plan.manifest}” (orders ${plan.orders.join(', ')})`;
     return h('div', {},
-      h('p', { class: 'note', text: `Draft: nothing has moved. Once started it takes ${plan.systems.length} system(s) to manifest “${plan.manifest}” (orders ${plan.orders.join(', ')}).` }),
+      h('p', { class: 'note', text: note ? `${note} Once started ${takes}.` : `Draft: nothing has moved. Once started ${takes}.` }),
+      planWindows(plan),
       plan.systems.map(system),
       out.length ? h('div', {}, h('h3', { text: 'Out of scope' }),
-        h('ul', {}, out.map(o => h('li', { text: Object.values(o).filter(v => v !== null).join(' — ') })))) : null);
+        h('ul', {}, out.map(o => h('li', { 'data-out-of-scope': o.system },
+          h('strong', { text: o.system }), o.group ? ` (centre ${o.group})` : null, `: ${o.why || lower(o.exclusion)}`)))) : null);
+  }
+
+  /**
+   * When each centre's window opens, if the plan carries windows (an object by centre, or a list of entries naming
+   * their centre); each value is shown as the API words it.
+   */
+  function planWindows(plan) {
+    const w = plan.windows || plan.centreWindows;
+    if (!w || typeof w !== 'object') return null;
+    const entries = Array.isArray(w)
+      ? w.map(x => [x && (x.centre || x.group) || '', x])
+      : Object.entries(w);
+    if (!entries.length) return null;
+    const words = v => {
+      if (v === null || v === undefined) return 'no window: any time';
+      if (typeof v !== 'object') return String(v);
+      const at = v.nextOpensAt || v.opensAt || v.nextWindow || v.next || v.from || v.start;
+      return [at ? `opens ${fmtTime(at)}` : null, v.until || v.closesAt ? `until ${fmtTime(v.until || v.closesAt)}` : null,
+        v.reason || v.why || v.message || null].filter(Boolean).join(' · ') || JSON.stringify(v);
+    };
+    return h('div', { 'data-windows': '' }, h('h3', { text: 'Windows' }),
+      h('ul', {}, entries.map(([centre, v]) => h('li', {}, centre ? h('strong', { text: `${centre}: ` }) : null, words(v)))));
   }
 
   function renderDrawer() {
@@ -743,9 +776,10 @@
   // Manifests
 
   function renderManifests() {
-    render('manifests-body', JSON.stringify([ui.manifests, ui.types.map(t => [t.id, t.name])]), () => {
+    render('manifests-body', JSON.stringify([ui.manifests, ui.types.map(t => [t.id, t.name]), ui.me.canWrite]), () => {
       if (!ui.manifests.length) {
-        return empty(h('strong', { text: 'No manifests yet' }), ' — create one with ', code('POST /qawk/v1/manifests'),
+        return empty(h('strong', { text: 'No manifests yet' }), ui.me.canWrite ? ' — press “New manifest…” above, or create one with ' : ' — create one with ',
+          code('POST /qawk/v1/manifests'),
           ' or import a Mender manifest with ', code('POST /qawk/v1/manifests/import'),
           '. A manifest gives each component of a system type a distribution set and an order.');
       }
@@ -902,6 +936,7 @@
       ? `Signed in as ${ui.me.user} — ${ui.me.canWrite ? 'may change things' : 'read only: actions are hidden'}`
       : 'Not signed in';
     document.body.classList.toggle('read-only', !ui.me.canWrite);
+    for (const p of plugins) p(shared);
 
     document.getElementById('drawer-close').addEventListener('click', closeDrawer);
     document.addEventListener('keydown', e => {
@@ -918,6 +953,14 @@
     if (ui.openDeployment !== null) document.getElementById('drawer').hidden = false;
     poll();
   }
+
+  // ---------------------------------------------------------------------------------------------------------------
+  // What the other files of the page (the "New …" forms) use; each registers itself with qawk.plugin(install), and
+  // install(shared) runs once the user is known.
+
+  const plugins = [];
+  const shared = { ui, h, button, code, api, get, problemText, notice, refresh, openDrawer, planView, fmtTime, lower };
+  window.qawk = Object.freeze({ plugin: install => plugins.push(install) });
 
   document.addEventListener('DOMContentLoaded', start);
 }());

@@ -31,6 +31,9 @@ public class DeploymentResource {
     DeploymentPlan plans;
 
     @Inject
+    DeploymentPreview preview;
+
+    @Inject
     SecurityIdentity identity;
 
     @GET
@@ -44,6 +47,14 @@ public class DeploymentResource {
     public Response create(DeploymentRequest request, @Context UriInfo uri) {
         SystemDeployment d = service.create(request, actor());
         return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(d.id)).build()).entity(get(d.id)).build();
+    }
+
+    /** What this request would do if created and started now (as {@code GET {id}/plan} of a draft); stores nothing. */
+    @POST
+    @Path("plan")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public com.fasterxml.jackson.databind.node.ObjectNode preview(DeploymentRequest request) {
+        return preview.plan(request, actor());
     }
 
     @GET

@@ -74,11 +74,29 @@ final class DistributionSets {
         return byNameAndVersion(trimmed.substring(0, colon), trimmed.substring(colon + 1));
     }
 
+    /**
+     * One page of sets whose name contains {@code nameContains} (any set when null), sorted by name, newest first
+     * within a name; with how many match in all.
+     */
+    DistributionSetPage search(String nameContains, int limit) {
+        String operation = "distribution_set";
+        String fiql = nameContains == null ? null : Fiql.like("name", "*" + nameContains + "*");
+        JsonNode root = client.okJson(operation,
+                client.call(operation, api -> api.distributionSets(0, limit, "name:ASC,id:DESC", fiql)), null);
+        List<DistributionSetRef> sets = content(operation, root);
+        JsonNode total = root.path("total");
+        return new DistributionSetPage(total.canConvertToLong() ? total.asLong() : sets.size(), sets);
+    }
+
     private List<DistributionSetRef> findSets(String fiql, String sort) {
         String operation = "distribution_set";
         int limit = client.pageLimit();
         JsonNode root = client.okJson(operation,
                 client.call(operation, api -> api.distributionSets(0, limit, sort, fiql)), null);
+        return content(operation, root);
+    }
+
+    private List<DistributionSetRef> content(String operation, JsonNode root) {
         List<DistributionSetRef> sets = new ArrayList<>();
         JsonNode content = root.isArray() ? root : root.path("content");
         if (!content.isMissingNode() && !content.isNull() && !content.isArray()) {

@@ -257,6 +257,14 @@ public class HawkbitGateway {
         return sets.resolve(artifact);
     }
 
+    /**
+     * The first {@code limit} sets whose name contains {@code nameContains} (case-insensitive; null: every set), by
+     * name and newest first within a name, with how many match in all.
+     */
+    public DistributionSetPage distributionSets(String nameContains, int limit) {
+        return sets.search(nameContains, limit);
+    }
+
     // ---------------------------------------------------------------- assignment
 
     /**

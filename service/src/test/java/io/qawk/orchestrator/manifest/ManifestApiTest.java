@@ -121,6 +121,30 @@ class ManifestApiTest {
     }
 
     @Test
+    void hawkbitsSetsAreListedByNameAndVersionForWhoeverWritesAManifest() {
+        long one = hawkbit.createDistributionSet(P + "list", "1");
+        long two = hawkbit.createDistributionSet(P + "list", "2");
+        // by name, newest first within a name; case-insensitive; viewers may read it too
+        Api.viewer().get("/qawk/v1/distributionsets?q=MF-LIST").then().statusCode(200)
+                .body("total", equalTo(2)).body("content.label", contains(P + "list:2", P + "list:1"))
+                .body("content.id", contains((int) two, (int) one)).body("content[0].name", equalTo(P + "list"))
+                .body("content[0].version", equalTo("2")).body("content[0].complete", equalTo(true));
+        io.restassured.path.json.JsonPath all = Api.viewer().get("/qawk/v1/distributionsets?q=" + P + "&limit=500")
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(all.<String>getList("content.name")).isSorted()
+                .contains(P + "app", P + "fw", P + "display", P + "incomplete", P + "list");
+        assertThat(all.getBoolean("content.find { it.label == '" + P + "incomplete:1.0' }.complete")).isFalse();
+        // a page: the first of all that match, and how many match
+        Api.viewer().get("/qawk/v1/distributionsets?q=" + P + "list&limit=1").then().statusCode(200)
+                .body("total", equalTo(2)).body("content.label", contains(P + "list:2"));
+        // text that would be FIQL stays text
+        Api.viewer().get("/qawk/v1/distributionsets?q=\"),x==(").then().statusCode(200).body("total", equalTo(0));
+        Api.viewer().get("/qawk/v1/distributionsets?limit=0").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("limit"));
+        Api.anonymous().get("/qawk/v1/distributionsets").then().statusCode(401);
+    }
+
+    @Test
     void theListIsSortedByName() {
         Api.admin().body(body(P + "sort-b")).post("/qawk/v1/manifests").then().statusCode(201);
         Api.admin().body(body(P + "sort-a")).post("/qawk/v1/manifests").then().statusCode(201);

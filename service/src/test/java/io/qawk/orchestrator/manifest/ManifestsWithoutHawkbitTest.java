@@ -57,5 +57,8 @@ class ManifestsWithoutHawkbitTest {
                 .then().statusCode(503).contentType("application/problem+json");
 
         assertThat(Tables.dump(dataSource, "manifest", "manifest_component")).isEqualTo(before);
+        // and the sets cannot be listed for the manifest form: said so, not an empty list
+        Api.viewer().get("/qawk/v1/distributionsets").then().statusCode(503).contentType("application/problem+json")
+                .body("detail", containsString("hawkBit cannot be reached"));
     }
 }

@@ -73,7 +73,9 @@ class OrchestratorScreenViewerTest {
             assertThat(browser.find("tr[data-manifest='" + manifest + "']").getText())
                     .contains("order 1").contains("terminal uiv-term:2").contains("order 2").contains("lane uiv-app:2");
             assertThat(buttons()).as("buttons in the page's sections").isNotEmpty().noneMatch(t -> t.matches(
-                    "(?i)^(start|pause|resume|abort|take again|roll back|promote|resume release).*"));
+                    "(?i)^(start|pause|resume|abort|take again|roll back|promote|resume release|new deployment|new manifest).*"));
+            assertThat(browser.all("[data-key='new-deployment'], [data-key='new-manifest']")).as("nothing to create").isEmpty();
+            assertThat(browser.find("#deployments-actions").getText()).isEmpty();
             assertThat(browser.all("[data-key^='dep-" + draft + "-']")).as("no start/abort for the draft").isEmpty();
 
             browser.js("window.scrollTo(0, 0);");
