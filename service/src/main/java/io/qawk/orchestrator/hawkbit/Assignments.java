@@ -91,7 +91,7 @@ final class Assignments {
                 .toList();
         String operation = "assign";
         HawkbitClient.Reply reply = client.call(operation, api -> api.assign(set.id(), body));
-        HawkbitShapes.AssignmentAnswer answer = client.read(operation, client.okJson(operation, reply, null),
+        HawkbitShapes.AssignmentAnswer answer = client.okValue(operation, reply, null,
                 HawkbitShapes.AssignmentAnswer.class);
         if (answer.assigned() == null || answer.alreadyAssigned() == null) {
             throw HawkbitClient.malformed(operation, "no assigned/alreadyAssigned counts");

@@ -23,6 +23,7 @@ import jakarta.ws.rs.core.Response;
 import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -53,15 +54,36 @@ final class HawkbitClient implements Closeable {
     /** hawkBit silently caps {@code limit} at this. */
     static final int HAWKBIT_MAX_PAGE = 500;
 
-    /** An HTTP answer of any status; {@code body} is empty (never null) when hawkBit sent none. */
-    record Reply(int status, String body) {
+    /**
+     * An HTTP answer of any status; {@code bytes} is empty (never null) when hawkBit sent none. Kept as bytes: Jackson
+     * reads them straight into records, without a String or a JSON tree in between (the inventory sync reads 300,000
+     * answers at 100,000 targets; see docs/benchmarks.md "Issue 16").
+     */
+    record Reply(int status, byte[] bytes) {
         boolean isSuccess() {
             return status >= 200 && status < 300;
         }
 
-        boolean hasBody() {
-            return status != 204 && !body.isBlank();
+        /** The body as text (for error messages; answers are read from {@link #bytes()}). */
+        String body() {
+            return new String(bytes, StandardCharsets.UTF_8);
         }
+
+        boolean hasBody() {
+            if (status == 204) {
+                return false;
+            }
+            for (byte b : bytes) {
+                if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                    return true;
+                }
+            }
+            return false;
+        }
+    }
+
+    /** A list answer's page, read straight into its elements; {@code content} null when hawkBit sent none. */
+    record PageShape<T>(List<T> content, Long total) {
     }
 
     /** One page request: offset and limit in, hawkBit's answer out. */
@@ -146,18 +168,33 @@ final class HawkbitClient implements Closeable {
             if (reply.status() == 204) {
                 return;
             }
-            JsonNode root = okJson(operation, reply, controllerId);
-            List<T> items = new ArrayList<>();
-            for (JsonNode node : content(operation, root)) {
-                items.add(read(operation, node, type));
+            failUnlessSuccess(operation, reply, controllerId);
+            if (!reply.hasBody()) {
+                throw malformed(operation, "empty answer");
+            }
+            boolean isArray = startsWithArray(reply.bytes());
+            List<T> items;
+            Long total = null;
+            try {
+                if (isArray) {
+                    items = json.readValue(reply.bytes(), json.getTypeFactory().constructCollectionType(List.class, type));
+                } else {
+                    PageShape<T> page = json.readValue(reply.bytes(),
+                            json.getTypeFactory().constructParametricType(PageShape.class, type));
+                    items = page == null || page.content() == null ? List.of() : page.content();
+                    total = page == null ? null : page.total();
+                }
+            } catch (IOException | IllegalArgumentException e) {
+                throw unreadable(operation, e, "not a list of " + type.getSimpleName());
+            }
+            if (items.contains(null)) {
+                throw malformed(operation, "null where " + type.getSimpleName() + " expected");
             }
             if (!items.isEmpty()) {
                 consumer.accept(Collections.unmodifiableList(items));
             }
             offset += items.size();
-            JsonNode total = root.get("total");
-            boolean done = items.isEmpty() || root.isArray()
-                    || (total != null && total.canConvertToLong() ? offset >= total.asLong() : items.size() < limit);
+            boolean done = items.isEmpty() || isArray || (total != null ? offset >= total : items.size() < limit);
             if (done) {
                 return;
             }
@@ -185,7 +222,47 @@ final class HawkbitClient implements Closeable {
         if (!reply.hasBody()) {
             return Optional.empty();
         }
-        return Optional.of(read(operation, parse(operation, reply), type));
+        return Optional.of(value(operation, reply, type));
+    }
+
+    /** The answer read as {@code type}; fails unless it is a 2xx with a body. */
+    <T> T okValue(String operation, Reply reply, String controllerId, Class<T> type) {
+        failUnlessSuccess(operation, reply, controllerId);
+        if (!reply.hasBody()) {
+            throw malformed(operation, "empty answer");
+        }
+        return value(operation, reply, type);
+    }
+
+    private <T> T value(String operation, Reply reply, Class<T> type) {
+        try {
+            T value = json.readValue(reply.bytes(), type);
+            if (value == null) {
+                throw malformed(operation, "null where " + type.getSimpleName() + " expected");
+            }
+            return value;
+        } catch (IOException | IllegalArgumentException e) {
+            throw unreadable(operation, e, "not a " + type.getSimpleName());
+        }
+    }
+
+    /** Not JSON at all (also when the mapper wrapped the parser's error with its path), or JSON of another shape. */
+    private static HawkbitUnavailableException unreadable(String operation, Exception e, String shape) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof StreamReadException) {
+                return new HawkbitUnavailableException("hawkBit answered malformed JSON to " + operation, e);
+            }
+        }
+        return malformed(operation, shape);
+    }
+
+    private static boolean startsWithArray(byte[] bytes) {
+        for (byte b : bytes) {
+            if (b != ' ' && b != '\n' && b != '\r' && b != '\t') {
+                return b == '[';
+            }
+        }
+        return false;
     }
 
     void failUnlessSuccess(String operation, Reply reply, String controllerId) {
@@ -203,12 +280,12 @@ final class HawkbitClient implements Closeable {
 
     JsonNode parse(String operation, Reply reply) {
         try {
-            JsonNode node = json.readTree(reply.body());
+            JsonNode node = json.readTree(reply.bytes());
             if (node == null || node.isMissingNode()) {
                 throw malformed(operation, "empty answer");
             }
             return node;
-        } catch (JsonProcessingException e) {
+        } catch (IOException e) {
             throw new HawkbitUnavailableException("hawkBit answered malformed JSON to " + operation, e);
         }
     }
@@ -229,29 +306,15 @@ final class HawkbitClient implements Closeable {
         return new HawkbitUnavailableException("hawkBit answered malformed " + operation + " (" + what + ")");
     }
 
-    private JsonNode content(String operation, JsonNode root) {
-        if (root.isArray()) {
-            return root;
-        }
-        JsonNode content = root.get("content");
-        if (content == null || content.isNull()) {
-            return json.createArrayNode();
-        }
-        if (!content.isArray()) {
-            throw malformed(operation, "content is not a list");
-        }
-        return content;
-    }
-
     /** hawkBit's error body, or an empty one when it sent none (or no JSON, e.g. a proxy's HTML page). */
     private HawkbitShapes.ErrorBody error(Reply reply) {
         if (reply.isSuccess() || !reply.hasBody()) {
             return new HawkbitShapes.ErrorBody(null, null);
         }
         try {
-            HawkbitShapes.ErrorBody body = json.readValue(reply.body(), HawkbitShapes.ErrorBody.class);
+            HawkbitShapes.ErrorBody body = json.readValue(reply.bytes(), HawkbitShapes.ErrorBody.class);
             return body == null ? new HawkbitShapes.ErrorBody(null, null) : body;
-        } catch (JsonProcessingException | IllegalArgumentException e) {
+        } catch (IOException | IllegalArgumentException e) {
             return new HawkbitShapes.ErrorBody(null, null);
         }
     }
@@ -297,8 +360,8 @@ final class HawkbitClient implements Closeable {
     /** The request and its whole body; no HTTP answer (connect error, timeout, reset) is a transient failure. */
     private Reply exchange(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
         try (Response response = request.apply(client)) {
-            String body = response.hasEntity() ? response.readEntity(String.class) : "";
-            return new Reply(response.getStatus(), body == null ? "" : body);
+            byte[] body = response.hasEntity() ? response.readEntity(byte[].class) : null;
+            return new Reply(response.getStatus(), body == null ? new byte[0] : body);
         } catch (ProcessingException e) {
             throw new HawkbitGuard.Transient(describe(operation, e), e);
         }

@@ -307,7 +307,7 @@ public class HawkbitGateway {
             throw new TargetNotFoundException(controllerId,
                     "hawkBit knows no target '" + controllerId + "' with action " + actionId);
         }
-        HawkbitShapes.Action action = client.read("actions", client.okJson("actions", reply, controllerId),
+        HawkbitShapes.Action action = client.okValue("actions", reply, controllerId,
                 HawkbitShapes.Action.class);
         return HawkbitVersions.outcome(action, () -> {
             List<HawkbitShapes.ActionStatus> history = new ArrayList<>();
