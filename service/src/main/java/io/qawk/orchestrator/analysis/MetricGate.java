@@ -10,7 +10,7 @@ package io.qawk.orchestrator.analysis;
 public record MetricGate(String query, String condition) {
 
     /** Both fields left out ({@code "metricGate": {}}): on a channel, removes its gate. */
-    public boolean isEmpty() {
+    public boolean empty() {
         return query == null && condition == null;
     }
 }

@@ -15,6 +15,7 @@ import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsInAnyOrder;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
@@ -46,6 +47,7 @@ class MetricGateEndToEndTest {
                     .then().statusCode(201)
                     .body("metricGate.query", equalTo(QUERY))
                     .body("metricGate.condition", equalTo("< 0.05"))
+                    .body("metricGate.keySet()", containsInAnyOrder("query", "condition"))
                     .extract().path("id");
             assertThat(LaneFleet.deployment(id).getString("metricGate.condition")).isEqualTo("< 0.05");
 

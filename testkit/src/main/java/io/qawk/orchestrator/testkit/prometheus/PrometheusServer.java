@@ -9,7 +9,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
-import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -36,6 +35,9 @@ import org.jboss.logging.Logger;
  * can wait for a value it set instead of sleeping.
  * <p>
  * When the binary is missing this fails (never skips) and says how to install it.
+ * <p>
+ * About 370 lines, like {@code HawkbitServer}: the launch, the two waits (ready, scraped) and the clean-up share the
+ * child process and its folder, and each says what went wrong with Prometheus' own log.
  */
 public final class PrometheusServer implements AutoCloseable {
 
@@ -174,15 +176,6 @@ public final class PrometheusServer implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IOException("interrupted", e);
-        }
-    }
-
-    /** Prometheus' own answer to an instant query, for tests that want to look at it directly. */
-    public JsonNode query(String promql) {
-        try {
-            return get("/api/v1/query?query=" + URLEncoder.encode(promql, StandardCharsets.UTF_8));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
         }
     }
 
