@@ -1,8 +1,11 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.analysis.MetricGate;
+
 import java.util.List;
 
-/** The body that creates a draft deployment. Unset numbers take their defaults. */
+/** The body that creates a draft deployment. Unset numbers take their defaults; no {@code metricGate}, no gate. */
 public record DeploymentRequest(String name, Long manifestId, Long fleetId, List<String> groups, List<String> systems,
-                                Integer maxParallel, Integer maxFailed, Boolean byCentre, Integer orderTimeoutSeconds) {
+                                Integer maxParallel, Integer maxFailed, Boolean byCentre, Integer orderTimeoutSeconds,
+                                MetricGate metricGate) {
 }

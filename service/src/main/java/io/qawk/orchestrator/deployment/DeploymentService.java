@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.analysis.MetricGates;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
@@ -38,6 +39,9 @@ public class DeploymentService implements ManifestUsage {
     @Inject
     DeploymentScope scope;
 
+    @Inject
+    MetricGates metricGates;
+
     public List<SystemDeployment> list() {
         return SystemDeployment.list("order by id desc");
     }
@@ -70,6 +74,7 @@ public class DeploymentService implements ManifestUsage {
         errors.check(timeout >= 5 && timeout <= 7 * 24 * 3600, "orderTimeoutSeconds", "must be between 5 and 604800");
         checkNames(r.groups(), "groups", errors);
         checkNames(r.systems(), "systems", errors);
+        metricGates.check(r.metricGate(), "metricGate", errors);
         errors.throwIfAny();
 
         SystemDeployment d = new SystemDeployment();
@@ -82,6 +87,10 @@ public class DeploymentService implements ManifestUsage {
         d.maxFailed = maxFailed;
         d.byCentre = Boolean.TRUE.equals(r.byCentre());
         d.orderTimeoutSeconds = timeout;
+        if (r.metricGate() != null) {
+            d.metricGateQuery = r.metricGate().query();
+            d.metricGateCondition = r.metricGate().condition().strip();
+        }
         d.createdAt = clock.instant();
         d.createdBy = actor;
         d.phase = DeploymentPhase.DRAFT;

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 
 import java.time.Instant;
@@ -7,14 +8,14 @@ import java.util.List;
 
 /**
  * A deployment as the API shows it: settings, phase, and how its systems stand in numbers and in words; which revision
- * of its manifest it runs (null while a draft) and whether the manifest has been changed since.
+ * of its manifest it runs (null while a draft) and whether the manifest has been changed since; its metric gate.
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName, Long fleetId,
                              List<String> groups, List<String> systems, int maxParallel, int maxFailed,
                              boolean byCentre, int orderTimeoutSeconds, DeploymentPhase state, boolean paused,
                              boolean aborted, Counts counts, String summary, Instant createdAt, String createdBy,
                              Instant startedAt, Instant endedAt, Integer manifestRevision,
-                             boolean manifestChangedSince) {
+                             boolean manifestChangedSince, MetricGate metricGate) {
 
     /** Systems by how their runs stand. */
     public record Counts(int systems, int pending, int running, int rollingBack, int succeeded, int rolledBack,
@@ -58,6 +59,6 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                 d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.phase, d.paused, d.aborted, c,
                 d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
                 d.createdAt, d.createdBy, d.startedAt, d.endedAt, pinned == null ? null : pinned.revision(),
-                pinned != null && pinned.manifestChangedSince());
+                pinned != null && pinned.manifestChangedSince(), d.metricGate());
     }
 }

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
@@ -66,6 +67,13 @@ public class SystemDeployment extends PanacheEntityBase {
     @Column(name = "order_timeout_seconds", nullable = false)
     public int orderTimeoutSeconds;
 
+    /** The metric gate's query and condition ({@link #metricGate()}); both null without one. */
+    @Column(name = "metric_gate_query")
+    public String metricGateQuery;
+
+    @Column(name = "metric_gate_condition")
+    public String metricGateCondition;
+
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)
     public DeploymentPhase phase = DeploymentPhase.DRAFT;
@@ -98,6 +106,11 @@ public class SystemDeployment extends PanacheEntityBase {
     public Manifest manifest() {
         return manifestRevisionId == null ? Manifest.findById(manifestId)
                 : ManifestRevision.<ManifestRevision>findById(manifestRevisionId).content();
+    }
+
+    /** The metric gate its soak asks ({@link io.qawk.orchestrator.analysis.MetricGates#verdict}), or null for none. */
+    public MetricGate metricGate() {
+        return metricGateQuery == null ? null : new MetricGate(metricGateQuery, metricGateCondition);
     }
 
     public Duration orderTimeout() {

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.fleet;
 
+import io.qawk.orchestrator.analysis.MetricGate;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -48,6 +49,13 @@ public class Fleet extends PanacheEntityBase {
     @Column(nullable = false)
     public List<String> centres = new ArrayList<>();
 
+    /** The metric gate of the deployments its releases start ({@link #metricGate()}); both null without one. */
+    @Column(name = "metric_gate_query")
+    public String metricGateQuery;
+
+    @Column(name = "metric_gate_condition")
+    public String metricGateCondition;
+
     /** Standalone devices that may fail before the release halts. */
     @Column(name = "device_max_failed", nullable = false)
     public int deviceMaxFailed;
@@ -71,6 +79,10 @@ public class Fleet extends PanacheEntityBase {
 
     @Version
     public long version;
+
+    public MetricGate metricGate() {
+        return metricGateQuery == null ? null : new MetricGate(metricGateQuery, metricGateCondition);
+    }
 
     public static Optional<Fleet> findByName(String name) {
         return find("name", name).firstResultOptional();

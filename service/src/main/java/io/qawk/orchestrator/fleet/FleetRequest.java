@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.fleet;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.qawk.orchestrator.analysis.MetricGate;
 
 import java.util.List;
 
@@ -12,9 +13,13 @@ import java.util.List;
 public record FleetRequest(String name, String match, Long promotesTo, Orchestrator orchestrator, Devices devices,
                            Integer soakSeconds, Long distributionSetId, Long manifestId) {
 
-    /** How the channel's orchestrator takes its systems. */
+    /**
+     * How the channel's orchestrator takes its systems; {@code metricGate} goes into every deployment its releases
+     * start ({@code {}} removes it).
+     */
     @JsonIgnoreProperties(ignoreUnknown = false)
-    public record Orchestrator(Integer maxParallel, Integer maxFailed, Boolean byCentre, List<String> centres) {
+    public record Orchestrator(Integer maxParallel, Integer maxFailed, Boolean byCentre, List<String> centres,
+                               MetricGate metricGate) {
     }
 
     /** The standalone devices' failure budget and batch size. */

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.fleet;
 
+import io.qawk.orchestrator.analysis.MetricGates;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
@@ -25,7 +26,7 @@ import java.util.Set;
 /**
  * Channels: their settings, their releases, resuming a halted release, and promotion behind the gate.
  *
- * <p>It is longer than most classes (about 380 lines) because the validation of a channel's settings, shared by the
+ * <p>It is longer than most classes (about 400 lines) because the validation of a channel's settings, shared by the
  * API and by configuration (Helm values), lives with the commands that apply them.
  */
 @ApplicationScoped
@@ -43,6 +44,9 @@ public class FleetService {
 
     @Inject
     ReleaseStatus status;
+
+    @Inject
+    MetricGates metricGates;
 
     public List<Fleet> list() {
         return Fleet.list("order by name");
@@ -203,6 +207,9 @@ public class FleetService {
                     }
                 }
             }
+            if (o.metricGate() != null && !o.metricGate().empty()) {
+                metricGates.check(o.metricGate(), "orchestrator.metricGate", errors);
+            }
         }
         if (r.devices() != null) {
             if (r.devices().maxFailed() != null) {
@@ -263,6 +270,10 @@ public class FleetService {
             if (o.centres() != null) {
                 f.centres = new ArrayList<>(o.centres());
             }
+            if (o.metricGate() != null) {
+                f.metricGateQuery = o.metricGate().empty() ? null : o.metricGate().query();
+                f.metricGateCondition = o.metricGate().empty() ? null : o.metricGate().condition().strip();
+            }
         }
         if (r.devices() != null) {
             if (r.devices().maxFailed() != null) {
@@ -305,7 +316,7 @@ public class FleetService {
             String name = f.name + " release " + r.id + " (" + m.name + ")";
             r.deploymentId = deployments.startForRelease(new DeploymentRequest(name.length() > 128
                     ? name.substring(0, 128) : name, manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed,
-                    f.byCentre, null), manifestRevisionId, actor);
+                    f.byCentre, null, f.metricGate()), manifestRevisionId, actor);
         }
         return r;
     }

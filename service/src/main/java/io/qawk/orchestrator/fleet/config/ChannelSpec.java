@@ -23,7 +23,7 @@ public record ChannelSpec(int index, String name, String match, String promotesT
 
     /** The settings as {@link io.qawk.orchestrator.fleet.FleetService#applyManaged} takes them. */
     public FleetRequest toRequest() {
-        return new FleetRequest(name, match, null, new FleetRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres),
+        return new FleetRequest(name, match, null, new FleetRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres, null),
                 new FleetRequest.Devices(deviceMaxFailed, deviceBatchSize), soakSeconds, null, null);
     }
 

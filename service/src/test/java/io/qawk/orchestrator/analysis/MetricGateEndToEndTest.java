@@ -1,0 +1,100 @@
+package io.qawk.orchestrator.analysis;
+
+import io.qawk.orchestrator.testkit.prometheus.MetricsEndpoint;
+import io.qawk.orchestrator.testkit.prometheus.SharedPrometheus;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsInAnyOrder;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.hamcrest.Matchers.startsWith;
+
+/**
+ * The metric gate in the service, with a real Prometheus ({@link PrometheusProfile}) and the real hawkBit: a
+ * deployment and a channel carry their gate (a channel's goes into its releases' deployments), Prometheus checks a
+ * new gate's query, and {@link MetricGates#verdict} -- what the soak asks -- turns to failed with the value when the
+ * system's metric turns bad.
+ */
+@QuarkusTest
+@TestProfile(PrometheusProfile.class)
+class MetricGateEndToEndTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(20);
+    static final String QUERY = "max(lane_error_ratio{system=\"{system}\",centre=\"{centre}\"})";
+    static final String GATE = "{\"query\": \"max(lane_error_ratio{system=\\\"{system}\\\",centre=\\\"{centre}\\\"})\", "
+            + "\"condition\": \" < 0.05 \"}";
+
+    @Inject
+    MetricGates gates;
+
+    @Test
+    void aDeploymentCarriesItsGateAndTheVerdictTurnsWhenTheMetricDoes() {
+        try (LaneFleet fleet = new LaneFleet("gate-e2e-").withSetsAndType()) {
+            int manifest = fleet.manifest("2.0", "2");
+            int id = Api.admin().body("{\"name\": \"gated\", \"manifestId\": " + manifest + ", \"metricGate\": " + GATE + "}")
+                    .post("/qawk/v1/systemdeployments")
+                    .then().statusCode(201)
+                    .body("metricGate.query", equalTo(QUERY))
+                    .body("metricGate.condition", equalTo("< 0.05"))
+                    .body("metricGate.keySet()", containsInAnyOrder("query", "condition"))
+                    .extract().path("id");
+            assertThat(LaneFleet.deployment(id).getString("metricGate.condition")).isEqualTo("< 0.05");
+
+            MetricsEndpoint endpoint = SharedPrometheus.endpoint();
+            endpoint.set("lane_error_ratio", Map.of("system", "gate-e2e-lane-07", "centre", "c01"), 0.01);
+            SharedPrometheus.get().awaitScraped(Instant.now(), WITHIN);
+            MetricGate gate = new MetricGate(QUERY, "< 0.05");
+            assertThat(gates.verdict(gate, "gate-e2e-lane-07", "c01").passed()).isTrue();
+
+            endpoint.set("lane_error_ratio", Map.of("system", "gate-e2e-lane-07", "centre", "c01"), 0.31);
+            Verdict bad = await().atMost(WITHIN).until(() -> gates.verdict(gate, "gate-e2e-lane-07", "c01"), Verdict::failed);
+            assertThat(bad.reason()).isEqualTo("metric gate failed: max(lane_error_ratio{system=\"gate-e2e-lane-07\","
+                    + "centre=\"c01\"}) = 0.31, needs < 0.05");
+
+            Api.viewer().get("/q/metrics").then().statusCode(200).body(org.hamcrest.Matchers.containsString(
+                    "qawk_metric_gate_evaluations_seconds_count{outcome=\"failed\""));
+        }
+    }
+
+    @Test
+    void prometheusRefusesAQueryItCannotRunAndNothingIsStored() {
+        long before = Api.viewer().get("/qawk/v1/systemdeployments").then().extract().jsonPath().getList("$").size();
+        Api.admin().body("{\"name\": \"gated\", \"manifestId\": 1, \"metricGate\": "
+                        + "{\"query\": \"sum((up{system=\\\"{system}\\\"})\", \"condition\": \"< 1\"}}")
+                .post("/qawk/v1/systemdeployments")
+                .then().statusCode(400).contentType("application/problem+json")
+                .body("errors.find { it.field == 'metricGate.query' }.message", startsWith("Prometheus rejects it: "));
+        assertThat(Api.viewer().get("/qawk/v1/systemdeployments").then().extract().jsonPath().getList("$")).hasSize((int) before);
+    }
+
+    @Test
+    void aChannelsGateGoesIntoItsReleasesDeploymentAndEmptyRemovesIt() {
+        try (LaneFleet fleet = new LaneFleet("gate-ch-").withSetsAndType()) {
+            int manifest = fleet.manifest("2.0", "2");
+            int channel = fleet.channel("beta", "\"orchestrator\": {\"maxParallel\": 2, \"metricGate\": " + GATE + "}");
+            assertThat(LaneFleet.fleet(channel).getString("orchestrator.metricGate.condition")).isEqualTo("< 0.05");
+
+            int deployment = Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + channel)
+                    .then().statusCode(200).extract().path("release.deploymentId");
+            Api.viewer().get("/qawk/v1/systemdeployments/" + deployment).then().statusCode(200)
+                    .body("metricGate.query", equalTo(QUERY)).body("metricGate.condition", equalTo("< 0.05"));
+
+            Api.admin().body("{\"orchestrator\": {\"metricGate\": {}}}").put("/qawk/v1/fleets/" + channel)
+                    .then().statusCode(200).body("orchestrator.metricGate", nullValue());
+            int next = Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + channel)
+                    .then().statusCode(200).extract().path("release.deploymentId");
+            Api.viewer().get("/qawk/v1/systemdeployments/" + next).then().statusCode(200).body("metricGate", nullValue());
+        }
+    }
+}
