@@ -96,6 +96,8 @@ final class HawkbitClient implements Closeable {
     private final HawkbitGuard guard;
     private final ObjectMapper json = new ObjectMapper()
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+    /** One timer per operation and outcome, looked up once rather than built per request. */
+    private final java.util.concurrent.ConcurrentMap<String, Timer> timers = new java.util.concurrent.ConcurrentHashMap<>();
     private HawkbitApi api;
     private boolean built;
 
@@ -380,12 +382,12 @@ final class HawkbitClient implements Closeable {
     }
 
     private void record(String operation, String outcome, long startNanos) {
-        Timer.builder(METRIC)
+        timers.computeIfAbsent(operation + ' ' + outcome, k -> Timer.builder(METRIC)
                 .description("HTTP requests to hawkBit's Management API")
                 .tag("operation", operation)
                 .tag("outcome", outcome)
-                .register(registry)
-                .record(Duration.ofNanos(System.nanoTime() - startNanos));
+                .register(registry))
+                .record(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 
     private static String outcomeOf(int status) {
