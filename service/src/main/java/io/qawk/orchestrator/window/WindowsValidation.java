@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.window;
 
 import io.qawk.orchestrator.common.FieldErrors;
+import io.qawk.orchestrator.common.UnstorableTextException;
 
 import java.time.Instant;
 import java.util.Map;
@@ -35,8 +36,11 @@ public final class WindowsValidation {
         }
         centres.forEach((centre, w) -> {
             String at = field + ".centres." + centre;
+            String unstorable = UnstorableTextException.whyUnstorable(centre);
             if (centre.isBlank() || centre.length() > 256) {
                 errors.add(field + ".centres", "a centre's name must be 1 to 256 characters, not blank");
+            } else if (unstorable != null) {
+                errors.add(field + ".centres", "a centre's name " + unstorable);
             } else if (w == null) {
                 errors.add(at, "is required: a window with schedule, duration and timezone");
             } else {

@@ -76,6 +76,18 @@ class WindowsValidationTest {
                 "must be at most 256 characters (got 257)"));
     }
 
+    /** A centre's name is a JSON key, which the API's text checks do not see: Postgres would refuse U+0000 in it. */
+    @org.junit.jupiter.api.Test
+    void aCentreNameThatCannotBeStoredIsRefused() throws Exception {
+        String window = "{\"schedule\": \"0 0 2 * * ?\", \"duration\": \"03:00\", \"timezone\": \"UTC\"}";
+        assertThat(problems("{\"centres\": {\"c\\u0000\": " + window + "}}", "windows")).containsExactly(
+                new FieldError("windows.centres", "a centre's name must not contain the NUL character (U+0000)"));
+        assertThat(problems("{\"centres\": {\"c\\ud800\": " + window + "}}", "windows")).extracting(FieldError::field)
+                .containsExactly("windows.centres");
+        assertThat(problems("{\"centres\": {\"" + "c".repeat(257) + "\": " + window + "}}", "windows"))
+                .extracting(FieldError::field).containsExactly("windows.centres");
+    }
+
     @org.junit.jupiter.api.Test
     void noWindowsAndEmptyWindowsAreFine() throws Exception {
         assertThat(problems("{}", "windows")).isEmpty();
