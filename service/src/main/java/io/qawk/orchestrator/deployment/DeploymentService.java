@@ -7,6 +7,8 @@ import io.qawk.orchestrator.engine.EngineConfig;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
+import io.qawk.orchestrator.window.Windows;
+import io.qawk.orchestrator.window.WindowsValidation;
 import io.quarkus.panache.common.Parameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -70,6 +72,7 @@ public class DeploymentService implements ManifestUsage {
         errors.check(timeout >= 5 && timeout <= 7 * 24 * 3600, "orderTimeoutSeconds", "must be between 5 and 604800");
         checkNames(r.groups(), "groups", errors);
         checkNames(r.systems(), "systems", errors);
+        WindowsValidation.check(r.windows(), "windows", clock.instant(), errors);
         errors.throwIfAny();
 
         SystemDeployment d = new SystemDeployment();
@@ -82,6 +85,7 @@ public class DeploymentService implements ManifestUsage {
         d.maxFailed = maxFailed;
         d.byCentre = Boolean.TRUE.equals(r.byCentre());
         d.orderTimeoutSeconds = timeout;
+        d.windows = Windows.orNull(r.windows());
         d.createdAt = clock.instant();
         d.createdBy = actor;
         d.phase = DeploymentPhase.DRAFT;

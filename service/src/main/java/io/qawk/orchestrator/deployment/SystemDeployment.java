@@ -3,6 +3,7 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
+import io.qawk.orchestrator.window.Windows;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -65,6 +66,11 @@ public class SystemDeployment extends PanacheEntityBase {
 
     @Column(name = "order_timeout_seconds", nullable = false)
     public int orderTimeoutSeconds;
+
+    /** When systems may start, per centre; null: every centre always open. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "windows")
+    public Windows windows;
 
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)

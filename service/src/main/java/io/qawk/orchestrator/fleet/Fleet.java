@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.fleet;
 
+import io.qawk.orchestrator.window.Windows;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -47,6 +48,11 @@ public class Fleet extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(nullable = false)
     public List<String> centres = new ArrayList<>();
+
+    /** When its releases' deployments may start systems, per centre; null: always. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "windows")
+    public Windows windows;
 
     /** Standalone devices that may fail before the release halts. */
     @Column(name = "device_max_failed", nullable = false)

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.fleet;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.qawk.orchestrator.window.Windows;
 
 import java.util.List;
 
@@ -12,9 +13,13 @@ import java.util.List;
 public record FleetRequest(String name, String match, Long promotesTo, Orchestrator orchestrator, Devices devices,
                            Integer soakSeconds, Long distributionSetId, Long manifestId) {
 
-    /** How the channel's orchestrator takes its systems. */
+    /**
+     * How the channel's orchestrator takes its systems; {@code windows}: when its releases' deployments may start
+     * them, per centre (on PUT, {@code {}} removes them).
+     */
     @JsonIgnoreProperties(ignoreUnknown = false)
-    public record Orchestrator(Integer maxParallel, Integer maxFailed, Boolean byCentre, List<String> centres) {
+    public record Orchestrator(Integer maxParallel, Integer maxFailed, Boolean byCentre, List<String> centres,
+                               Windows windows) {
     }
 
     /** The standalone devices' failure budget and batch size. */

@@ -10,6 +10,8 @@ import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.query.TargetQuerySyntax;
+import io.qawk.orchestrator.window.Windows;
+import io.qawk.orchestrator.window.WindowsValidation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
@@ -194,6 +196,7 @@ public class FleetService {
             if (o.maxFailed() != null) {
                 errors.check(o.maxFailed() >= 0, "orchestrator.maxFailed", "must be 0 or more");
             }
+            WindowsValidation.check(o.windows(), "orchestrator.windows", clock.instant(), errors);
             if (o.centres() != null) {
                 Set<String> seen = new HashSet<>();
                 for (int i = 0; i < o.centres().size(); i++) {
@@ -263,6 +266,9 @@ public class FleetService {
             if (o.centres() != null) {
                 f.centres = new ArrayList<>(o.centres());
             }
+            if (o.windows() != null) {
+                f.windows = Windows.orNull(o.windows());
+            }
         }
         if (r.devices() != null) {
             if (r.devices().maxFailed() != null) {
@@ -305,7 +311,7 @@ public class FleetService {
             String name = f.name + " release " + r.id + " (" + m.name + ")";
             r.deploymentId = deployments.startForRelease(new DeploymentRequest(name.length() > 128
                     ? name.substring(0, 128) : name, manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed,
-                    f.byCentre, null), manifestRevisionId, actor);
+                    f.byCentre, null, f.windows), manifestRevisionId, actor);
         }
         return r;
     }
