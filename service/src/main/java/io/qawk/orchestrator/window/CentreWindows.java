@@ -28,7 +28,8 @@ public final class CentreWindows {
 
     private final Windows windows;
     private final Instant now;
-    private final Map<Windows.Window, Object> read = new IdentityHashMap<>();
+    /** Per window (the default is shared by many centres): read once, evaluated once. */
+    private final Map<Windows.Window, CentreWindow> read = new IdentityHashMap<>();
     private final Map<String, CentreWindow> states = new HashMap<>();
 
     private CentreWindows(Windows windows, Instant now) {
@@ -74,19 +75,26 @@ public final class CentreWindows {
         if (this == NONE) {
             return new CentreWindow(centre, true, null, null, null, "no window: always open");
         }
-        return states.computeIfAbsent(centre, this::evaluate);
+        return states.computeIfAbsent(centre, this::forCentre);
     }
 
-    private CentreWindow evaluate(String centre) {
+    private CentreWindow forCentre(String centre) {
         Windows.Window w = windows.forCentre(centre);
         if (w == null) {
             return new CentreWindow(centre, true, null, null, null, "no window: always open");
         }
-        Object compiled = read.computeIfAbsent(w, CentreWindows::compile);
-        if (compiled instanceof String problem) {
-            return new CentreWindow(centre, false, null, null, w.timezone(), "its window cannot be read: " + problem);
+        CentreWindow state = read.computeIfAbsent(w, this::evaluate);
+        return new CentreWindow(centre, state.open(), state.opensAt(), state.closesAt(), state.timezone(), state.words());
+    }
+
+    /** One window now, for no centre in particular. */
+    private CentreWindow evaluate(Windows.Window w) {
+        MaintenanceWindow mw;
+        try {
+            mw = MaintenanceWindow.of(w);
+        } catch (RuntimeException e) {
+            return new CentreWindow(null, false, null, null, w.timezone(), "its window cannot be read: " + e.getMessage());
         }
-        MaintenanceWindow mw = (MaintenanceWindow) compiled;
         MaintenanceWindow.State s = mw.at(now);
         String zone = mw.zone().getId();
         String words;
@@ -95,15 +103,7 @@ public final class CentreWindows {
         } else {
             words = s.opensAt() == null ? "it does not open again" : "opens " + when(s.opensAt(), mw.zone()) + " " + zone;
         }
-        return new CentreWindow(centre, s.open(), s.opensAt(), s.closesAt(), zone, words);
-    }
-
-    private static Object compile(Windows.Window w) {
-        try {
-            return MaintenanceWindow.of(w);
-        } catch (RuntimeException e) {
-            return String.valueOf(e.getMessage());
-        }
+        return new CentreWindow(null, s.open(), s.opensAt(), s.closesAt(), zone, words);
     }
 
     /** {@code 02:00}, with seconds when it has them, and the date in front when it is not within a day from now. */

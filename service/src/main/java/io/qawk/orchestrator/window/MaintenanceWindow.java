@@ -110,11 +110,12 @@ public final class MaintenanceWindow {
         return new State(false, next.map(this::place).orElse(null), next.map(this::closes).orElse(null));
     }
 
-    /** The latest start placed at or before {@code t}, as wall-clock time. */
+    /**
+     * The latest start placed at or before {@code t}, as wall-clock time: the last one strictly before the next second
+     * (schedules name whole seconds; cron-utils' {@code isMatch} would cost as much as another search).
+     */
     Optional<LocalDateTime> lastStartAtOrBefore(Instant t) {
-        ZonedDateTime x = frame(latestLocalAtOrBefore(t));
-        return schedule.isMatch(x) ? Optional.of(x.toLocalDateTime())
-                : schedule.lastExecution(x).map(ZonedDateTime::toLocalDateTime);
+        return schedule.lastExecution(frame(latestLocalAtOrBefore(t).plusSeconds(1))).map(ZonedDateTime::toLocalDateTime);
     }
 
     /** The first start placed after {@code t}, as wall-clock time. */
