@@ -286,6 +286,23 @@
       })] : null];
   }
 
+  /** How many pending systems wait for their centre's maintenance window, as a pill (nothing when none). */
+  function waitingForWindow(d) {
+    const n = d.waitingForWindow || 0;
+    if (!n) return null;
+    const closed = (d.centreWindows || []).filter(w => !w.open).map(w => `${w.centre || 'no centre'}: ${w.words}`);
+    return h('span', { class: 'pill st-pending', 'data-waiting-window': n, title: closed.join('; '),
+      text: `${n} waiting for window` });
+  }
+
+  /** Each centre's maintenance window now, in words (nothing without windows). */
+  function centreWindows(d) {
+    const ws = d.centreWindows || [];
+    if (!ws.length) return null;
+    return h('p', { class: 'muted', 'data-windows': '' }, 'Maintenance windows: ',
+      ws.map((w, i) => [i ? ' · ' : '', h('span', { 'data-window': w.centre || '', text: `${w.centre || 'no centre'} ${w.words}` })]));
+  }
+
   function renderDeployments() {
     const list = ui.deployments;
     render('deployments-body', JSON.stringify([list, ui.me.canWrite, ui.openDeployment, (ui.fleets || []).map(f => [f.id, f.name])]), () => {
@@ -307,7 +324,7 @@
       h('td', {}, d.manifestName || `#${d.manifestId}`, manifestRevision(d)),
       h('td', { text: fleetName(d.fleetId) || '—' }),
       h('td', {}, pill(DEPLOYMENT_STATE, d.state)),
-      h('td', {}, progress(d.counts, d.summary)),
+      h('td', {}, progress(d.counts, d.summary), waitingForWindow(d)),
       h('td', { class: 'actions' }, deploymentActions(d, 'dep'))));
       return h('div', { class: 'table-wrap' }, h('table', {},
         h('thead', {}, h('tr', {}, ['Deployment', 'Manifest', 'Channel', 'State', 'Systems', ui.me.canWrite ? 'Actions' : ''].map(t => h('th', { scope: 'col', text: t })))),
@@ -527,6 +544,7 @@
           d.groups && d.groups.length ? `centres ${d.groups.join(', ')}` : 'every centre',
           d.systems && d.systems.length ? `only ${d.systems.join(', ')}` : null,
           d.startedAt ? `started ${fmtTime(d.startedAt)}` : null, d.endedAt ? `ended ${fmtTime(d.endedAt)}` : null].filter(Boolean).join(' · ') }),
+        centreWindows(d),
         h('div', {}, deploymentActions(d, 'drawer')));
       const data = ui.drawerData;
       let body;

@@ -12,6 +12,7 @@ import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
+import io.qawk.orchestrator.window.CentreWindows;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -208,21 +209,23 @@ public class DeploymentEngine {
 
     /**
      * Which pending systems start now, in one transaction with the deployment locked: {@link RunScheduler} picks the
-     * candidates and the free slots, the store asks the start gate of them, and the scheduler picks among those left.
+     * candidates (not those whose centre's maintenance window is closed now) and the free slots, the store asks the
+     * start gate of them, and the scheduler picks among those left.
      */
     private List<Long> runsToStart(long deploymentId) {
         return QuarkusTransaction.requiringNew().call(() -> {
             RunStore.ToStart s = store.lockToStart(deploymentId);
             SystemDeployment d = s.deployment();
+            CentreWindows windows = CentreWindows.of(d.windows, clock.instant());
             List<DeploymentPhase.RunSummary> candidates = RunScheduler.candidates(d.phase, d.maxFailed, d.byCentre,
-                    s.halted(), s.runs());
+                    s.halted(), s.runs(), windows::closed);
             int slots = RunScheduler.slots(d.maxParallel, s.runs());
             if (candidates.isEmpty() || slots == 0) {
                 return List.<Long>of();
             }
             RunStore.Gated gated = store.holdBack(d, s.runs(), candidates, slots);
             return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, s.halted(), gated.runs(),
-                    gated.blocked()).stream().map(DeploymentPhase.RunSummary::id).toList();
+                    gated.blocked(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
     }
 

@@ -3,11 +3,14 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
+import io.qawk.orchestrator.window.CentreWindows;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
+import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,14 +38,18 @@ public class DeploymentPlan {
     @Inject
     StartGate gate;
 
-    /** The whole plan. */
+    @Inject
+    Clock clock;
+
+    /** The whole plan; {@code windows}: each centre in scope, its maintenance window now (empty without windows). */
     public record Plan(long deploymentId, String manifest, List<Integer> orders, List<SystemPlan> systems,
-                       List<DeploymentScope.OutOfScope> outOfScope) {
+                       List<DeploymentScope.OutOfScope> outOfScope, List<CentreWindows.CentreWindow> windows) {
     }
 
     /**
      * One system: its devices, and whether this comes from its photograph or from the inventory; {@code waiting} says
-     * why a system not yet started would not start now (another deployment drives it, it is mixed, …).
+     * why a system not yet started would not start now (its centre's window is closed, another deployment drives it,
+     * it is mixed, …).
      */
     public record SystemPlan(String system, String group, RunState state, boolean photographed, String waiting,
                              List<DevicePlan> devices) {
@@ -66,9 +73,11 @@ public class DeploymentPlan {
                 .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
                 .map(DeploymentScope.InScope::system).toList());
         boolean halted = gate.halted(d);
+        CentreWindows windows = CentreWindows.of(d.windows, clock.instant());
         for (DeploymentScope.InScope s : inScope) {
             SystemRun run = runs.get(s.system());
-            String why = waiting.containsKey(s.system()) ? waiting.get(s.system()).reason()
+            String closed = run == null || run.state == RunState.PENDING ? windows.waitingReason(s.group()) : null;
+            String why = closed != null ? closed : waiting.containsKey(s.system()) ? waiting.get(s.system()).reason()
                     : halted && (run == null || run.state == RunState.PENDING && run.attempt == 1) ? StartGate.HALTED : null;
             List<RunDevice> photo = run == null ? List.of() : RunDevice.ofRun(run.id);
             if (!photo.isEmpty()) {
@@ -88,6 +97,9 @@ public class DeploymentPlan {
             out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, why, devices));
         }
         List<DeploymentScope.OutOfScope> excluded = d.phase == DeploymentPhase.DRAFT ? scope.outOfScope(d, m) : List.of();
-        return new Plan(d.id, m.name, m.orders(), out, excluded);
+        List<CentreWindows.CentreWindow> centres = !windows.any() ? List.of() : inScope.stream()
+                .map(DeploymentScope.InScope::group).collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new))
+                .stream().map(windows::state).toList();
+        return new Plan(d.id, m.name, m.orders(), out, excluded, centres);
     }
 }

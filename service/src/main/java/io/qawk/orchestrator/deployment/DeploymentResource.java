@@ -2,6 +2,7 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.window.CentreWindows;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -16,6 +17,7 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 
@@ -35,6 +37,9 @@ public class DeploymentResource {
 
     @Inject
     SecurityIdentity identity;
+
+    @Inject
+    Clock clock;
 
     @GET
     @Transactional
@@ -102,12 +107,14 @@ public class DeploymentResource {
     @Path("{id}/runs")
     @Transactional
     public List<RunView> runs(@PathParam("id") long id) {
-        service.get(id);
+        SystemDeployment d = service.get(id);
         // two queries, not one per run: the screen polls this while tens of thousands of systems go through
         Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
                 + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
-                .collect(java.util.stream.Collectors.groupingBy(d -> d.runId));
-        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()))).toList();
+                .collect(java.util.stream.Collectors.groupingBy(dev -> dev.runId));
+        CentreWindows windows = windowsNow(d);
+        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), windows))
+                .toList();
     }
 
     @GET
@@ -115,7 +122,7 @@ public class DeploymentResource {
     @Transactional
     public RunView run(@PathParam("id") long id, @PathParam("runId") long runId) {
         SystemRun r = runOf(id, runId);
-        return RunView.of(r, RunDevice.ofRun(r.id));
+        return RunView.of(r, RunDevice.ofRun(r.id), windowsNow(service.get(id)));
     }
 
     @GET
@@ -154,7 +161,11 @@ public class DeploymentResource {
 
     private DeploymentView view(SystemDeployment d) {
         Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.ofDeployment(d.id));
+        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.ofDeployment(d.id), windowsNow(d));
+    }
+
+    private CentreWindows windowsNow(SystemDeployment d) {
+        return CentreWindows.of(d.windows, clock.instant());
     }
 
     private String actor() {

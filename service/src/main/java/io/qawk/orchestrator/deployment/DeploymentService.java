@@ -8,6 +8,8 @@ import io.qawk.orchestrator.engine.EngineConfig;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
+import io.qawk.orchestrator.window.Windows;
+import io.qawk.orchestrator.window.WindowsValidation;
 import io.quarkus.panache.common.Parameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -75,6 +77,7 @@ public class DeploymentService implements ManifestUsage {
         checkNames(r.groups(), "groups", errors);
         checkNames(r.systems(), "systems", errors);
         metricGates.check(r.metricGate(), "metricGate", errors);
+        WindowsValidation.check(r.windows(), "windows", clock.instant(), errors);
         errors.throwIfAny();
 
         SystemDeployment d = new SystemDeployment();
@@ -91,6 +94,7 @@ public class DeploymentService implements ManifestUsage {
             d.metricGateQuery = r.metricGate().query();
             d.metricGateCondition = r.metricGate().condition().strip();
         }
+        d.windows = Windows.orNull(r.windows());
         d.createdAt = clock.instant();
         d.createdBy = actor;
         d.phase = DeploymentPhase.DRAFT;

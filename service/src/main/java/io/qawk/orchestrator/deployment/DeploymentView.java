@@ -2,20 +2,28 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.manifest.ManifestRevision;
+import io.qawk.orchestrator.window.CentreWindows;
+import io.qawk.orchestrator.window.Windows;
 
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * A deployment as the API shows it: settings, phase, and how its systems stand in numbers and in words; which revision
- * of its manifest it runs (null while a draft) and whether the manifest has been changed since; its metric gate.
+ * of its manifest it runs (null while a draft) and whether the manifest has been changed since; its metric gate; its
+ * maintenance {@code windows} as set (null: none), each centre's window now ({@code centreWindows}: the centres of its
+ * systems, or of its settings while a draft; empty without windows) and how many pending systems wait for one
+ * ({@code waitingForWindow}).
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName, Long fleetId,
                              List<String> groups, List<String> systems, int maxParallel, int maxFailed,
                              boolean byCentre, int orderTimeoutSeconds, DeploymentPhase state, boolean paused,
                              boolean aborted, Counts counts, String summary, Instant createdAt, String createdBy,
                              Instant startedAt, Instant endedAt, Integer manifestRevision,
-                             boolean manifestChangedSince, MetricGate metricGate) {
+                             boolean manifestChangedSince, MetricGate metricGate, Windows windows,
+                             List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow) {
 
     /** Systems by how their runs stand. */
     public record Counts(int systems, int pending, int running, int rollingBack, int succeeded, int rolledBack,
@@ -52,13 +60,25 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         }
     }
 
-    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun> runs) {
+    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun> runs, CentreWindows windows) {
         Counts c = Counts.of(runs);
         ManifestRevision.Pinned pinned = ManifestRevision.pinned(d.manifestRevisionId);
+        List<CentreWindows.CentreWindow> centres = List.of();
+        int waiting = 0;
+        if (windows.any()) {
+            Set<String> names = new LinkedHashSet<>();
+            runs.forEach(r -> names.add(r.group));
+            if (runs.isEmpty()) {
+                names.addAll(!d.groups.isEmpty() ? d.groups
+                        : d.windows.centres() == null ? List.of() : d.windows.centres().keySet());
+            }
+            centres = names.stream().map(windows::state).toList();
+            waiting = (int) runs.stream().filter(r -> r.state == RunState.PENDING && windows.closed(r.group)).count();
+        }
         return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
                 d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.phase, d.paused, d.aborted, c,
                 d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
                 d.createdAt, d.createdBy, d.startedAt, d.endedAt, pinned == null ? null : pinned.revision(),
-                pinned != null && pinned.manifestChangedSince(), d.metricGate());
+                pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting);
     }
 }

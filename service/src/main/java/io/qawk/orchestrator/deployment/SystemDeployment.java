@@ -4,6 +4,7 @@ import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
+import io.qawk.orchestrator.window.Windows;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -73,6 +74,11 @@ public class SystemDeployment extends PanacheEntityBase {
 
     @Column(name = "metric_gate_condition")
     public String metricGateCondition;
+
+    /** When systems may start, per centre; null: every centre always open. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "windows")
+    public Windows windows;
 
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)

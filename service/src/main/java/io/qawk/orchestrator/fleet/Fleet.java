@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.fleet;
 
 import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.window.Windows;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -55,6 +56,11 @@ public class Fleet extends PanacheEntityBase {
 
     @Column(name = "metric_gate_condition")
     public String metricGateCondition;
+
+    /** When its releases' deployments may start systems, per centre; null: always. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "windows")
+    public Windows windows;
 
     /** Standalone devices that may fail before the release halts. */
     @Column(name = "device_max_failed", nullable = false)

@@ -2,6 +2,7 @@ package io.qawk.orchestrator.fleet;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.window.Windows;
 
 import java.util.List;
 
@@ -15,11 +16,12 @@ public record FleetRequest(String name, String match, Long promotesTo, Orchestra
 
     /**
      * How the channel's orchestrator takes its systems; {@code metricGate} goes into every deployment its releases
-     * start ({@code {}} removes it).
+     * start ({@code {}} removes it); {@code windows}: when its releases' deployments may start them, per centre (on
+     * PUT, {@code {}} removes them).
      */
     @JsonIgnoreProperties(ignoreUnknown = false)
     public record Orchestrator(Integer maxParallel, Integer maxFailed, Boolean byCentre, List<String> centres,
-                               MetricGate metricGate) {
+                               MetricGate metricGate, Windows windows) {
     }
 
     /** The standalone devices' failure budget and batch size. */

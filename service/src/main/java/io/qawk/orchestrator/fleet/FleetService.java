@@ -11,6 +11,8 @@ import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.query.TargetQuerySyntax;
+import io.qawk.orchestrator.window.Windows;
+import io.qawk.orchestrator.window.WindowsValidation;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
@@ -198,6 +200,7 @@ public class FleetService {
             if (o.maxFailed() != null) {
                 errors.check(o.maxFailed() >= 0, "orchestrator.maxFailed", "must be 0 or more");
             }
+            WindowsValidation.check(o.windows(), "orchestrator.windows", clock.instant(), errors);
             if (o.centres() != null) {
                 Set<String> seen = new HashSet<>();
                 for (int i = 0; i < o.centres().size(); i++) {
@@ -274,6 +277,9 @@ public class FleetService {
                 f.metricGateQuery = o.metricGate().empty() ? null : o.metricGate().query();
                 f.metricGateCondition = o.metricGate().empty() ? null : o.metricGate().condition().strip();
             }
+            if (o.windows() != null) {
+                f.windows = Windows.orNull(o.windows());
+            }
         }
         if (r.devices() != null) {
             if (r.devices().maxFailed() != null) {
@@ -316,7 +322,7 @@ public class FleetService {
             String name = f.name + " release " + r.id + " (" + m.name + ")";
             r.deploymentId = deployments.startForRelease(new DeploymentRequest(name.length() > 128
                     ? name.substring(0, 128) : name, manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed,
-                    f.byCentre, null, f.metricGate()), manifestRevisionId, actor);
+                    f.byCentre, null, f.metricGate(), f.windows), manifestRevisionId, actor);
         }
         return r;
     }

@@ -6,6 +6,9 @@ import io.qawk.orchestrator.deployment.DeploymentPhase;
 import io.qawk.orchestrator.deployment.EngineMetrics;
 import io.qawk.orchestrator.deployment.RunState;
 import io.qawk.orchestrator.inventory.InventorySynced;
+import io.qawk.orchestrator.window.CentreWindows;
+import io.qawk.orchestrator.window.Windows;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
@@ -38,6 +41,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       they form (over every system type)</li>
  *   <li>{@code qawk_inventory_last_sync_age_seconds} – seconds since the last successful inventory sync (by any
  *       replica); since this replica's start when no sync has ever completed</li>
+ *   <li>{@code qawk_runs_waiting_for_window} – pending systems of running deployments whose centre's maintenance
+ *       window is closed now</li>
  * </ul>
  */
 @Startup
@@ -55,10 +60,14 @@ public class StoreGauges {
     @Inject
     Clock clock;
 
+    @Inject
+    ObjectMapper json;
+
     private final Map<DeploymentPhase, AtomicLong> deployments = new EnumMap<>(DeploymentPhase.class);
     private final Map<RunState, AtomicLong> runs = new EnumMap<>(RunState.class);
     private final AtomicLong devices = new AtomicLong();
     private final AtomicLong systems = new AtomicLong();
+    private final AtomicLong waitingForWindow = new AtomicLong();
     private volatile Instant lastSync;
     private volatile Instant started;
 
@@ -82,6 +91,9 @@ public class StoreGauges {
                 .description("Devices in the inventory (hawkBit targets some system type matches)").register(registry);
         Gauge.builder("qawk.inventory.systems", systems, AtomicLong::get)
                 .description("Systems the inventory's devices form, over every system type").register(registry);
+        Gauge.builder("qawk.runs.waiting.for.window", waitingForWindow, AtomicLong::get)
+                .description("Pending systems of running deployments whose centre's maintenance window is closed now")
+                .register(registry);
         Gauge.builder("qawk.inventory.last.sync.age", this, StoreGauges::lastSyncAgeSeconds)
                 .description("Seconds since the last successful inventory sync (since start when none has completed)")
                 .baseUnit("seconds").register(registry);
@@ -124,9 +136,43 @@ public class StoreGauges {
             }
             deployments.forEach((p, v) -> v.set(phases.getOrDefault(p, 0L)));
             runs.forEach((s, v) -> v.set(states.getOrDefault(s, 0L)));
+            waitingForWindow.set(waitingForWindow(c));
             readInventory(c);
         } catch (SQLException | RuntimeException e) {
             LOG.debugf("Metric gauges not refreshed: %s", e.getMessage());
+        }
+    }
+
+    /** Pending systems per centre of the running deployments with windows, counted where the window is closed now. */
+    private long waitingForWindow(Connection c) throws SQLException {
+        long waiting = 0;
+        Instant now = clock.instant();
+        try (PreparedStatement ps = c.prepareStatement("select d.id, d.windows::text, r.group_name, count(*)"
+                + " from system_run r join system_deployment d on d.id = r.deployment_id"
+                + " where d.phase = 'RUNNING' and d.windows is not null and r.state = 'PENDING'"
+                + " group by d.id, d.windows::text, r.group_name order by d.id");
+             ResultSet rs = ps.executeQuery()) {
+            long deployment = -1;
+            CentreWindows windows = CentreWindows.NONE;
+            while (rs.next()) {
+                if (rs.getLong(1) != deployment) {
+                    deployment = rs.getLong(1);
+                    windows = windowsOf(rs.getString(2), now);
+                }
+                if (windows.closed(rs.getString(3))) {
+                    waiting += rs.getLong(4);
+                }
+            }
+        }
+        return waiting;
+    }
+
+    private CentreWindows windowsOf(String stored, Instant now) {
+        try {
+            return CentreWindows.of(json.readValue(stored, Windows.class), now);
+        } catch (java.io.IOException e) {
+            LOG.debugf("Windows not readable: %s", e.getMessage());
+            return CentreWindows.NONE;
         }
     }
 

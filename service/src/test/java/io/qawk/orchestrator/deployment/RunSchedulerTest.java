@@ -12,7 +12,8 @@ import java.util.stream.Collectors;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * Which pending systems start: maxParallel, maxFailed, byCentre, halts, blocked systems and take again, as a table.
+ * Which pending systems start: maxParallel, maxFailed, byCentre, halts, blocked systems, take again and centres whose
+ * maintenance window is closed, as tables.
  * Runs are in sequence, numbered from 1, each {@code STATE[/centre][+again]} (a run that went back went back for a
  * failure; {@code +again}: a person took it again); blocked and expected are run numbers.
  */
@@ -58,6 +59,36 @@ class RunSchedulerTest {
                                     boolean halted, String runs, String blocked, String starts) {
         List<DeploymentPhase.RunSummary> started = RunScheduler.toStart(phase, maxParallel, maxFailed, byCentre, halted,
                 runs(runs), Set.copyOf(numbers(blocked)));
+        assertThat(started.stream().map(DeploymentPhase.RunSummary::id).toList()).as(name).isEqualTo(numbers(starts));
+    }
+
+    /**
+     * Closed centres: their pending systems do not start and take no slot; systems under way go on (and keep their
+     * slots); with byCentre a closed centre holds the later ones back, because byCentre means one centre after the
+     * other (docs/design.md says why).
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', textBlock = """
+            # case                                                       | maxParallel | maxFailed | byCentre | runs                                                | closed  | starts
+            a closed centre's systems do not start                       | 5 | 0 | false | PENDING/c01 PENDING/c02 PENDING/c01                 | c01     | 2
+            a closed centre takes no slot: the open one's systems fill it | 2 | 0 | false | PENDING/c01 PENDING/c01 PENDING/c02 PENDING/c02     | c01     | 3 4
+            systems under way in a closed centre keep their slots        | 2 | 0 | false | RUNNING/c01 ROLLING_BACK/c01 PENDING/c02            | c01     |
+            ... and the free ones go to open centres                     | 3 | 0 | false | RUNNING/c01 ROLLING_BACK/c01 PENDING/c01 PENDING/c02 | c01    | 4
+            every centre closed: nothing starts                          | 5 | 0 | false | PENDING/c01 PENDING/c02                             | c01 c02 |
+            no centre closed: as without windows                         | 5 | 0 | false | PENDING/c01 PENDING/c02                             |         | 1 2
+            a system taken again waits for its window too                | 5 | 5 | false | ROLLED_BACK/c01 PENDING/c01+again                   | c01     |
+            over the budget: taken again in an open centre only          | 5 | 0 | false | ROLLED_BACK/c01 PENDING/c01+again PENDING/c02+again | c01     | 3
+            byCentre: a closed first centre holds the later ones back    | 5 | 0 | true  | PENDING/c01 PENDING/c02                             | c01     |
+            byCentre: a closed centre half done still holds them         | 5 | 0 | true  | SUCCEEDED/c01 PENDING/c01 PENDING/c02               | c01     |
+            byCentre: under way past its window, it holds the next too   | 5 | 0 | true  | RUNNING/c01 PENDING/c02                             | c01     |
+            byCentre: once the closed centre is done the next one starts | 5 | 0 | true  | SUCCEEDED/c01 GIVEN_UP/c01 PENDING/c02              | c01     | 3
+            byCentre: the first centre open, it goes while later ones wait | 5 | 0 | true | PENDING/c01 PENDING/c02                            | c02     | 1
+            """)
+    void closedCentresWaitForTheirWindow(String name, int maxParallel, int maxFailed, boolean byCentre, String runs,
+                                         String closed, String starts) {
+        Set<String> shut = closed == null ? Set.of() : Set.of(closed.trim().split("\\s+"));
+        List<DeploymentPhase.RunSummary> started = RunScheduler.toStart(DeploymentPhase.RUNNING, maxParallel, maxFailed,
+                byCentre, false, runs(runs), Set.of(), shut::contains);
         assertThat(started.stream().map(DeploymentPhase.RunSummary::id).toList()).as(name).isEqualTo(numbers(starts));
     }
 

@@ -117,13 +117,22 @@ final class HostileCases {
                 .put("maxParallel", 2).put("maxFailed", 0).put("byCentre", false).put("orderTimeoutSeconds", 60);
         o.putArray("groups").add("c01");
         o.putArray("systems").add("lane-01");
+        windows(o.putObject("windows"));
         return o;
+    }
+
+    /** Maintenance windows: a default and one centre's own (issue 15). */
+    private static void windows(ObjectNode w) {
+        w.putObject("default").put("schedule", "0 0 22 * * ?").put("duration", "08:00").put("timezone", "Europe/London");
+        w.putObject("centres").putObject("c01").put("schedule", "0 0 2 ? * MON-FRI").put("duration", "03:00")
+                .put("timezone", "Europe/Berlin");
     }
 
     private ObjectNode fleet(String name) {
         ObjectNode o = JSON.createObjectNode().put("name", name).put("match", "attribute.channel==fz");
-        o.putObject("orchestrator").put("maxParallel", 1).put("maxFailed", 0).put("byCentre", false)
-                .putArray("centres").add("c01");
+        ObjectNode orchestrator = o.putObject("orchestrator").put("maxParallel", 1).put("maxFailed", 0).put("byCentre", false);
+        orchestrator.putArray("centres").add("c01");
+        windows(orchestrator.putObject("windows"));
         o.putObject("devices").put("maxFailed", 0).put("batchSize", 10);
         o.put("soakSeconds", 60);
         return o;

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.fleet.config;
 
 import io.qawk.orchestrator.fleet.FleetRequest;
+import io.qawk.orchestrator.window.Windows;
 
 import java.util.List;
 
@@ -21,9 +22,13 @@ public record ChannelSpec(int index, String name, String match, String promotesT
     public static final int DEFAULT_DEVICE_BATCH_SIZE = 500;
     public static final int DEFAULT_SOAK_SECONDS = 0;
 
+    /** The file declares no maintenance windows (yet): a channel it manages has none, whatever it had before. */
+    static final Windows NO_WINDOWS = new Windows(null, null);
+
     /** The settings as {@link io.qawk.orchestrator.fleet.FleetService#applyManaged} takes them. */
     public FleetRequest toRequest() {
-        return new FleetRequest(name, match, null, new FleetRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres, null),
+        return new FleetRequest(name, match, null, new FleetRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres,
+                null, NO_WINDOWS),
                 new FleetRequest.Devices(deviceMaxFailed, deviceBatchSize), soakSeconds, null, null);
     }
 
