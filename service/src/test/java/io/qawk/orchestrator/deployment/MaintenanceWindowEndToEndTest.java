@@ -141,7 +141,7 @@ class MaintenanceWindowEndToEndTest {
                     .isEqualTo("opens " + clock(c01Opened, BERLIN) + " Europe/Berlin");
             assertThat(d.getBoolean("centreWindows.find { it.centre == 'c02' }.open")).isTrue();
             assertThat(d.getString("windows.centres.c02.timezone")).isEqualTo("UTC");
-            await().atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
+            await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)) // refreshed every 2 s; slower under load
                     .untilAsserted(() -> assertThat(gauge("qawk_runs_waiting_for_window")).isEqualTo(1.0));
 
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
