@@ -72,6 +72,12 @@ public class DeploymentEngine {
     @Inject
     EngineMetrics metrics;
 
+    @Inject
+    DeviceVerifier verifier;
+
+    @Inject
+    SystemHealth health;
+
     private final ReentrantLock passLock = new ReentrantLock();
 
     /**
@@ -125,12 +131,16 @@ public class DeploymentEngine {
                 return true;
             }
             Map<String, Outcome> outcomes;
+            Map<String, Boolean> verified;
+            Map<Long, Health> verdicts;
             try {
                 if (!snap.intents().isEmpty()) {
                     recoverIntents(snap);
                     snap = store.load(deploymentId);
                 }
                 outcomes = new java.util.HashMap<>(observer.observe(snap.inFlight()));
+                verified = verifier.matches(toVerify(snap, outcomes));
+                verdicts = health.check(soaking(snap));
             } catch (HawkbitException away) {
                 unobserved(deploymentId, away instanceof HawkbitUnavailableException ? "hawkBit unreachable"
                         : "hawkBit refused Qawk's requests");
@@ -148,6 +158,8 @@ public class DeploymentEngine {
                 outcomes.put(left, Outcome.LEFT);
             }
             Map<String, String> takenBy = takenBy(outcomes);
+            Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), verified,
+                    reportsOfFailing(snap, verified), null);
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
             java.time.Instant now = clock.instant();
@@ -162,7 +174,7 @@ public class DeploymentEngine {
             }
             for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
                 toSend.addAll(planAndSave(() -> store.lockToPlan(batch), outcomes, takenBy, snap.orderTimeout(),
-                        runOfDevice));
+                        verification, verdicts, runOfDevice));
             }
             Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
             for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
@@ -171,7 +183,8 @@ public class DeploymentEngine {
                 try {
                     // the photographs stored before anything is sent; the first orders planned in the same transaction
                     toSend.addAll(planAndSave(() -> store.storePhotographs(some), Map.of(), Map.of(),
-                            snap.orderTimeout(), runOfDevice));
+                            snap.orderTimeout(), new Verification(snap.verifyTimeout(), snap.soak(), Map.of(), Map.of(),
+                                    null), Map.of(), runOfDevice));
                 } catch (RuntimeException e) {
                     if (!anotherDriverWon(e)) {
                         throw e;
@@ -194,12 +207,14 @@ public class DeploymentEngine {
      */
     private List<RunPlanner.Assign> planAndSave(Supplier<List<RunStore.ToPlan>> load, Map<String, Outcome> outcomes,
                                                 Map<String, String> takenBy, Duration timeout,
+                                                Verification verification, Map<Long, Health> verdicts,
                                                 Map<String, Long> runOfDevice) {
         return QuarkusTransaction.requiringNew().call(() -> {
             List<RunPlanner.Assign> out = new ArrayList<>();
             for (RunStore.ToPlan run : load.get()) {
                 Instant now = clock.instant();
-                RunPlanner.Decision decision = RunPlanner.plan(run.input(outcomes, takenBy, now, timeout));
+                RunPlanner.Decision decision = RunPlanner.plan(run.input(outcomes, takenBy, now, timeout, verification,
+                        verdicts));
                 out.addAll(store.save(run, decision, now, runOfDevice));
             }
             return out;
@@ -224,6 +239,67 @@ public class DeploymentEngine {
             return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, s.halted(), gated.runs(),
                     gated.blocked()).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
+    }
+
+    /**
+     * The devices whose verification hawkBit is asked about this pass: those waiting to verify, and those it has just
+     * seen finish, so that a device reporting at once is done in the same pass.
+     */
+    private static List<DeviceVerifier.Ask> toVerify(RunStore.Snapshot snap, Map<String, Outcome> outcomes) {
+        List<DeviceVerifier.Ask> out = new ArrayList<>();
+        for (RunStore.RunView run : snap.runsToPlan()) {
+            for (RunPlanner.Device d : run.devices()) {
+                boolean finishing = d.state() == DeviceState.ASSIGNED && outcomes.get(d.controllerId()) == Outcome.SUCCEEDED;
+                if (d.verify() != null && (d.state() == DeviceState.VERIFYING || finishing)) {
+                    out.add(new DeviceVerifier.Ask(d.controllerId(), d.verify()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The soaking runs, as {@link SystemHealth} judges them: their devices on their sets, with their health queries. */
+    private static List<HealthGate.Soaking> soaking(RunStore.Snapshot snap) {
+        List<HealthGate.Soaking> out = new ArrayList<>();
+        for (RunStore.RunView run : snap.runsToPlan()) {
+            if (run.state() != RunState.VERIFYING) {
+                continue;
+            }
+            List<HealthGate.SoakDevice> devices = run.devices().stream()
+                    .filter(d -> d.state() == DeviceState.SUCCEEDED || d.state() == DeviceState.ALREADY_ON_SET)
+                    .map(d -> new HealthGate.SoakDevice(d.controllerId(), run.componentOf().get(d.controllerId()),
+                            d.health()))
+                    .toList();
+            out.add(new HealthGate.Soaking(run.id(), snap.deploymentId(), run.systemTypeId(), run.system(),
+                    run.soakStartedAt(), run.soakEndsAt(), devices));
+        }
+        return out;
+    }
+
+    /**
+     * For devices about to fail verification (not matching, their verify timeout run out by the time this pass plans),
+     * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
+     */
+    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified) {
+        Instant soon = clock.instant().plus(config.interval());
+        List<DeviceVerifier.Ask> failing = new ArrayList<>();
+        for (RunStore.RunView run : snap.runsToPlan()) {
+            for (RunPlanner.Device d : run.devices()) {
+                if (Boolean.FALSE.equals(verified.get(d.controllerId())) && d.verifyTimedOut(soon, snap.verifyTimeout())) {
+                    failing.add(new DeviceVerifier.Ask(d.controllerId(), d.verify()));
+                }
+            }
+        }
+        if (failing.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return verifier.reports(failing);
+        } catch (HawkbitException away) {
+            LOG.warnf("What %d device(s) report instead of their verification query could not be read: %s",
+                    failing.size(), away.getMessage());
+            return Map.of();
+        }
     }
 
     /** For devices someone else gave another set while ours was open: that set's name, as hawkBit says it. */

@@ -2,7 +2,18 @@ package io.qawk.orchestrator.deployment;
 
 import java.util.List;
 
-/** The body that creates a draft deployment. Unset numbers take their defaults. */
+/**
+ * The body that creates a draft deployment. Unset numbers take their defaults; {@code verifyTimeoutSeconds}: how long
+ * a device that finished may take to match its component's verification query (300); {@code soakSeconds}: how long
+ * the whole system must stay healthy after its last order before it counts as updated (0: no soak).
+ */
 public record DeploymentRequest(String name, Long manifestId, Long fleetId, List<String> groups, List<String> systems,
-                                Integer maxParallel, Integer maxFailed, Boolean byCentre, Integer orderTimeoutSeconds) {
+                                Integer maxParallel, Integer maxFailed, Boolean byCentre, Integer orderTimeoutSeconds,
+                                Integer verifyTimeoutSeconds, Integer soakSeconds) {
+
+    public DeploymentRequest(String name, Long manifestId, Long fleetId, List<String> groups, List<String> systems,
+                             Integer maxParallel, Integer maxFailed, Boolean byCentre, Integer orderTimeoutSeconds) {
+        this(name, manifestId, fleetId, groups, systems, maxParallel, maxFailed, byCentre, orderTimeoutSeconds, null,
+                null);
+    }
 }

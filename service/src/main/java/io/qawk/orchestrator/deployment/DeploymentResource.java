@@ -33,6 +33,9 @@ public class DeploymentResource {
     @Inject
     SecurityIdentity identity;
 
+    @Inject
+    java.time.Clock clock;
+
     @GET
     @Transactional
     public List<DeploymentView> list() {
@@ -96,7 +99,9 @@ public class DeploymentResource {
         Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
                 + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
                 .collect(java.util.stream.Collectors.groupingBy(d -> d.runId));
-        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()))).toList();
+        java.time.Instant now = clock.instant();
+        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), now))
+                .toList();
     }
 
     @GET
@@ -104,7 +109,7 @@ public class DeploymentResource {
     @Transactional
     public RunView run(@PathParam("id") long id, @PathParam("runId") long runId) {
         SystemRun r = runOf(id, runId);
-        return RunView.of(r, RunDevice.ofRun(r.id));
+        return RunView.of(r, RunDevice.ofRun(r.id), clock.instant());
     }
 
     @GET

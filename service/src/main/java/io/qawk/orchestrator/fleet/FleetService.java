@@ -194,6 +194,14 @@ public class FleetService {
             if (o.maxFailed() != null) {
                 errors.check(o.maxFailed() >= 0, "orchestrator.maxFailed", "must be 0 or more");
             }
+            if (o.verifyTimeoutSeconds() != null) {
+                errors.check(o.verifyTimeoutSeconds() >= 1 && o.verifyTimeoutSeconds() <= 86_400,
+                        "orchestrator.verifyTimeoutSeconds", "must be between 1 and 86400 (a day)");
+            }
+            if (o.soakSeconds() != null) {
+                errors.check(o.soakSeconds() >= 0 && o.soakSeconds() <= 86_400, "orchestrator.soakSeconds",
+                        "must be between 0 (no soak) and 86400 (a day)");
+            }
             if (o.centres() != null) {
                 Set<String> seen = new HashSet<>();
                 for (int i = 0; i < o.centres().size(); i++) {
@@ -263,6 +271,12 @@ public class FleetService {
             if (o.centres() != null) {
                 f.centres = new ArrayList<>(o.centres());
             }
+            if (o.verifyTimeoutSeconds() != null) {
+                f.orchestratorVerifyTimeoutSeconds = o.verifyTimeoutSeconds();
+            }
+            if (o.soakSeconds() != null) {
+                f.orchestratorSoakSeconds = o.soakSeconds();
+            }
         }
         if (r.devices() != null) {
             if (r.devices().maxFailed() != null) {
@@ -305,7 +319,8 @@ public class FleetService {
             String name = f.name + " release " + r.id + " (" + m.name + ")";
             r.deploymentId = deployments.startForRelease(new DeploymentRequest(name.length() > 128
                     ? name.substring(0, 128) : name, manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed,
-                    f.byCentre, null), manifestRevisionId, actor);
+                    f.byCentre, null, f.orchestratorVerifyTimeoutSeconds, f.orchestratorSoakSeconds), manifestRevisionId,
+                    actor);
         }
         return r;
     }

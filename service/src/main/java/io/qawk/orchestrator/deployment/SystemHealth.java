@@ -1,0 +1,70 @@
+package io.qawk.orchestrator.deployment;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The one place where "is this soaking system still healthy?" is decided, once per pass for every soaking system of a
+ * deployment. A system is unhealthy when any of its devices does not match its component's health query (asked of
+ * hawkBit in bulk by {@link DeviceVerifier}) or any {@link HealthGate} bean says so; a gate that cannot tell, or that
+ * throws, makes the verdict unknown (the soak neither ends nor fails). hawkBit that cannot be asked is not a verdict:
+ * the exception reaches the engine, which counts the time as not observed and extends the soak by it.
+ */
+@ApplicationScoped
+public class SystemHealth {
+
+    private static final Logger LOG = Logger.getLogger(SystemHealth.class);
+
+    @Inject
+    DeviceVerifier verifier;
+
+    @Inject
+    Instance<HealthGate> gates;
+
+    /** Each system's verdict by run id (every system given has one). */
+    public Map<Long, Health> check(List<HealthGate.Soaking> systems) {
+        Map<Long, Health> out = new LinkedHashMap<>();
+        if (systems.isEmpty()) {
+            return out;
+        }
+        List<DeviceVerifier.Ask> asks = new ArrayList<>();
+        systems.forEach(s -> s.devices().stream().filter(d -> d.health() != null)
+                .forEach(d -> asks.add(new DeviceVerifier.Ask(d.controllerId(), d.health()))));
+        Map<String, Boolean> matches = asks.isEmpty() ? Map.of() : verifier.matches(asks);
+        for (HealthGate.Soaking s : systems) {
+            List<String> bad = new ArrayList<>();
+            List<String> words = new ArrayList<>();
+            for (HealthGate.SoakDevice d : s.devices()) {
+                if (d.health() != null && Boolean.FALSE.equals(matches.get(d.controllerId()))) {
+                    bad.add(d.controllerId());
+                    words.add(d.controllerId() + " stopped reporting " + d.health());
+                }
+            }
+            out.put(s.runId(), bad.isEmpty() ? Health.HEALTHY : Health.unhealthy(String.join("; ", words), bad));
+        }
+        for (HealthGate gate : gates) {
+            Map<Long, Health> more;
+            try {
+                more = gate.check(systems);
+            } catch (RuntimeException e) {
+                LOG.warnf(e, "Health gate %s failed; the soaks it judges wait", gate.getClass().getSimpleName());
+                Health unknown = Health.unknown(gate.getClass().getSimpleName() + " could not tell: " + e.getMessage());
+                more = new LinkedHashMap<>();
+                for (HealthGate.Soaking s : systems) {
+                    more.put(s.runId(), unknown);
+                }
+            }
+            if (more != null) {
+                more.forEach((runId, h) -> out.computeIfPresent(runId, (id, before) -> before.and(h)));
+            }
+        }
+        return out;
+    }
+}
