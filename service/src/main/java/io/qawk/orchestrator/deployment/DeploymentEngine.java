@@ -39,9 +39,10 @@ import java.util.stream.Collectors;
  * The walk is one way: engine → planner ({@link RunPlanner}, {@link RunScheduler}) → store → gateway; the store
  * never plans and never calls back.
  *
- * <p>It is longer than most classes (about 390 lines) because two steps of the pass that need hawkBit's answers in
+ * <p>It is longer than most classes (about 400 lines) because two steps of the pass that need hawkBit's answers in
  * detail live here with it: recovering unconfirmed intents (which action is ours) and sending in bulk (what a
- * refusal, an incomplete answer or hawkBit away mean for each device).
+ * refusal, an incomplete answer or hawkBit away mean for each device). What verifying asks of hawkBit is
+ * {@link DeviceVerifier}'s and {@link SystemHealth}'s.
  */
 @ApplicationScoped
 public class DeploymentEngine {
@@ -132,6 +133,7 @@ public class DeploymentEngine {
             }
             Map<String, Outcome> outcomes;
             Map<String, Boolean> verified;
+            Map<String, String> refused = new java.util.HashMap<>();
             Map<Long, Health> verdicts;
             try {
                 if (!snap.intents().isEmpty()) {
@@ -139,8 +141,8 @@ public class DeploymentEngine {
                     snap = store.load(deploymentId);
                 }
                 outcomes = new java.util.HashMap<>(observer.observe(snap.inFlight()));
-                verified = verifier.matches(toVerify(snap, outcomes));
-                verdicts = health.check(soaking(snap));
+                verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);
+                verdicts = health.check(SystemHealth.soaking(snap));
             } catch (HawkbitException away) {
                 unobserved(deploymentId, away instanceof HawkbitUnavailableException ? "hawkBit unreachable"
                         : "hawkBit refused Qawk's requests");
@@ -158,8 +160,9 @@ public class DeploymentEngine {
                 outcomes.put(left, Outcome.LEFT);
             }
             Map<String, String> takenBy = takenBy(outcomes);
-            Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), verified,
-                    reportsOfFailing(snap, verified), null);
+            Map<String, String> reports = new java.util.HashMap<>(reportsOfFailing(snap, verified, refused.keySet()));
+            reports.putAll(refused);
+            Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), verified, reports, null);
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
             java.time.Instant now = clock.instant();
@@ -242,54 +245,13 @@ public class DeploymentEngine {
     }
 
     /**
-     * The devices whose verification hawkBit is asked about this pass: those waiting to verify, and those it has just
-     * seen finish, so that a device reporting at once is done in the same pass.
-     */
-    private static List<DeviceVerifier.Ask> toVerify(RunStore.Snapshot snap, Map<String, Outcome> outcomes) {
-        List<DeviceVerifier.Ask> out = new ArrayList<>();
-        for (RunStore.RunView run : snap.runsToPlan()) {
-            for (RunPlanner.Device d : run.devices()) {
-                boolean finishing = d.state() == DeviceState.ASSIGNED && outcomes.get(d.controllerId()) == Outcome.SUCCEEDED;
-                if (d.verify() != null && (d.state() == DeviceState.VERIFYING || finishing)) {
-                    out.add(new DeviceVerifier.Ask(d.controllerId(), d.verify()));
-                }
-            }
-        }
-        return out;
-    }
-
-    /** The soaking runs, as {@link SystemHealth} judges them: their devices on their sets, with their health queries. */
-    private static List<HealthGate.Soaking> soaking(RunStore.Snapshot snap) {
-        List<HealthGate.Soaking> out = new ArrayList<>();
-        for (RunStore.RunView run : snap.runsToPlan()) {
-            if (run.state() != RunState.VERIFYING) {
-                continue;
-            }
-            List<HealthGate.SoakDevice> devices = run.devices().stream()
-                    .filter(d -> d.state() == DeviceState.SUCCEEDED || d.state() == DeviceState.ALREADY_ON_SET)
-                    .map(d -> new HealthGate.SoakDevice(d.controllerId(), run.componentOf().get(d.controllerId()),
-                            d.health()))
-                    .toList();
-            out.add(new HealthGate.Soaking(run.id(), snap.deploymentId(), run.systemTypeId(), run.system(),
-                    run.soakStartedAt(), run.soakEndsAt(), devices));
-        }
-        return out;
-    }
-
-    /**
      * For devices about to fail verification (not matching, their verify timeout run out by the time this pass plans),
      * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
      */
-    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified) {
-        Instant soon = clock.instant().plus(config.interval());
-        List<DeviceVerifier.Ask> failing = new ArrayList<>();
-        for (RunStore.RunView run : snap.runsToPlan()) {
-            for (RunPlanner.Device d : run.devices()) {
-                if (Boolean.FALSE.equals(verified.get(d.controllerId())) && d.verifyTimedOut(soon, snap.verifyTimeout())) {
-                    failing.add(new DeviceVerifier.Ask(d.controllerId(), d.verify()));
-                }
-            }
-        }
+    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified,
+                                                 java.util.Set<String> refused) {
+        List<DeviceVerifier.Ask> failing = DeviceVerifier.failing(snap, verified, clock.instant().plus(config.interval()))
+                .stream().filter(a -> !refused.contains(a.controllerId())).toList();
         if (failing.isEmpty()) {
             return Map.of();
         }

@@ -1,7 +1,9 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.engine.EngineConfig;
+import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -37,18 +39,63 @@ public class DeviceVerifier {
     public record Ask(String controllerId, String query) {
     }
 
-    /** Whether each device matches its query now; throws what the gateway throws when hawkBit cannot be asked. */
-    public Map<String, Boolean> matches(Collection<Ask> asks) {
+    /**
+     * Whether each device matches its query now; throws what the gateway throws when hawkBit cannot be asked. A query
+     * hawkBit refuses as a bad request (a field or operator this hawkBit does not know, though the grammar allows it)
+     * matches no device: its devices are put in {@code refused} with hawkBit's words, so that they fail (or their
+     * system is unhealthy) saying why, instead of the deployment stalling on a question hawkBit will never answer.
+     */
+    public Map<String, Boolean> matches(Collection<Ask> asks, Map<String, String> refused) {
         Map<String, List<String>> byQuery = new LinkedHashMap<>();
         asks.forEach(a -> byQuery.computeIfAbsent(a.query(), q -> new ArrayList<>()).add(a.controllerId()));
         Map<String, Boolean> out = new HashMap<>();
         byQuery.forEach((query, ids) -> {
             int room = Math.max(MIN_ID_ROOM, config.observeQueryLength() - HawkbitGateway.encodedLength(query));
             for (List<String> chunk : HawkbitGateway.idChunks(ids, id -> id, config.observeChunk(), room)) {
-                Set<String> yes = hawkbit.matching(query, chunk);
-                chunk.forEach(id -> out.put(id, yes.contains(id)));
+                Set<String> yes;
+                try {
+                    yes = hawkbit.matching(query, chunk);
+                } catch (HawkbitRequestException bad) {
+                    if (bad.status() != 400) {
+                        throw bad; // Qawk's own access to hawkBit, not the query: no device is concerned
+                    }
+                    chunk.forEach(id -> refused.put(id, "hawkBit refused the query: " + bad.statusAndReason()));
+                    yes = Set.of();
+                }
+                Set<String> matching = yes;
+                chunk.forEach(id -> out.put(id, matching.contains(id)));
             }
         });
+        return out;
+    }
+
+    /**
+     * The devices whose verification hawkBit is asked about this pass: those waiting to verify, and those it has just
+     * seen finish, so that a device reporting at once is done in the same pass.
+     */
+    static List<Ask> toVerify(RunStore.Snapshot snap, Map<String, Outcome> outcomes) {
+        List<Ask> out = new ArrayList<>();
+        for (RunStore.RunView run : snap.runsToPlan()) {
+            for (RunPlanner.Device d : run.devices()) {
+                boolean finishing = d.state() == DeviceState.ASSIGNED && outcomes.get(d.controllerId()) == Outcome.SUCCEEDED;
+                if (d.verify() != null && (d.state() == DeviceState.VERIFYING || finishing)) {
+                    out.add(new Ask(d.controllerId(), d.verify()));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The devices that do not match their verification query and will have run out of time by {@code soon}. */
+    static List<Ask> failing(RunStore.Snapshot snap, Map<String, Boolean> verified, java.time.Instant soon) {
+        List<Ask> out = new ArrayList<>();
+        for (RunStore.RunView run : snap.runsToPlan()) {
+            for (RunPlanner.Device d : run.devices()) {
+                if (Boolean.FALSE.equals(verified.get(d.controllerId())) && d.verifyTimedOut(soon, snap.verifyTimeout())) {
+                    out.add(new Ask(d.controllerId(), d.verify()));
+                }
+            }
+        }
         return out;
     }
 

@@ -28,6 +28,24 @@ public class SystemHealth {
     @Inject
     Instance<HealthGate> gates;
 
+    /** The soaking runs of a pass, as they are judged: their devices on their sets, with their health queries. */
+    static List<HealthGate.Soaking> soaking(RunStore.Snapshot snap) {
+        List<HealthGate.Soaking> out = new ArrayList<>();
+        for (RunStore.RunView run : snap.runsToPlan()) {
+            if (run.state() != RunState.VERIFYING) {
+                continue;
+            }
+            List<HealthGate.SoakDevice> devices = run.devices().stream()
+                    .filter(d -> d.state() == DeviceState.SUCCEEDED || d.state() == DeviceState.ALREADY_ON_SET)
+                    .map(d -> new HealthGate.SoakDevice(d.controllerId(), run.componentOf().get(d.controllerId()),
+                            d.health()))
+                    .toList();
+            out.add(new HealthGate.Soaking(run.id(), snap.deploymentId(), run.systemTypeId(), run.system(),
+                    run.soakStartedAt(), run.soakEndsAt(), devices));
+        }
+        return out;
+    }
+
     /** Each system's verdict by run id (every system given has one). */
     public Map<Long, Health> check(List<HealthGate.Soaking> systems) {
         Map<Long, Health> out = new LinkedHashMap<>();
@@ -37,14 +55,16 @@ public class SystemHealth {
         List<DeviceVerifier.Ask> asks = new ArrayList<>();
         systems.forEach(s -> s.devices().stream().filter(d -> d.health() != null)
                 .forEach(d -> asks.add(new DeviceVerifier.Ask(d.controllerId(), d.health()))));
-        Map<String, Boolean> matches = asks.isEmpty() ? Map.of() : verifier.matches(asks);
+        Map<String, String> refused = new java.util.HashMap<>();
+        Map<String, Boolean> matches = asks.isEmpty() ? Map.of() : verifier.matches(asks, refused);
         for (HealthGate.Soaking s : systems) {
             List<String> bad = new ArrayList<>();
             List<String> words = new ArrayList<>();
             for (HealthGate.SoakDevice d : s.devices()) {
                 if (d.health() != null && Boolean.FALSE.equals(matches.get(d.controllerId()))) {
                     bad.add(d.controllerId());
-                    words.add(d.controllerId() + " stopped reporting " + d.health());
+                    words.add(d.controllerId() + " stopped reporting " + d.health()
+                            + (refused.containsKey(d.controllerId()) ? " (" + refused.get(d.controllerId()) + ")" : ""));
                 }
             }
             out.put(s.runId(), bad.isEmpty() ? Health.HEALTHY : Health.unhealthy(String.join("; ", words), bad));

@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.testkit.DeviceSimulator;
+import io.qawk.orchestrator.testkit.DeviceSpec;
 import io.qawk.orchestrator.testkit.HawkbitFixtures;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testsupport.Api;
@@ -41,6 +43,9 @@ class VerificationSettingsApiTest {
 
     @Inject
     DataSource dataSource;
+
+    @Inject
+    DeviceVerifier verifier;
 
     private long app;
     private long term;
@@ -175,6 +180,30 @@ class VerificationSettingsApiTest {
                 .post("/qawk/v1/manifests/import").then().statusCode(400)
                 .body("errors.find { it.field == 'component_types.lane.qawk_verify' }.message",
                         containsString("unknown field 'app_version'"));
+    }
+
+    /**
+     * Queries are asked of the real hawkBit: one it answers tells which devices match; one the grammar allows but this
+     * hawkBit refuses (a field of a later version) matches no device and says why, instead of failing every pass.
+     */
+    @Test
+    void aQueryIsAskedOfHawkbitAndOneItRefusesMatchesNothingAndSaysWhy() {
+        try (DeviceSimulator sim = new DeviceSimulator(SharedHawkbit.get())) {
+            String id = P + "asked-1";
+            sim.addDevices(List.of(DeviceSpec.of(id, java.util.Map.of("lane_state", "scoring"))));
+            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() ->
+                    "scoring".equals(new HawkbitFixtures(SharedHawkbit.get()).attributes(id).get("lane_state")));
+            java.util.Map<String, String> refused = new java.util.HashMap<>();
+
+            assertThat(verifier.matches(List.of(new DeviceVerifier.Ask(id, "attribute.lane_state==scoring")), refused))
+                    .containsEntry(id, true);
+            assertThat(verifier.matches(List.of(new DeviceVerifier.Ask(id, "attribute.lane_state==idle")), refused))
+                    .containsEntry(id, false);
+            assertThat(refused).isEmpty();
+            assertThat(verifier.matches(List.of(new DeviceVerifier.Ask(id, "targettype.key==lane")), refused))
+                    .containsEntry(id, false);
+            assertThat(refused.get(id)).startsWith("hawkBit refused the query: 400");
+        }
     }
 
     @Test
