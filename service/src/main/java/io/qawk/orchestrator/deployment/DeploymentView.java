@@ -60,7 +60,8 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         Counts c = Counts.of(runs);
         ManifestRevision.Pinned pinned = ManifestRevision.pinned(d.manifestRevisionId);
         return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
-                d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused, d.aborted, c,
+                d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,
+                d.aborted, c,
                 d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
                 d.createdAt, d.createdBy, d.startedAt, d.endedAt, pinned == null ? null : pinned.revision(),
                 pinned != null && pinned.manifestChangedSince());

@@ -26,7 +26,7 @@ import java.util.stream.Collectors;
  * waits for the devices still in flight, then sends every device this run updated back to its photographed set,
  * highest order first; a device that ran nothing before is left as it is.
  *
- * <p>It is long (about 560 lines) on purpose: every rule of a system's update — forward, verifying, soaking, waiting,
+ * <p>It is long (about 610 lines) on purpose: every rule of a system's update — forward, verifying, soaking, waiting,
  * failing, rolling back, being taken over — is one pure function of the run, so all of them can be read, and
  * table-tested, in one place; split apart, the rules that interact (a failure while devices are still in flight or
  * still verifying) would be far apart.

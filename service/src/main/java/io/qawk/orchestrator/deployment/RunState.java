@@ -8,11 +8,11 @@ import java.util.Set;
  * states each one may go to:
  *
  * <pre>
- * PENDING ──start──▶ RUNNING ──all orders done (and verified)──▶ SUCCEEDED
- *    │                  │ └──all orders done, the deployment soaks──▶ VERIFYING ──soaked, healthy──▶ SUCCEEDED
- *    │                  │  device failed / rollback by hand              │ unhealthy / rollback by hand
- *    │                  ▼                                                 ▼
- *    │             ROLLING_BACK ◀─────────────────────────────────────────┘
+ * PENDING ──start──▶ RUNNING ──all orders done──▶ SUCCEEDED
+ *    │                  │ └──all orders done, with a soak──▶ VERIFYING ──soaked, healthy──▶ SUCCEEDED
+ *    │                  │  device failed / by hand                 │ unhealthy / by hand
+ *    │                  ▼                                          ▼
+ *    │             ROLLING_BACK ◀──────────────────────────────────┘
  *    │                  └──▶ ROLLED_BACK | ROLLBACK_FAILED ──take again──▶ PENDING
  *    ├──deployment aborted──▶ SKIPPED
  *    ├──left the channel before it was reached, or its devices vanished──▶ GIVEN_UP ──back in scope──▶ PENDING

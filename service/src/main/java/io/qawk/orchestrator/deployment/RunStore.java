@@ -21,7 +21,7 @@ import java.util.stream.Collectors;
  * The engine's reads and writes, each its own transaction (or, for planning, the engine's): one run per transaction,
  * locked while it changes. It decides nothing: what the planner decided is stored as it is.
  *
- * <p>It is long (about 540 lines) because every write of the pass is here, next to the locking and the queries it
+ * <p>It is long (about 560 lines) because every write of the pass is here, next to the locking and the queries it
  * depends on (intents, assignments, refusals, unobserved time): kept together so the order of locks and writes
  * can be checked in one place.
  */
@@ -530,6 +530,11 @@ public class RunStore {
             java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
     private static final java.time.format.DateTimeFormatter DATE_TIME =
             java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+
+    /** {@code 18:25:16 UTC}. */
+    static String clock(Instant at) {
+        return TIME.format(at) + " UTC";
+    }
 
     /** {@code 18:25:16–18:26:01 UTC}, with dates when it spans midnight. */
     static String span(Instant from, Instant to) {

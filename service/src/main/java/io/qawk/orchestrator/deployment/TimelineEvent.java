@@ -71,11 +71,8 @@ public sealed interface TimelineEvent {
 
     /** {@code 18:25:16 UTC}: a time as the timeline's words give it. */
     static String clock(Instant at) {
-        return CLOCK.format(at) + " UTC";
+        return RunStore.clock(at);
     }
-
-    java.time.format.DateTimeFormatter CLOCK =
-            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
 
     /** How a device failed its step: it said so, its target was deleted in hawkBit, or it took too long. */
     enum How { REPORTED, TARGET_DELETED, TIMED_OUT }

@@ -18,7 +18,8 @@ public record Verification(Duration verifyTimeout, Duration soak, Map<String, Bo
             Health.unknown("not asked"));
 
     public Verification {
-        verifyTimeout = verifyTimeout == null ? Duration.ofSeconds(SystemDeployment.DEFAULT_VERIFY_TIMEOUT_SECONDS) : verifyTimeout;
+        verifyTimeout = verifyTimeout == null
+                ? Duration.ofSeconds(SystemDeployment.DEFAULT_VERIFY_TIMEOUT_SECONDS) : verifyTimeout;
         soak = soak == null ? Duration.ZERO : soak;
         verified = verified == null ? Map.of() : verified;
         reports = reports == null ? Map.of() : reports;

@@ -154,18 +154,21 @@ class EngineFaultsEndToEndTest {
             fleet.discovered(1);
             fleet.preinstall("1");
             int manifest = fleet.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
-            int id = fleet.deploy(manifest, "\"verifyTimeoutSeconds\": 10, \"soakSeconds\": 10");
+            int id = fleet.deploy(manifest, "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 10");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
 
-            outage(Duration.ofSeconds(14), () -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
+            // longer than the verify timeout by more than a slow pass takes, so that the timeout would run out in it
+            outage(Duration.ofSeconds(20), () -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
                     events(id, runs(id).getInt("[0].id")).<String>getList("type").contains("TIMEOUTS_EXTENDED"));
-            assertThat(deviceState(id, "lane-01", "lane", lane)).as("14 s away, 10 s to verify: not failed")
+            assertThat(deviceState(id, "lane-01", "lane", lane)).as("20 s away, 15 s to verify: not failed")
                     .isEqualTo("VERIFYING");
             fleet.devices.setAttributes(lane, Map.of("app_version", "2"));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> "VERIFYING".equals(runs(id).getString("[0].state")));
+                    .until(() -> !"RUNNING".equals(runs(id).getString("[0].state")));
+            assertThat(runs(id).getString("[0].state")).as("verified and soaking; timeline: %s",
+                    events(id, runs(id).getInt("[0].id")).<String>getList("message")).isEqualTo("VERIFYING");
             assertThat(deviceState(id, "lane-01", "lane", lane)).isEqualTo("SUCCEEDED");
             Instant soakEnds = Instant.parse(runs(id).getString("[0].soakEndsAt"));
 
