@@ -154,7 +154,7 @@ class EngineFaultsEndToEndTest {
             fleet.discovered(1);
             fleet.preinstall("1");
             int manifest = fleet.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
-            int id = fleet.deploy(manifest, "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 10");
+            int id = fleet.deploy(manifest, "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 6");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
 
@@ -172,13 +172,13 @@ class EngineFaultsEndToEndTest {
             assertThat(deviceState(id, "lane-01", "lane", lane)).isEqualTo("SUCCEEDED");
             Instant soakEnds = Instant.parse(runs(id).getString("[0].soakEndsAt"));
 
-            outage(Duration.ofSeconds(12), () -> "VERIFYING".equals(runs(id).getString("[0].state")));
+            outage(Duration.ofSeconds(9), () -> "VERIFYING".equals(runs(id).getString("[0].state")));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
                     events(id, runs(id).getInt("[0].id")).<String>getList("type").contains("SOAK_EXTENDED"));
             JsonPath soaking = runs(id);
             assertThat(soaking.getString("[0].state")).as("the soak's end passed while hawkBit was away")
                     .isEqualTo("VERIFYING");
-            assertThat(Instant.parse(soaking.getString("[0].soakEndsAt"))).isAfter(soakEnds.plusSeconds(10));
+            assertThat(Instant.parse(soaking.getString("[0].soakEndsAt"))).isAfter(soakEnds.plusSeconds(6));
             assertThat(events(id, soaking.getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
                     .matches("hawkBit unreachable \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC;"
                             + " the soak extended by \\d+ s, to \\d\\d:\\d\\d:\\d\\d UTC"));

@@ -227,7 +227,7 @@ class HardStopIT {
             Map<String, Long> ranBefore = new HashMap<>();
             fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
             int id = api.deploy("rel-soak", manifest, fleet.systemNames(),
-                    "\"maxParallel\": 2, \"soakSeconds\": 20, \"verifyTimeoutSeconds\": 600");
+                    "\"maxParallel\": 2, \"soakSeconds\": 12, \"verifyTimeoutSeconds\": 600");
 
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() ->
                     "VERIFYING".equals(run(api, id, fleet.prefix + "lane-01").get("state"))
@@ -253,7 +253,7 @@ class HardStopIT {
             assertThat(soaked.get("soakEndsAt")).as("the stored end, not a new one").isEqualTo(soakEnds);
             Instant ended = Instant.parse((String) soaked.get("endedAt"));
             assertThat(ended).isAfterOrEqualTo(Instant.parse((String) soakEnds));
-            assertThat(ended).as("not soaked again from zero after the restart").isBefore(back.plusSeconds(20));
+            assertThat(ended).as("not soaked again from zero after the restart").isBefore(back.plusSeconds(12));
 
             fleet.devices.setAttributes(waits, Map.of("app_version", "2"));
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
