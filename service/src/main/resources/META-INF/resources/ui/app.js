@@ -199,13 +199,15 @@
     ABORTING: ['aborting', 'warn'], ABORTED: ['aborted', 'muted'], FINISHED: ['finished', 'ok'], FAILED: ['failed', 'bad'],
   };
   const RUN_STATE = {
-    PENDING: ['pending', 'pending'], RUNNING: ['running', 'run'], ROLLING_BACK: ['rolling back', 'warn'],
+    PENDING: ['pending', 'pending'], RUNNING: ['running', 'run'], VERIFYING: ['verifying', 'run'],
+    ROLLING_BACK: ['rolling back', 'warn'],
     SUCCEEDED: ['succeeded', 'ok'], ROLLED_BACK: ['rolled back', 'bad'], ROLLBACK_FAILED: ['rollback failed', 'bad'],
     SKIPPED: ['skipped', 'muted'], GIVEN_UP: ['given up', 'muted'],
   };
   const DEVICE_STATE = {
     WAITING: ['waiting', 'pending'], ALREADY_ON_SET: ['already on set', 'ok'], ASSIGNING: ['assigning', 'run'],
-    ASSIGNED: ['assigned', 'run'], SUCCEEDED: ['succeeded', 'ok'], FAILED: ['failed', 'bad'], NOT_SENT: ['not sent', 'muted'],
+    ASSIGNED: ['assigned', 'run'], VERIFYING: ['verifying', 'run'], SUCCEEDED: ['succeeded', 'ok'], FAILED: ['failed', 'bad'],
+    NOT_SENT: ['not sent', 'muted'],
     ROLLBACK_WAITING: ['waiting to go back', 'warn'], ROLLBACK_ASSIGNING: ['going back', 'warn'],
     ROLLBACK_ASSIGNED: ['going back', 'warn'], ROLLED_BACK: ['rolled back', 'bad'], ROLLBACK_FAILED: ['failed to go back', 'bad'],
     LEFT_AS_IS: ['left as it was', 'muted'], LEFT_SYSTEM: ['left the system', 'bad'],
@@ -224,6 +226,7 @@
     const parts = [
       ['updated', c.succeeded || 0, 'seg-updated'],
       ['under way', (c.running || 0) + (c.rollingBack || 0), 'seg-underway'],
+      ['verifying', c.verifying || 0, 'seg-verifying'],
       ['rolled back', (c.rolledBack || 0) + (c.rollbackFailed || 0), 'seg-rolledback'],
       ['not started yet', c.pending || 0, 'seg-pending'],
       ['skipped or given up', (c.skipped || 0) + (c.givenUp || 0), 'seg-skipped'],
@@ -394,7 +397,7 @@
     if ((r.state === 'ROLLED_BACK' || r.state === 'ROLLBACK_FAILED') && !d.aborted) {
       out.push(button('Take again…', () => takeAgain(d, r), { key: `run-retry-${r.id}`, ariaLabel: `Take ${r.system} again` }));
     }
-    if ((r.state === 'RUNNING' || r.state === 'SUCCEEDED') && !r.rollbackCause) {
+    if ((r.state === 'RUNNING' || r.state === 'VERIFYING' || r.state === 'SUCCEEDED') && !r.rollbackCause) {
       out.push(button('Roll back…', () => rollBack(d, r), { key: `run-rollback-${r.id}`, class: 'danger secondary', ariaLabel: `Roll ${r.system} back by hand` }));
     }
     return out;
@@ -414,8 +417,8 @@
   }
 
   /** Timeline kinds (the event's type, RunEventKind) that mean something went wrong: shown in the colour for bad. */
-  const BAD_EVENTS = new Set(['DEVICE_FAILED', 'DEVICE_LEFT_SYSTEM', 'DEVICE_TAKEN_OVER', 'ASSIGNMENT_REFUSED',
-    'ROLLBACK_STARTED', 'DEVICE_FAILED_TO_GO_BACK', 'ROLLBACK_FAILED']);
+  const BAD_EVENTS = new Set(['DEVICE_FAILED', 'DEVICE_NOT_VERIFIED', 'DEVICE_LEFT_SYSTEM', 'DEVICE_TAKEN_OVER',
+    'ASSIGNMENT_REFUSED', 'SYSTEM_UNHEALTHY', 'ROLLBACK_STARTED', 'DEVICE_FAILED_TO_GO_BACK', 'ROLLBACK_FAILED']);
 
   function timeline(r) {
     if (!ui.openTimelines.has(r.id)) return null;
@@ -441,7 +444,9 @@
           h('td', { class: 'num', text: dev.order }),
           h('td', {}, h('span', { class: 'set', text: dev.fromSet || 'nothing' }), h('span', { class: 'arrow', 'aria-label': 'to', text: '→' }),
             h('span', { class: 'set', text: dev.toSet || `#${dev.toSetId}` })),
-          h('td', {}, pill(DEVICE_STATE, dev.state), dev.detail ? h('div', { class: 'muted detail', text: dev.detail }) : null)));
+          h('td', {}, pill(DEVICE_STATE, dev.state), dev.detail ? h('div', { class: 'muted detail', text: dev.detail }) : null,
+            dev.verify && dev.state !== 'VERIFYING' && dev.detail && !dev.detail.includes(dev.verify)
+              ? h('div', { class: 'muted detail' }, 'must report ', code(dev.verify)) : null)));
       }
     }
     if (!rows.length) {
@@ -452,6 +457,17 @@
     return h('div', { class: 'table-wrap' }, h('table', { class: 'devices' },
       h('thead', {}, h('tr', {}, ['Component', 'Device', 'Order', 'From set → to set', 'State'].map(t => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, rows)));
+  }
+
+  /** A soaking run: how long it still has to stay healthy (the server's count, refreshed with every poll). */
+  function soakLeft(r) {
+    if (r.state !== 'VERIFYING' || r.soakSecondsLeft === null || r.soakSecondsLeft === undefined) return null;
+    const s = r.soakSecondsLeft;
+    const left = s >= 120 ? `${Math.ceil(s / 60)} min` : `${s} s`;
+    return h('p', { class: 'soak', 'data-soak-left': s, title: r.soakEndsAt ? `until ${fmtTime(r.soakEndsAt)}` : null },
+      h('strong', { text: s > 0 ? `${left} left` : 'soak over' }),
+      s > 0 ? ' of its soak: every device must keep reporting its health query, or the whole system goes back'
+        : ': it succeeds on the next pass if it is still healthy');
   }
 
   function runCard(d, r) {
@@ -467,6 +483,7 @@
         pill(RUN_STATE, r.state),
         h('span', { class: 'muted', text: facts.join(' · ') })),
       r.reason ? h('p', { class: 'reason', text: (wentBack ? 'Why: ' : '') + r.reason }) : null,
+      soakLeft(r),
       h('div', {}, runActions(d, r), timelineToggle(r)),
       timeline(r),
       devicesTable(r));
@@ -540,6 +557,8 @@
           d.fleetId !== null && d.fleetId !== undefined ? h('span', { text: ` · channel ${fleetName(d.fleetId)}` }) : null),
         progress(d.counts, d.summary),
         h('p', { class: 'muted', text: [`up to ${d.maxParallel} at a time`, `${d.maxFailed} may fail`,
+          d.verifyTimeoutSeconds ? `devices verify within ${d.verifyTimeoutSeconds} s` : null,
+          d.soakSeconds ? `each system soaks ${d.soakSeconds} s` : 'no soak',
           d.byCentre ? 'one centre at a time' : 'centres together',
           d.groups && d.groups.length ? `centres ${d.groups.join(', ')}` : 'every centre',
           d.systems && d.systems.length ? `only ${d.systems.join(', ')}` : null,
@@ -561,7 +580,7 @@
 
   /** Systems that need a person first: rolled back, then under way, then the rest. */
   function rank(r) {
-    return { ROLLBACK_FAILED: 0, ROLLED_BACK: 1, ROLLING_BACK: 2, RUNNING: 3, PENDING: 4 }[r.state] ?? 5;
+    return { ROLLBACK_FAILED: 0, ROLLED_BACK: 1, ROLLING_BACK: 2, RUNNING: 3, VERIFYING: 3, PENDING: 4 }[r.state] ?? 5;
   }
 
   // ---------------------------------------------------------------------------------------------------------------
@@ -770,8 +789,10 @@
             h('dt', { text: 'Centre key' }), h('dd', {}, code(t.effectiveGroupKey || t.groupKey || '—'),
               t.groupKey ? null : h('span', { class: 'muted', text: ' (the default)' }))),
           h('table', {},
-            h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Component' }), h('th', { scope: 'col', text: 'Match query' }))),
-            h('tbody', {}, t.components.map(c => h('tr', {}, h('td', { text: c.componentType }), h('td', {}, code(c.match)))))),
+            h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Component' }), h('th', { scope: 'col', text: 'Match query' }),
+              t.components.some(c => c.health) ? h('th', { scope: 'col', text: 'Health query (soak)' }) : null)),
+            h('tbody', {}, t.components.map(c => h('tr', {}, h('td', { text: c.componentType }), h('td', {}, code(c.match)),
+              t.components.some(x => x.health) ? h('td', {}, c.health ? code(c.health) : h('span', { class: 'muted', text: '—' })) : null)))),
           h('p', { class: 'counts' },
             total === null ? h('span', { class: 'muted', text: 'Counting systems…' }) : [
               h('strong', { text: total }), ` system${total === 1 ? '' : 's'} found · `,
@@ -815,7 +836,8 @@
             h('td', { text: typeName(m.systemTypeId) }),
             h('td', {}, h('ol', { class: 'orders' }, [...byOrder.entries()].map(([order, cs], i) => h('li', {},
               h('span', { class: 'order-no', text: `order ${order}` }),
-              cs.map((c, j) => [j ? ', ' : '', h('span', { text: `${c.componentType} ` }), h('span', { class: 'set', text: c.distributionSet || `#${c.distributionSetId}` })]),
+              cs.map((c, j) => [j ? ', ' : '', h('span', { text: `${c.componentType} ` }), h('span', { class: 'set', text: c.distributionSet || `#${c.distributionSetId}` }),
+                c.verify ? [h('span', { class: 'muted', text: ' must report ' }), code(c.verify)] : null]),
               i === 0 && byOrder.size > 1 ? h('span', { class: 'muted', text: ' — first' }) : null)))),
             h('td', { class: 'muted', text: fmtTime(m.updatedAt || m.createdAt) }));
         }))));
@@ -897,7 +919,8 @@
               rel.devicesSummary ? h('div', { class: 'muted', text: rel.devicesSummary }) : null,
             ] : '—'),
             h('td', { class: 'muted', text: [`up to ${o.maxParallel ?? '?'} at a time`, `${o.maxFailed ?? '?'} may fail`,
-              o.byCentre ? 'one centre at a time' : 'centres together', o.centres && o.centres.length ? `centres ${o.centres.join(', ')}` : null].filter(Boolean).join(' · ') }),
+              o.byCentre ? 'one centre at a time' : 'centres together', o.centres && o.centres.length ? `centres ${o.centres.join(', ')}` : null,
+              o.soakSeconds ? `each system soaks ${o.soakSeconds} s` : null].filter(Boolean).join(' · ') }),
             h('td', {}, next));
         }))));
     });

@@ -7,6 +7,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -100,16 +102,38 @@ public class MetricGates {
      * is {@code INCONCLUSIVE} with the reason.
      */
     public Verdict verdict(MetricGate gate, String system, String centre) {
-        long start = System.nanoTime();
-        Verdict v = evaluate(gate, system, centre);
-        Timer.builder(METRIC).description("Metric gate evaluations, by outcome")
-                .tag("outcome", v.outcome().name().toLowerCase(java.util.Locale.ROOT))
-                .register(registry).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
-        LOG.debugf("%s (system %s)", v.reason(), system);
-        return v;
+        return verdicts(gate, List.of(new Subject(system, centre))).get(0);
     }
 
-    private Verdict evaluate(MetricGate gate, String system, String centre) {
+    /** A system a gate is asked about: its name and its centre (null: none). */
+    public record Subject(String system, String centre) {
+    }
+
+    /**
+     * The gate's verdict for each subject, in their order, as {@link #verdict} gives it for one. Once Prometheus
+     * could not be reached or did not answer in time, the subjects after it are {@code INCONCLUSIVE} with the same
+     * reason without being asked: one pass over many soaking systems must not wait a timeout for each of them.
+     */
+    public List<Verdict> verdicts(MetricGate gate, List<Subject> subjects) {
+        List<Verdict> out = new ArrayList<>(subjects.size());
+        String away = null;
+        for (Subject s : subjects) {
+            long start = System.nanoTime();
+            PrometheusAnswer[] answer = new PrometheusAnswer[1];
+            Verdict v = evaluate(gate, s.system(), s.centre(), away, answer);
+            if (answer[0] instanceof PrometheusAnswer.Unavailable u) {
+                away = u.why();
+            }
+            Timer.builder(METRIC).description("Metric gate evaluations, by outcome")
+                    .tag("outcome", v.outcome().name().toLowerCase(java.util.Locale.ROOT))
+                    .register(registry).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+            LOG.debugf("%s (system %s)", v.reason(), s.system());
+            out.add(v);
+        }
+        return out;
+    }
+
+    private Verdict evaluate(MetricGate gate, String system, String centre, String away, PrometheusAnswer[] answer) {
         String template = gate.query();
         Optional<Condition> condition = Condition.parse(gate.condition());
         if (template == null || condition.isEmpty() || PromqlTemplate.problem(template).isPresent()) {
@@ -127,7 +151,11 @@ public class MetricGates {
         } catch (IllegalArgumentException e) {
             return Verdict.inconclusive(query, e.getMessage());
         }
-        return Verdict.judge(query, condition.get(), prometheus.query(query));
+        if (away != null) {
+            return Verdict.inconclusive(query, away);
+        }
+        answer[0] = prometheus.query(query);
+        return Verdict.judge(query, condition.get(), answer[0]);
     }
 
     private PrometheusClient client() {

@@ -40,6 +40,23 @@ public final class FieldErrors {
         return text(value, field, 128) && check(NAME.matcher(value).matches(), field, NAME_RULE);
     }
 
+    /**
+     * An optional target query (a manifest's {@code verify}, a system type's {@code health}): absent is fine; given, it
+     * must be a query hawkBit can run, checked with the grammar a component's {@code match} is checked with.
+     */
+    public boolean optionalQuery(String query, String field, String example) {
+        if (query == null) {
+            return true;
+        }
+        if (query.isBlank()) {
+            add(field, "must be a target query such as " + example + ", or left out");
+            return false;
+        }
+        java.util.Optional<String> problem = io.qawk.orchestrator.query.TargetQuerySyntax.problem(query);
+        problem.ifPresent(p -> add(field, p));
+        return problem.isEmpty();
+    }
+
     public boolean isEmpty() {
         return errors.isEmpty();
     }

@@ -40,9 +40,10 @@ import java.util.stream.Collectors;
  * The walk is one way: engine → planner ({@link RunPlanner}, {@link RunScheduler}) → store → gateway; the store
  * never plans and never calls back.
  *
- * <p>It is longer than most classes (about 390 lines) because two steps of the pass that need hawkBit's answers in
+ * <p>It is longer than most classes (about 400 lines) because two steps of the pass that need hawkBit's answers in
  * detail live here with it: recovering unconfirmed intents (which action is ours) and sending in bulk (what a
- * refusal, an incomplete answer or hawkBit away mean for each device).
+ * refusal, an incomplete answer or hawkBit away mean for each device). What verifying asks of hawkBit is
+ * {@link DeviceVerifier}'s and {@link SystemHealth}'s.
  */
 @ApplicationScoped
 public class DeploymentEngine {
@@ -72,6 +73,12 @@ public class DeploymentEngine {
 
     @Inject
     EngineMetrics metrics;
+
+    @Inject
+    DeviceVerifier verifier;
+
+    @Inject
+    SystemHealth health;
 
     private final ReentrantLock passLock = new ReentrantLock();
 
@@ -126,12 +133,17 @@ public class DeploymentEngine {
                 return true;
             }
             Map<String, Outcome> outcomes;
+            Map<String, Boolean> verified;
+            Map<String, String> refused = new java.util.HashMap<>();
+            Map<Long, Health> verdicts;
             try {
                 if (!snap.intents().isEmpty()) {
                     recoverIntents(snap);
                     snap = store.load(deploymentId);
                 }
                 outcomes = new java.util.HashMap<>(observer.observe(snap.inFlight()));
+                verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);
+                verdicts = health.check(SystemHealth.soaking(snap), snap.metricGate());
             } catch (HawkbitException away) {
                 unobserved(deploymentId, away instanceof HawkbitUnavailableException ? "hawkBit unreachable"
                         : "hawkBit refused Qawk's requests");
@@ -149,6 +161,9 @@ public class DeploymentEngine {
                 outcomes.put(left, Outcome.LEFT);
             }
             Map<String, String> takenBy = takenBy(outcomes);
+            Map<String, String> reports = new java.util.HashMap<>(reportsOfFailing(snap, verified, refused.keySet()));
+            reports.putAll(refused);
+            Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), verified, reports, null);
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
             java.time.Instant now = clock.instant();
@@ -163,7 +178,7 @@ public class DeploymentEngine {
             }
             for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
                 toSend.addAll(planAndSave(() -> store.lockToPlan(batch), outcomes, takenBy, snap.orderTimeout(),
-                        runOfDevice));
+                        verification, verdicts, runOfDevice));
             }
             Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
             for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
@@ -172,7 +187,8 @@ public class DeploymentEngine {
                 try {
                     // the photographs stored before anything is sent; the first orders planned in the same transaction
                     toSend.addAll(planAndSave(() -> store.storePhotographs(some), Map.of(), Map.of(),
-                            snap.orderTimeout(), runOfDevice));
+                            snap.orderTimeout(), new Verification(snap.verifyTimeout(), snap.soak(), Map.of(), Map.of(),
+                                    null), Map.of(), runOfDevice));
                 } catch (RuntimeException e) {
                     if (!anotherDriverWon(e)) {
                         throw e;
@@ -195,12 +211,14 @@ public class DeploymentEngine {
      */
     private List<RunPlanner.Assign> planAndSave(Supplier<List<RunStore.ToPlan>> load, Map<String, Outcome> outcomes,
                                                 Map<String, String> takenBy, Duration timeout,
+                                                Verification verification, Map<Long, Health> verdicts,
                                                 Map<String, Long> runOfDevice) {
         return QuarkusTransaction.requiringNew().call(() -> {
             List<RunPlanner.Assign> out = new ArrayList<>();
             for (RunStore.ToPlan run : load.get()) {
                 Instant now = clock.instant();
-                RunPlanner.Decision decision = RunPlanner.plan(run.input(outcomes, takenBy, now, timeout));
+                RunPlanner.Decision decision = RunPlanner.plan(run.input(outcomes, takenBy, now, timeout, verification,
+                        verdicts));
                 out.addAll(store.save(run, decision, now, runOfDevice));
             }
             return out;
@@ -227,6 +245,26 @@ public class DeploymentEngine {
             return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, s.halted(), gated.runs(),
                     gated.blocked(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
+    }
+
+    /**
+     * For devices about to fail verification (not matching, their verify timeout run out by the time this pass plans),
+     * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
+     */
+    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified,
+                                                 java.util.Set<String> refused) {
+        List<DeviceVerifier.Ask> failing = DeviceVerifier.failing(snap, verified, clock.instant().plus(config.interval()))
+                .stream().filter(a -> !refused.contains(a.controllerId())).toList();
+        if (failing.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return verifier.reports(failing);
+        } catch (HawkbitException away) {
+            LOG.warnf("What %d device(s) report instead of their verification query could not be read: %s",
+                    failing.size(), away.getMessage());
+            return Map.of();
+        }
     }
 
     /** For devices someone else gave another set while ours was open: that set's name, as hawkBit says it. */

@@ -113,7 +113,9 @@ public class DeploymentResource {
                 + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
                 .collect(java.util.stream.Collectors.groupingBy(dev -> dev.runId));
         CentreWindows windows = windowsNow(d);
-        return SystemRun.ofDeployment(id).stream().map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), windows))
+        java.time.Instant now = clock.instant();
+        return SystemRun.ofDeployment(id).stream()
+                .map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), windows, now))
                 .toList();
     }
 
@@ -122,7 +124,7 @@ public class DeploymentResource {
     @Transactional
     public RunView run(@PathParam("id") long id, @PathParam("runId") long runId) {
         SystemRun r = runOf(id, runId);
-        return RunView.of(r, RunDevice.ofRun(r.id), windowsNow(service.get(id)));
+        return RunView.of(r, RunDevice.ofRun(r.id), windowsNow(service.get(id)), clock.instant());
     }
 
     @GET

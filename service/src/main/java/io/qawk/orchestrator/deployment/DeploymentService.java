@@ -74,6 +74,13 @@ public class DeploymentService implements ManifestUsage {
         errors.check(maxParallel >= 1 && maxParallel <= 10_000, "maxParallel", "must be between 1 and 10000");
         errors.check(maxFailed >= 0 && maxFailed <= 1_000_000, "maxFailed", "must be 0 or more");
         errors.check(timeout >= 5 && timeout <= 7 * 24 * 3600, "orderTimeoutSeconds", "must be between 5 and 604800");
+        int verifyTimeout = r.verifyTimeoutSeconds() == null ? SystemDeployment.DEFAULT_VERIFY_TIMEOUT_SECONDS
+                : r.verifyTimeoutSeconds();
+        int soak = r.soakSeconds() == null ? 0 : r.soakSeconds();
+        errors.check(verifyTimeout >= 1 && verifyTimeout <= SystemDeployment.MAX_VERIFY_SECONDS, "verifyTimeoutSeconds",
+                "must be between 1 and " + SystemDeployment.MAX_VERIFY_SECONDS + " (a day)");
+        errors.check(soak >= 0 && soak <= SystemDeployment.MAX_VERIFY_SECONDS, "soakSeconds",
+                "must be between 0 (no soak) and " + SystemDeployment.MAX_VERIFY_SECONDS + " (a day)");
         checkNames(r.groups(), "groups", errors);
         checkNames(r.systems(), "systems", errors);
         metricGates.check(r.metricGate(), "metricGate", errors);
@@ -95,6 +102,8 @@ public class DeploymentService implements ManifestUsage {
             d.metricGateCondition = r.metricGate().condition().strip();
         }
         d.windows = Windows.orNull(r.windows());
+        d.verifyTimeoutSeconds = verifyTimeout;
+        d.soakSeconds = soak;
         d.createdAt = clock.instant();
         d.createdBy = actor;
         d.phase = DeploymentPhase.DRAFT;
@@ -190,9 +199,9 @@ public class DeploymentService implements ManifestUsage {
     public SystemRun rollback(long deploymentId, long runId, String reason, String actor) {
         SystemDeployment d = lock(deploymentId);
         SystemRun run = lockRun(d, runId);
-        if (run.state != RunState.RUNNING && run.state != RunState.SUCCEEDED) {
+        if (run.state != RunState.RUNNING && run.state != RunState.VERIFYING && run.state != RunState.SUCCEEDED) {
             throw new ConflictException("system '" + run.system + "' is " + run.state
-                    + "; only a RUNNING or SUCCEEDED system can be rolled back by hand");
+                    + "; only a RUNNING, VERIFYING or SUCCEEDED system can be rolled back by hand");
         }
         if (run.rollbackCause != null) {
             throw new ConflictException("system '" + run.system + "' is already going back ("
@@ -234,6 +243,8 @@ public class DeploymentService implements ManifestUsage {
         run.rollbackReason = null;
         run.startedAt = null;
         run.endedAt = null;
+        run.soakStartedAt = null;
+        run.soakEndsAt = null;
         String previous = run.reason;
         run.reason = null;
         RunEvent.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,

@@ -19,22 +19,24 @@ import java.util.Set;
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName, Long fleetId,
                              List<String> groups, List<String> systems, int maxParallel, int maxFailed,
-                             boolean byCentre, int orderTimeoutSeconds, DeploymentPhase state, boolean paused,
+                             boolean byCentre, int orderTimeoutSeconds, int verifyTimeoutSeconds, int soakSeconds,
+                             DeploymentPhase state, boolean paused,
                              boolean aborted, Counts counts, String summary, Instant createdAt, String createdBy,
                              Instant startedAt, Instant endedAt, Integer manifestRevision,
                              boolean manifestChangedSince, MetricGate metricGate, Windows windows,
                              List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow) {
 
-    /** Systems by how their runs stand. */
-    public record Counts(int systems, int pending, int running, int rollingBack, int succeeded, int rolledBack,
-                         int rollbackFailed, int skipped, int givenUp) {
+    /** Systems by how their runs stand; {@code verifying}: every order done, soaking before they count as updated. */
+    public record Counts(int systems, int pending, int running, int verifying, int rollingBack, int succeeded,
+                         int rolledBack, int rollbackFailed, int skipped, int givenUp) {
 
         static Counts of(List<SystemRun> runs) {
             int[] n = new int[RunState.values().length];
             runs.forEach(r -> n[r.state.ordinal()]++);
             return new Counts(runs.size(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
-                    n[RunState.ROLLING_BACK.ordinal()], n[RunState.SUCCEEDED.ordinal()], n[RunState.ROLLED_BACK.ordinal()],
-                    n[RunState.ROLLBACK_FAILED.ordinal()], n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()]);
+                    n[RunState.VERIFYING.ordinal()], n[RunState.ROLLING_BACK.ordinal()], n[RunState.SUCCEEDED.ordinal()],
+                    n[RunState.ROLLED_BACK.ordinal()], n[RunState.ROLLBACK_FAILED.ordinal()],
+                    n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()]);
         }
 
         /** "7 of 8 updated, 1 rolled back" — with the worst case called out. */
@@ -49,6 +51,9 @@ public record DeploymentView(long id, String name, long manifestId, String manif
             }
             if (running + rollingBack > 0) {
                 sb.append(", ").append(running + rollingBack).append(" under way");
+            }
+            if (verifying > 0) {
+                sb.append(", ").append(verifying).append(" verifying");
             }
             if (skipped > 0) {
                 sb.append(", ").append(skipped).append(" skipped");
@@ -76,7 +81,8 @@ public record DeploymentView(long id, String name, long manifestId, String manif
             waiting = (int) runs.stream().filter(r -> r.state == RunState.PENDING && windows.closed(r.group)).count();
         }
         return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
-                d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.phase, d.paused, d.aborted, c,
+                d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,
+                d.aborted, c,
                 d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
                 d.createdAt, d.createdBy, d.startedAt, d.endedAt, pinned == null ? null : pinned.revision(),
                 pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting);

@@ -5,7 +5,9 @@ import java.util.Set;
 
 /**
  * Where one device of a run stands. Forward: WAITING → ASSIGNING (intent stored) → ASSIGNED (hawkBit took it) →
- * SUCCEEDED | FAILED, or ALREADY_ON_SET when it ran its set before anything moved. Backward: ROLLBACK_WAITING →
+ * SUCCEEDED | FAILED, or ALREADY_ON_SET when it ran its set before anything moved; a device whose component names a
+ * verification query goes ASSIGNED → VERIFYING (hawkBit says it finished) → SUCCEEDED (it matches the query) | FAILED
+ * (it did not within the deployment's verify timeout). Backward: ROLLBACK_WAITING →
  * ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED → ROLLED_BACK | ROLLBACK_FAILED; LEFT_AS_IS when it ran nothing before;
  * NOT_SENT when the run went back before its order was reached. LEFT_SYSTEM when it left the system during the run
  * and TAKEN_OVER when someone else gave it another set in hawkBit: both fail the run, and neither is sent back (it
@@ -18,7 +20,9 @@ import java.util.Set;
 public enum DeviceState {
     WAITING, ALREADY_ON_SET, ASSIGNING, ASSIGNED, SUCCEEDED, FAILED, NOT_SENT,
     ROLLBACK_WAITING, ROLLBACK_ASSIGNING, ROLLBACK_ASSIGNED, ROLLED_BACK, ROLLBACK_FAILED, LEFT_AS_IS,
-    LEFT_SYSTEM, TAKEN_OVER;
+    LEFT_SYSTEM, TAKEN_OVER,
+    /** Installed (hawkBit says finished); waits to match its verification query. Not in flight: nothing is open. */
+    VERIFYING;
 
     /** Out of this run's hands: it left the system, or someone else took it over. */
     boolean outOfHands() {
@@ -42,7 +46,9 @@ public enum DeviceState {
             case ALREADY_ON_SET -> EnumSet.of(LEFT_SYSTEM);
             // hawkBit took it; it never got it (sent again); hawkBit refused it
             case ASSIGNING -> EnumSet.of(ASSIGNED, WAITING, FAILED);
-            case ASSIGNED -> EnumSet.of(SUCCEEDED, FAILED, TAKEN_OVER, LEFT_SYSTEM);
+            case ASSIGNED -> EnumSet.of(SUCCEEDED, VERIFYING, FAILED, TAKEN_OVER, LEFT_SYSTEM);
+            // it matches its verification query, or did not in time; the run goes back (it installed: sent back too)
+            case VERIFYING -> EnumSet.of(SUCCEEDED, FAILED, ROLLBACK_WAITING, LEFT_AS_IS, LEFT_SYSTEM);
             // the run goes back: sent back to its photographed set, or left as it is when it ran nothing before
             case SUCCEEDED, FAILED -> EnumSet.of(ROLLBACK_WAITING, LEFT_AS_IS, LEFT_SYSTEM);
             case ROLLBACK_WAITING -> EnumSet.of(ROLLBACK_ASSIGNING);

@@ -7,6 +7,7 @@ import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
+import io.qawk.orchestrator.systemtype.SystemType;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -22,7 +23,9 @@ import java.util.Set;
 
 /**
  * Takes systems' photographs before anything moves: their devices (from the inventory) that fill a component of
- * the manifest, each with the set hawkBit says it runs right now. That is what a rollback goes back to.
+ * the manifest, each with the set hawkBit says it runs right now. That is what a rollback goes back to. Each device
+ * also keeps its component's verification query (the manifest revision's) and health query (the system type's) as
+ * they are now, so an edit while the run is under way changes nothing of it.
  *
  * <p>What each device runs is confirmed with hawkBit in bulk: devices are grouped by the set the inventory last saw
  * installed, and one query per set and chunk confirms them; only devices the inventory knew nothing of, or whose
@@ -42,11 +45,12 @@ public class Photographer {
 
     /** The devices to store per run; runs no longer pending are left out. */
     public Map<Long, List<RunDevice>> photograph(List<Long> runIds) {
-        record Context(SystemRun run, Manifest manifest) {
+        record Context(SystemRun run, Manifest manifest, Map<String, String> healthOf) {
         }
         List<Context> contexts = QuarkusTransaction.requiringNew().call(() -> {
             List<Context> out = new ArrayList<>();
             Map<Long, Manifest> manifests = new HashMap<>();
+            Map<Long, Map<String, String>> health = new HashMap<>();
             for (long runId : runIds) {
                 SystemRun run = SystemRun.findById(runId);
                 if (run == null || run.state != RunState.PENDING) {
@@ -54,7 +58,7 @@ public class Photographer {
                 }
                 SystemDeployment d = SystemDeployment.findById(run.deploymentId);
                 Manifest m = manifests.computeIfAbsent(d.id, id -> d.manifest()); // its revision, not today's edit
-                out.add(new Context(run, m));
+                out.add(new Context(run, m, health.computeIfAbsent(m.systemTypeId, Photographer::healthQueries)));
             }
             return out;
         });
@@ -76,6 +80,8 @@ public class Photographer {
                 d.order = component.get().order;
                 d.toSetId = component.get().distributionSetId;
                 d.toSet = component.get().distributionSet;
+                d.verifyQuery = component.get().verify;
+                d.healthQuery = ctx.healthOf().get(dev.componentType());
                 photo.add(d);
                 byController.put(d.controllerId, d);
                 if (dev.installedSetId() == null) {
@@ -100,6 +106,16 @@ public class Photographer {
         }
         photos.values().forEach(list -> list.removeIf(d -> gone.contains(d.controllerId)));
         return photos;
+    }
+
+    /** The system type's health queries by component type (components without one are left out). */
+    private static Map<String, String> healthQueries(long systemTypeId) {
+        Map<String, String> out = new HashMap<>();
+        SystemType type = SystemType.findById(systemTypeId);
+        if (type != null) {
+            type.components.stream().filter(c -> c.health != null).forEach(c -> out.put(c.componentType, c.health));
+        }
+        return out;
     }
 
     /** Confirms the inventory's installed sets with one query per set and chunk; the unconfirmed join {@code unknown}. */

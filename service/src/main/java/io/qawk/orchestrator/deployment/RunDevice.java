@@ -75,6 +75,18 @@ public class RunDevice extends PanacheEntityBase {
     /** How it failed, for the run's reason, when that is more than "it reported a failure" (timed out, refused). */
     public String failure;
 
+    /** Its component's verification query in the deployment's manifest revision, when photographed; null: none. */
+    @Column(name = "verify_query")
+    public String verifyQuery;
+
+    /** Its component's health query in the system type, when photographed; null: none. */
+    @Column(name = "health_query")
+    public String healthQuery;
+
+    /** Since when it waits to match {@link #verifyQuery} (it finished installing then); null unless VERIFYING. */
+    @Column(name = "verifying_since")
+    public Instant verifyingSince;
+
     /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
     void moveTo(DeviceState next) {
         state = state.to(next);
@@ -86,7 +98,7 @@ public class RunDevice extends PanacheEntityBase {
 
     RunPlanner.Device planned() {
         return new RunPlanner.Device(controllerId, order, fromSetId, toSetId, state, assignedAt, failed,
-                java.time.Duration.ofSeconds(unobservedSeconds), failure);
+                java.time.Duration.ofSeconds(unobservedSeconds), failure, verifyQuery, healthQuery, verifyingSince);
     }
 
     /** The set this device is being sent now: its destination, or its photographed set on the way back. */

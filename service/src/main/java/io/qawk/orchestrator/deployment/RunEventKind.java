@@ -26,6 +26,16 @@ public enum RunEventKind {
     DEVICE_FINISHED,
     /** A device failed its update (reported, deleted in hawkBit, timed out). */
     DEVICE_FAILED,
+    /** A device that finished matches its verification query. */
+    DEVICE_VERIFIED,
+    /** A device finished but did not match its verification query in time: it failed. */
+    DEVICE_NOT_VERIFIED,
+    /** Every order is done: the system soaks (must stay healthy) before it counts as updated. */
+    SOAK_STARTED,
+    /** During its soak the system stopped being healthy: it goes back. */
+    SYSTEM_UNHEALTHY,
+    /** hawkBit could not be asked (or the deployment was paused) during a soak: the soak goes on that much longer. */
+    SOAK_EXTENDED,
     /** A device left the system during the update. */
     DEVICE_LEFT_SYSTEM,
     /** Someone else gave a device another set in hawkBit. */

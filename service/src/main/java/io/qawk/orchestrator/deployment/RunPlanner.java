@@ -19,13 +19,17 @@ import java.util.stream.Collectors;
  * device and the run become and which assignments to send.
  *
  * <p>Forward: the lowest order not yet done is sent (devices already on their set are skipped); nothing of the
- * next order goes out before every device of this one finished. A failed device (or a rollback asked for by hand)
+ * next order goes out before every device of this one finished — and, where its component names a verification
+ * query, matches it (it waits VERIFYING, and fails when it does not within the verify timeout). After the last order
+ * a deployment with a soak keeps the run VERIFYING: it succeeds once the soak is over with the system healthy, and
+ * goes back the moment it is not. A failed device (or a rollback asked for by hand)
  * waits for the devices still in flight, then sends every device this run updated back to its photographed set,
  * highest order first; a device that ran nothing before is left as it is.
  *
- * <p>It is long (about 460 lines) on purpose: every rule of a system's update — forward, waiting, failing, rolling
- * back, being taken over — is one pure function of the run, so all of them can be read, and table-tested, in one
- * place; split apart, the rules that interact (a failure while devices are still in flight) would be far apart.
+ * <p>It is long (about 610 lines) on purpose: every rule of a system's update — forward, verifying, soaking, waiting,
+ * failing, rolling back, being taken over — is one pure function of the run, so all of them can be read, and
+ * table-tested, in one place; split apart, the rules that interact (a failure while devices are still in flight or
+ * still verifying) would be far apart.
  */
 public final class RunPlanner {
 
@@ -39,9 +43,16 @@ public final class RunPlanner {
      * failure", as words for the run's reason naming the device ({@code lane-07-a did not finish within 30 min}).
      */
     public record Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
-                         Instant assignedAt, boolean failed, Duration unobserved, String failure) {
+                         Instant assignedAt, boolean failed, Duration unobserved, String failure, String verify,
+                         String health, Instant verifyingSince) {
         public Device {
             unobserved = unobserved == null ? Duration.ZERO : unobserved;
+        }
+
+        public Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
+                      Instant assignedAt, boolean failed, Duration unobserved, String failure) {
+            this(controllerId, order, fromSetId, toSetId, state, assignedAt, failed, unobserved, failure, null, null,
+                    null);
         }
 
         public Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
@@ -52,13 +63,22 @@ public final class RunPlanner {
         Device with(DeviceState newState, String newFailure) {
             return new Device(controllerId, order, fromSetId, toSetId, newState, assignedAt,
                     failed || newState == DeviceState.FAILED || newState.outOfHands(), unobserved,
-                    newFailure != null ? newFailure : failure);
+                    newFailure != null ? newFailure : failure, verify, health, verifyingSince);
         }
 
         /** Past its order timeout at {@code now}: assigned longer ago than the timeout plus its unobserved time. */
         boolean timedOut(Instant now, Duration orderTimeout) {
             return assignedAt != null && orderTimeout != null
                     && !now.isBefore(assignedAt.plus(orderTimeout).plus(unobserved));
+        }
+
+        /**
+         * Waiting to verify for longer than {@code verifyTimeout} plus its unobserved time (counted afresh from when
+         * it finished): if it still does not match its verification query, it has failed.
+         */
+        public boolean verifyTimedOut(Instant now, Duration verifyTimeout) {
+            return state == DeviceState.VERIFYING && verifyingSince != null && verifyTimeout != null
+                    && !now.isBefore(verifyingSince.plus(verifyTimeout).plus(unobserved));
         }
     }
 
@@ -68,7 +88,19 @@ public final class RunPlanner {
      */
     public record Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
                         String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
-                        Duration orderTimeout, Map<String, String> takenBy) {
+                        Duration orderTimeout, Map<String, String> takenBy, Instant soakStartedAt,
+                        Instant soakEndsAt, Verification verification) {
+
+        public Input {
+            verification = verification == null ? Verification.NONE : verification;
+        }
+
+        public Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
+                     String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
+                     Duration orderTimeout, Map<String, String> takenBy) {
+            this(state, currentOrder, failedOrder, rollbackCause, rollbackReason, devices, outcomes, now, orderTimeout,
+                    takenBy, null, null, Verification.NONE);
+        }
 
         public Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
                      String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
@@ -92,11 +124,14 @@ public final class RunPlanner {
 
     /**
      * The outcome of one decision; {@code steps}: the states the run went through to {@code state}, in order, each
-     * allowed by {@link RunState#to} from the one before (empty: it stays as it was).
+     * allowed by {@link RunState#to} from the one before (empty: it stays as it was); {@code rollbackReason}: the
+     * person's words for a rollback by hand, or the words of a failure no device reported (the system became
+     * unhealthy during its soak); {@code soakStartedAt}/{@code soakEndsAt}: the soak, once it began.
      */
     public record Decision(RunState state, List<RunState> steps, Integer currentOrder, Integer failedOrder,
                            RollbackCause rollbackCause, String reason, Map<String, DeviceChange> deviceChanges,
-                           List<Assign> assignments, List<TimelineEvent> events) {
+                           List<Assign> assignments, List<TimelineEvent> events, String rollbackReason,
+                           Instant soakStartedAt, Instant soakEndsAt) {
         public boolean ended() {
             return state.terminal();
         }
@@ -124,8 +159,9 @@ public final class RunPlanner {
             if ((news == Outcome.LEFT || news == Outcome.TAKEN_OVER) && !d.state().outOfHands()) {
                 return false;
             }
-            if (d.state() == DeviceState.ASSIGNING || d.state() == DeviceState.ROLLBACK_ASSIGNING) {
-                return false;
+            if (d.state() == DeviceState.ASSIGNING || d.state() == DeviceState.ROLLBACK_ASSIGNING
+                    || d.state() == DeviceState.VERIFYING) {
+                return false; // a device waiting to verify is asked of hawkBit every pass: always planned
             }
             if (d.state() == DeviceState.ASSIGNED || d.state() == DeviceState.ROLLBACK_ASSIGNED) {
                 anyInFlight = true;
@@ -138,7 +174,10 @@ public final class RunPlanner {
         return anyInFlight;
     }
 
-    /** The reason a run that went back carries, in the words operators were promised. */
+    /**
+     * The reason a run that went back carries, in the words operators were promised; {@code manualReason}: for a
+     * failure, the words of one no device reported (the soak's), which then lead the reason.
+     */
     static String rollbackReason(RollbackCause cause, String manualReason, Integer failedOrder, List<Device> devices,
                                  Map<String, DeviceChange> changes) {
         long back = 0;
@@ -176,6 +215,11 @@ public final class RunPlanner {
             if (manualReason != null && !manualReason.isBlank()) {
                 sb.append(" (").append(manualReason).append(')');
             }
+        } else if (manualReason != null && !manualReason.isBlank()) {
+            sb.append(manualReason); // the words of a failure no device reported: unhealthy during the soak
+            if (!named.isEmpty()) {
+                sb.append("; ").append(String.join("; ", named));
+            }
         } else if (named.isEmpty()) {
             sb.append(reported).append(" device(s) failed at order ").append(failedOrder);
         } else {
@@ -212,6 +256,13 @@ public final class RunPlanner {
         private Integer failedOrder;
         private RollbackCause cause;
         private String reason;
+        private String rollbackWords;
+        private Instant soakStartedAt;
+        private Instant soakEndsAt;
+        /** The system became unhealthy during its soak (in this decision). */
+        private boolean soakFailed;
+        /** Devices an unhealthy verdict named, with the words their rows show when the system goes back. */
+        private final Map<String, String> unhealthy = new LinkedHashMap<>();
 
         Planning(Input in) {
             this.in = in;
@@ -220,17 +271,21 @@ public final class RunPlanner {
             currentOrder = in.currentOrder();
             failedOrder = in.failedOrder();
             cause = in.rollbackCause();
+            rollbackWords = in.rollbackReason();
+            soakStartedAt = in.soakStartedAt();
+            soakEndsAt = in.soakEndsAt();
         }
 
         Decision run() {
-            if (state == RunState.RUNNING || (state == RunState.SUCCEEDED && cause == RollbackCause.MANUAL)) {
+            if (state == RunState.RUNNING || state == RunState.VERIFYING
+                    || (state == RunState.SUCCEEDED && cause == RollbackCause.MANUAL)) {
                 forward();
             }
             if (state == RunState.ROLLING_BACK) {
                 backward();
             }
             return new Decision(state, List.copyOf(steps), currentOrder, failedOrder, cause, reason, changes,
-                    assignments, events);
+                    assignments, events, rollbackWords, soakStartedAt, soakEndsAt);
         }
 
         /** The run goes to {@code next}, through the guard. */
@@ -245,6 +300,10 @@ public final class RunPlanner {
                     .anyMatch(d -> d.state() == DeviceState.FAILED || d.state().outOfHands());
             if (failure && cause == null) {
                 cause = RollbackCause.FAILURE;
+            }
+            if (cause == null && state == RunState.VERIFYING) {
+                soak();
+                return;
             }
             if (cause != null) {
                 if (devices.values().stream().anyMatch(d -> d.state().inFlight())) {
@@ -267,17 +326,60 @@ public final class RunPlanner {
                 index++;
             }
             if (state != RunState.SUCCEEDED) {
-                moveRun(RunState.SUCCEEDED);
                 long skipped = devices.values().stream().filter(d -> d.state() == DeviceState.ALREADY_ON_SET).count();
                 reason = "every component is on its set" + (skipped > 0 ? " (" + skipped + " device(s) already were)" : "");
+                Duration soak = in.verification().soak();
+                if (!soak.isZero() && !soak.isNegative() && skipped < devices.size() && state == RunState.RUNNING) {
+                    // updated (not merely found on its sets): the whole system must now stay healthy for the soak
+                    moveRun(RunState.VERIFYING);
+                    soakStartedAt = in.now();
+                    soakEndsAt = in.now().plus(soak);
+                    reason = reason + "; verifying: the system must stay healthy until " + TimelineEvent.clock(soakEndsAt);
+                    events.add(new TimelineEvent.SoakStarted(soak, soakEndsAt));
+                    return;
+                }
+                moveRun(RunState.SUCCEEDED);
                 events.add(new TimelineEvent.Succeeded(reason));
+            }
+        }
+
+        /**
+         * The run soaks: unhealthy (as {@link SystemHealth} found it this pass) sends the whole system back, with the
+         * words of why and how long after the update; healthy at the soak's end, it succeeds; unknown, it waits (past
+         * the soak's end saying so).
+         */
+        private void soak() {
+            Health health = in.verification().health();
+            Instant since = soakStartedAt == null ? in.now() : soakStartedAt;
+            if (health.verdict() == Health.Verdict.UNHEALTHY) {
+                cause = RollbackCause.FAILURE;
+                soakFailed = true;
+                rollbackWords = health.why() + " " + about(Duration.between(since, in.now())) + " after the update";
+                health.devices().forEach(id -> unhealthy.put(id, "unhealthy during the soak"));
+                events.add(new TimelineEvent.SystemUnhealthy(rollbackWords, health.devices()));
+                startRollback();
+                return;
+            }
+            if (health.verdict() == Health.Verdict.HEALTHY && (soakEndsAt == null || !in.now().isBefore(soakEndsAt))) {
+                moveRun(RunState.SUCCEEDED);
+                long skipped = devices.values().stream().filter(d -> d.state() == DeviceState.ALREADY_ON_SET).count();
+                reason = "every component is on its set" + (skipped > 0 ? " (" + skipped + " device(s) already were)" : "")
+                        + " and the system stayed healthy for " + about(Duration.between(since, in.now()))
+                        + " after the update";
+                events.add(new TimelineEvent.Succeeded(reason));
+            } else if (health.verdict() == Health.Verdict.UNKNOWN && soakEndsAt != null
+                    && !in.now().isBefore(soakEndsAt)) {
+                // over, but not known healthy (a gate that cannot tell): it waits, and says for what
+                reason = "every component is on its set; the soak is over, waiting to know the system is healthy: "
+                        + health.why();
             }
         }
 
         private void observeForward() {
             for (Device d : List.copyOf(devices.values())) {
                 Outcome news = in.outcomes().get(d.controllerId());
-                if (news == Outcome.LEFT && state == RunState.RUNNING && !d.state().outOfHands()
+                if (news == Outcome.LEFT && (state == RunState.RUNNING || state == RunState.VERIFYING)
+                        && !d.state().outOfHands()
                         && d.state() != DeviceState.ASSIGNING) {
                     // not this system's any more: whatever it got stays with it; the rest of the system goes back
                     String why = d.controllerId() + " left the system during the update";
@@ -299,8 +401,16 @@ public final class RunPlanner {
                     }
                     case LEFT -> {
                     }
-                    case SUCCEEDED -> change(d, DeviceState.SUCCEEDED, "installed",
-                            new TimelineEvent.DeviceFinished(d.controllerId(), false));
+                    case SUCCEEDED -> {
+                        if (d.verify() == null) {
+                            change(d, DeviceState.SUCCEEDED, "installed",
+                                    new TimelineEvent.DeviceFinished(d.controllerId(), false));
+                        } else {
+                            change(d, DeviceState.VERIFYING, "installed; waiting for it to report " + d.verify(),
+                                    new TimelineEvent.DeviceFinished(d.controllerId(), false));
+                            verify(devices.get(d.controllerId())); // it may say so already
+                        }
+                    }
                     case FAILED -> change(d, DeviceState.FAILED, FAILED_MARK,
                             new TimelineEvent.DeviceFailed(d.controllerId(), TimelineEvent.How.REPORTED, null));
                     case GONE -> change(d, DeviceState.FAILED, FAILED_MARK + ": the target was deleted in hawkBit",
@@ -315,6 +425,37 @@ public final class RunPlanner {
                         }
                     }
                 }
+            }
+            verifyWaiting();
+        }
+
+        /**
+         * After what hawkBit said of the devices in flight: every device that already waited to verify when the pass
+         * began matches its query now (done), or does not and its verify timeout ran out (failed, with what it reports).
+         */
+        private void verifyWaiting() {
+            for (Device before : in.devices()) {
+                Device d = devices.get(before.controllerId());
+                if (before.state() == DeviceState.VERIFYING && d.state() == DeviceState.VERIFYING) {
+                    verify(d);
+                }
+            }
+        }
+
+        /** A device that finished: matching its verification query it is done; past its verify timeout it failed. */
+        private void verify(Device d) {
+            Boolean matches = in.verification().verified().get(d.controllerId());
+            if (Boolean.TRUE.equals(matches)) {
+                change(d, DeviceState.SUCCEEDED, "installed and reports " + d.verify(),
+                        new TimelineEvent.DeviceVerified(d.controllerId(), d.verify()));
+            } else if (Boolean.FALSE.equals(matches) && d.verifyTimedOut(in.now(), in.verification().verifyTimeout())) {
+                String reports = in.verification().reports().get(d.controllerId());
+                String what = "finished but does not report " + d.verify() + (reports == null ? "" : " (" + reports + ")");
+                change(d, DeviceState.FAILED, FAILED_MARK + ": " + what + " within "
+                                + human(in.verification().verifyTimeout()),
+                        new TimelineEvent.DeviceNotVerified(d.controllerId(), d.verify(), reports,
+                                in.verification().verifyTimeout()),
+                        d.controllerId() + " " + what);
             }
         }
 
@@ -349,7 +490,10 @@ public final class RunPlanner {
 
         private void startRollback() {
             moveRun(RunState.ROLLING_BACK);
-            if (cause == RollbackCause.FAILURE) {
+            if (soakFailed) {
+                failedOrder = null; // after every order: the system, not an order, failed
+                events.add(TimelineEvent.RollbackStarted.unhealthy(rollbackWords));
+            } else if (cause == RollbackCause.FAILURE) {
                 failedOrder = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED || d.state().outOfHands())
                         .map(Device::order).min(Integer::compare).orElse(currentOrder);
                 long n = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED || d.state().outOfHands()).count();
@@ -359,11 +503,11 @@ public final class RunPlanner {
             }
             for (Device d : List.copyOf(devices.values())) {
                 switch (d.state()) {
-                    case SUCCEEDED, FAILED -> {
+                    case SUCCEEDED, FAILED, VERIFYING -> {
                         if (d.fromSetId() == null) {
                             change(d, DeviceState.LEFT_AS_IS, "ran nothing before: left as it is", null);
                         } else {
-                            change(d, DeviceState.ROLLBACK_WAITING, null, null);
+                            change(d, DeviceState.ROLLBACK_WAITING, unhealthy.get(d.controllerId()), null);
                         }
                     }
                     case WAITING -> change(d, DeviceState.NOT_SENT, "its order was not reached", null);
@@ -425,7 +569,7 @@ public final class RunPlanner {
             }
             boolean anyFailedBack = devices.values().stream().anyMatch(d -> d.state() == DeviceState.ROLLBACK_FAILED);
             moveRun(anyFailedBack ? RunState.ROLLBACK_FAILED : RunState.ROLLED_BACK);
-            reason = rollbackReason(cause, in.rollbackReason(), failedOrder, List.copyOf(devices.values()), Map.of());
+            reason = rollbackReason(cause, rollbackWords, failedOrder, List.copyOf(devices.values()), Map.of());
             events.add(anyFailedBack ? new TimelineEvent.RollbackFailed(reason) : new TimelineEvent.RolledBack(reason));
         }
 
@@ -457,6 +601,12 @@ public final class RunPlanner {
                 events.add(event);
             }
         }
+    }
+
+    /** About how long, for "3 min after the update": whole seconds under two minutes, else whole minutes. */
+    static String about(Duration d) {
+        long s = Math.max(0, d.getSeconds());
+        return s < 120 ? s + " s" : s / 60 + " min";
     }
 
     static String human(Duration d) {

@@ -9,9 +9,11 @@ import java.util.Set;
  *
  * <pre>
  * PENDING ──start──▶ RUNNING ──all orders done──▶ SUCCEEDED
- *    │                  │  device failed / rollback by hand
- *    │                  ▼
- *    │             ROLLING_BACK ──▶ ROLLED_BACK | ROLLBACK_FAILED ──take again──▶ PENDING
+ *    │                  │ └──all orders done, with a soak──▶ VERIFYING ──soaked, healthy──▶ SUCCEEDED
+ *    │                  │  device failed / by hand                 │ unhealthy / by hand
+ *    │                  ▼                                          ▼
+ *    │             ROLLING_BACK ◀──────────────────────────────────┘
+ *    │                  └──▶ ROLLED_BACK | ROLLBACK_FAILED ──take again──▶ PENDING
  *    ├──deployment aborted──▶ SKIPPED
  *    ├──left the channel before it was reached, or its devices vanished──▶ GIVEN_UP ──back in scope──▶ PENDING
  *    └──(waits, still PENDING, while another deployment drives it or it is not whole in the channel)
@@ -22,9 +24,12 @@ import java.util.Set;
  * ROLLED_BACK in one pass: two steps, each through the guard ({@link RunPlanner.Decision#steps()}).
  */
 public enum RunState {
-    PENDING, RUNNING, ROLLING_BACK, SUCCEEDED, ROLLED_BACK, ROLLBACK_FAILED, SKIPPED, GIVEN_UP;
+    PENDING, RUNNING, ROLLING_BACK, SUCCEEDED, ROLLED_BACK, ROLLBACK_FAILED, SKIPPED, GIVEN_UP,
+    /** Every order done; the whole system soaks (must stay healthy for the deployment's soak) before it counts. */
+    VERIFYING;
 
-    static final Set<RunState> UNDER_WAY = EnumSet.of(RUNNING, ROLLING_BACK);
+    /** Driving its system: a soaking run too, since it may still send every device back. */
+    static final Set<RunState> UNDER_WAY = EnumSet.of(RUNNING, VERIFYING, ROLLING_BACK);
     static final Set<RunState> TERMINAL = EnumSet.of(SUCCEEDED, ROLLED_BACK, ROLLBACK_FAILED, SKIPPED, GIVEN_UP);
 
     public boolean underWay() {
@@ -44,7 +49,8 @@ public enum RunState {
     public Set<RunState> next() {
         return switch (this) {
             case PENDING -> EnumSet.of(RUNNING, SKIPPED, GIVEN_UP);
-            case RUNNING -> EnumSet.of(SUCCEEDED, ROLLING_BACK);
+            case RUNNING -> EnumSet.of(SUCCEEDED, VERIFYING, ROLLING_BACK);
+            case VERIFYING -> EnumSet.of(SUCCEEDED, ROLLING_BACK);
             case ROLLING_BACK -> EnumSet.of(ROLLED_BACK, ROLLBACK_FAILED);
             case SUCCEEDED -> EnumSet.of(ROLLING_BACK); // by hand
             case ROLLED_BACK, ROLLBACK_FAILED, GIVEN_UP -> EnumSet.of(PENDING); // taken again; back in scope

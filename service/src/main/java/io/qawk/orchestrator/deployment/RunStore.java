@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.engine.DeviceObserver;
 import io.qawk.orchestrator.engine.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
@@ -21,7 +22,7 @@ import java.util.stream.Collectors;
  * The engine's reads and writes, each its own transaction (or, for planning, the engine's): one run per transaction,
  * locked while it changes. It decides nothing: what the planner decided is stored as it is.
  *
- * <p>It is long (about 540 lines) because every write of the pass is here, next to the locking and the queries it
+ * <p>It is long (about 560 lines) because every write of the pass is here, next to the locking and the queries it
  * depends on (intents, assignments, refusals, unobserved time): kept together so the order of locks and writes
  * can be checked in one place.
  */
@@ -37,13 +38,18 @@ public class RunStore {
     @Inject
     StartGate gate;
 
-    /** What a pass starts from. */
+    /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<RunView> runsToPlan,
-                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem) {
+                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
+                           Duration verifyTimeout, Duration soak, MetricGate metricGate) {
     }
 
-    /** A run the pass may plan, with its devices as they were loaded. */
-    public record RunView(long id, RunState state, List<RunPlanner.Device> devices) {
+    /**
+     * A run the pass may plan, with its devices as they were loaded; for a soaking run what its health is judged by
+     * (its system, the soak's span, each device's component).
+     */
+    public record RunView(long id, RunState state, List<RunPlanner.Device> devices, long systemTypeId, String system,
+                          String group, Instant soakStartedAt, Instant soakEndsAt, Map<String, String> componentOf) {
     }
 
     @Transactional
@@ -68,7 +74,8 @@ public class RunStore {
         // read as plain rows: a pass with thousands of systems under way reads tens of thousands of devices
         Map<Long, List<Object[]>> devices = runIds.isEmpty() ? Map.of()
                 : RunDevice.getEntityManager().createQuery("select d.runId, d.controllerId, d.order, d.fromSetId, d.toSetId,"
-                                + " d.state, d.assignedAt, d.failed, d.actionId, d.unobservedSeconds, d.failure"
+                                + " d.state, d.assignedAt, d.failed, d.actionId, d.unobservedSeconds, d.failure,"
+                                + " d.verifyQuery, d.healthQuery, d.verifyingSince, d.componentType"
                                 + " from RunDevice d where d.runId in :runs"
                                 + " order by d.runId, d.order, d.controllerId", Object[].class)
                 .setParameter("runs", runIds).getResultStream()
@@ -79,12 +86,14 @@ public class RunStore {
         for (SystemRun r : candidates) {
             List<Object[]> own = devices.getOrDefault(r.id, List.of());
             List<RunPlanner.Device> planned = new ArrayList<>(own.size());
+            Map<String, String> componentOf = new java.util.HashMap<>();
             for (Object[] row : own) {
                 DeviceState state = (DeviceState) row[5];
                 RunPlanner.Device dev = new RunPlanner.Device((String) row[1], (Integer) row[2], (Long) row[3],
                         (Long) row[4], state, (Instant) row[6], (Boolean) row[7], Duration.ofSeconds((Long) row[9]),
-                        (String) row[10]);
+                        (String) row[10], (String) row[11], (String) row[12], (Instant) row[13]);
                 planned.add(dev);
+                componentOf.put(dev.controllerId(), (String) row[14]);
                 if (state == DeviceState.ASSIGNED || state == DeviceState.ROLLBACK_ASSIGNED) {
                     inFlight.add(new DeviceObserver.InFlight(dev.controllerId(),
                             state.rollingBack() ? (Long) row[3] : (Long) row[4], (Long) row[8]));
@@ -92,11 +101,13 @@ public class RunStore {
                     anyIntent = true;
                 }
             }
-            runs.add(new RunView(r.id, r.state, planned));
+            runs.add(new RunView(r.id, r.state, planned, r.systemTypeId, r.system, r.group, r.soakStartedAt, r.soakEndsAt,
+                    componentOf));
         }
         List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
                 List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
-        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents, leftTheirSystem(deploymentId));
+        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents, leftTheirSystem(deploymentId),
+                d.verifyTimeout(), d.soak(), d.metricGate());
     }
 
     /**
@@ -106,7 +117,8 @@ public class RunStore {
     @SuppressWarnings("unchecked")
     private static Set<String> leftTheirSystem(long deploymentId) {
         List<String> ids = RunDevice.getEntityManager().createNativeQuery("select rd.controller_id from run_device rd"
-                        + " join system_run r on r.id = rd.run_id where r.deployment_id = :d and r.state = 'RUNNING'"
+                        + " join system_run r on r.id = rd.run_id where r.deployment_id = :d"
+                        + " and r.state in ('RUNNING', 'VERIFYING')"
                         + " and not exists (select 1 from system_member m where m.controller_id = rd.controller_id"
                         + " and m.system_type_id = r.system_type_id and m.system_name = r.system_name"
                         + " and m.component_type = rd.component_type and m.problem is null)")
@@ -117,10 +129,13 @@ public class RunStore {
     /** A run locked for this transaction with its devices, as the planner is to see it. */
     public record ToPlan(SystemRun run, List<RunDevice> devices) {
 
-        /** What the planner decides this run from. */
-        RunPlanner.Input input(Map<String, Outcome> outcomes, Map<String, String> takenBy, Instant now, Duration timeout) {
+        /** What the planner decides this run from; {@code health}: the verdicts of soaking runs by run id. */
+        RunPlanner.Input input(Map<String, Outcome> outcomes, Map<String, String> takenBy, Instant now, Duration timeout,
+                               Verification verification, Map<Long, Health> health) {
+            Health verdict = health.get(run.id);
             return new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder, run.rollbackCause,
-                    run.rollbackReason, devices.stream().map(RunDevice::planned).toList(), outcomes, now, timeout, takenBy);
+                    run.rollbackReason, devices.stream().map(RunDevice::planned).toList(), outcomes, now, timeout, takenBy,
+                    run.soakStartedAt, run.soakEndsAt, verdict == null ? verification : verification.withHealth(verdict));
         }
     }
 
@@ -291,6 +306,10 @@ public class RunStore {
             if (change.failure() != null) {
                 d.failure = change.failure();
             }
+            if (change.state() == DeviceState.VERIFYING) {
+                d.verifyingSince = now; // its verify timeout counts from here, afresh
+                d.unobservedSeconds = 0;
+            }
             if (change.state() == DeviceState.ASSIGNING || change.state() == DeviceState.ROLLBACK_ASSIGNING) {
                 d.intentAt = now;
                 d.assignedAt = null;
@@ -300,7 +319,7 @@ public class RunStore {
                 }
             }
             if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED,
-                    DeviceState.LEFT_SYSTEM, DeviceState.TAKEN_OVER).contains(change.state())) {
+                    DeviceState.LEFT_SYSTEM, DeviceState.TAKEN_OVER, DeviceState.VERIFYING).contains(change.state())) {
                 d.finishedAt = now;
             }
         });
@@ -308,6 +327,11 @@ public class RunStore {
         run.currentOrder = decision.currentOrder();
         run.failedOrder = decision.failedOrder();
         run.rollbackCause = decision.rollbackCause();
+        run.rollbackReason = decision.rollbackReason();
+        if (decision.soakStartedAt() != null && run.soakStartedAt == null) {
+            run.soakStartedAt = decision.soakStartedAt();
+            run.soakEndsAt = decision.soakEndsAt();
+        }
         if (decision.reason() != null) {
             run.reason = decision.reason();
         }
@@ -454,9 +478,10 @@ public class RunStore {
 
     /**
      * The deployment was observed at {@code at}. If it had not been since some time, that time is added to the
-     * unobserved time of every device of it in flight (so it does not count toward their order timeouts), each of
-     * their runs says so in its timeline, and the record goes, all in this one transaction. True when anything was
-     * extended: the caller reloads what it planned with.
+     * unobserved time of every device of it in flight or waiting to verify (so it does not count toward their order
+     * or verify timeouts) and to the soak of every run soaking, each of their runs says so in its timeline, and the
+     * record goes, all in this one transaction. True when anything was extended: the caller reloads what it planned
+     * with.
      */
     @Transactional
     public boolean observedAgain(long deploymentId, Instant at) {
@@ -470,14 +495,15 @@ public class RunStore {
         if (seconds == 0) {
             return false;
         }
+        boolean soaks = extendSoaks(deploymentId, u, at, seconds);
         List<DeviceState> inFlight = List.of(DeviceState.ASSIGNING, DeviceState.ASSIGNED, DeviceState.ROLLBACK_ASSIGNING,
-                DeviceState.ROLLBACK_ASSIGNED);
+                DeviceState.ROLLBACK_ASSIGNED, DeviceState.VERIFYING);
         var em = RunDevice.getEntityManager();
         List<Long> runIds = em.createQuery("select distinct d.runId from RunDevice d where d.state in :states and d.runId in"
                         + " (select r.id from SystemRun r where r.deploymentId = :d) order by d.runId", Long.class)
                 .setParameter("states", inFlight).setParameter("d", deploymentId).getResultList();
         if (runIds.isEmpty()) {
-            return false;
+            return soaks;
         }
         em.createQuery("update RunDevice d set d.unobservedSeconds = d.unobservedSeconds + :s"
                         + " where d.state in :states and d.runId in :runs")
@@ -487,10 +513,29 @@ public class RunStore {
         return true;
     }
 
+    /** Soaks under way end {@code seconds} later: time not observed is not time healthy. True when any was. */
+    private static boolean extendSoaks(long deploymentId, DeploymentUnobserved u, Instant at, long seconds) {
+        List<SystemRun> soaking = SystemRun.<SystemRun>find("deploymentId = ?1 and state = ?2 order by id", deploymentId,
+                RunState.VERIFYING).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+        for (SystemRun run : soaking) {
+            if (run.soakEndsAt != null) {
+                run.soakEndsAt = run.soakEndsAt.plusSeconds(seconds);
+                RunEvent.record(run.id, at, new TimelineEvent.SoakExtended(u.cause, u.since, at,
+                        Duration.ofSeconds(seconds), run.soakEndsAt), null);
+            }
+        }
+        return !soaking.isEmpty();
+    }
+
     private static final java.time.format.DateTimeFormatter TIME =
             java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
     private static final java.time.format.DateTimeFormatter DATE_TIME =
             java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+
+    /** {@code 18:25:16 UTC}. */
+    static String clock(Instant at) {
+        return TIME.format(at) + " UTC";
+    }
 
     /** {@code 18:25:16–18:26:01 UTC}, with dates when it spans midnight. */
     static String span(Instant from, Instant to) {

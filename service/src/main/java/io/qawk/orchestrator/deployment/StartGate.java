@@ -30,7 +30,8 @@ import java.util.TreeMap;
 public class StartGate {
 
     /** Under way, or about to go back by hand: the runs that drive their system. */
-    static final String DRIVING = "(r.state in ('RUNNING', 'ROLLING_BACK') or (r.state = 'SUCCEEDED' and r.rollback_cause = 'MANUAL'))";
+    static final String DRIVING = "(r.state in ('RUNNING', 'VERIFYING', 'ROLLING_BACK')"
+            + " or (r.state = 'SUCCEEDED' and r.rollback_cause = 'MANUAL'))";
 
     @Inject
     Instance<ReleaseHalts> halts;

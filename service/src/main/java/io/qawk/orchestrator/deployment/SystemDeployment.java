@@ -79,6 +79,13 @@ public class SystemDeployment extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "windows")
     public Windows windows;
+    /** How long a device that finished may take to match its verification query. */
+    @Column(name = "verify_timeout_seconds", nullable = false)
+    public int verifyTimeoutSeconds = DEFAULT_VERIFY_TIMEOUT_SECONDS;
+
+    /** How long a system must stay healthy after its last order before it counts as updated; 0: no soak. */
+    @Column(name = "soak_seconds", nullable = false)
+    public int soakSeconds;
 
     @Enumerated(EnumType.STRING)
     @Column(nullable = false)
@@ -118,9 +125,20 @@ public class SystemDeployment extends PanacheEntityBase {
     public MetricGate metricGate() {
         return metricGateQuery == null ? null : new MetricGate(metricGateQuery, metricGateCondition);
     }
+    public static final int DEFAULT_VERIFY_TIMEOUT_SECONDS = 300;
+    /** The longest verify timeout and soak: a day. */
+    public static final int MAX_VERIFY_SECONDS = 86_400;
 
     public Duration orderTimeout() {
         return Duration.ofSeconds(orderTimeoutSeconds);
+    }
+
+    public Duration verifyTimeout() {
+        return Duration.ofSeconds(verifyTimeoutSeconds);
+    }
+
+    public Duration soak() {
+        return Duration.ofSeconds(soakSeconds);
     }
 
     /** This deployment, locked for the rest of the transaction. */

@@ -69,6 +69,14 @@ public class SystemRun extends PanacheEntityBase {
     @Column(name = "ended_at")
     public Instant endedAt;
 
+    /** When its soak (state VERIFYING) began: its last order was done. */
+    @Column(name = "soak_started_at")
+    public Instant soakStartedAt;
+
+    /** When its soak ends if it stays healthy; moved on by time hawkBit could not be asked (or it was paused). */
+    @Column(name = "soak_ends_at")
+    public Instant soakEndsAt;
+
     @Version
     public long version;
 

@@ -13,7 +13,7 @@ import java.util.stream.Collectors;
  * One entry of a run's timeline as data: its {@link RunEventKind}, its fields, and the words operators read
  * ({@link #message()}). The timeline stores all three; nothing reads the words back to learn what happened.
  * <p>
- * Long (about 370 lines) only because it holds one small record per kind, with its words; each is a few lines and
+ * Long (about 460 lines) only because it holds one small record per kind, with its words; each is a few lines and
  * they are read together when the wording of the timeline is checked.
  */
 public sealed interface TimelineEvent {
@@ -67,6 +67,11 @@ public sealed interface TimelineEvent {
             return out;
         }
         return v.toString();
+    }
+
+    /** {@code 18:25:16 UTC}: a time as the timeline's words give it. */
+    static String clock(Instant at) {
+        return RunStore.clock(at);
     }
 
     /** How a device failed its step: it said so, its target was deleted in hawkBit, or it took too long. */
@@ -194,6 +199,72 @@ public sealed interface TimelineEvent {
         }
     }
 
+    /** A device that finished matches its component's verification query ({@code query}). */
+    record DeviceVerified(String controllerId, String query) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DEVICE_VERIFIED;
+        }
+
+        public String message() {
+            return "device " + controllerId + " reports " + query;
+        }
+    }
+
+    /**
+     * A device finished but did not match its verification query within {@code timeout}; {@code reports}: what it
+     * reports instead ({@code reports 1.9}), null when that could not be told.
+     */
+    record DeviceNotVerified(String controllerId, String query, String reports, Duration timeout)
+            implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DEVICE_NOT_VERIFIED;
+        }
+
+        public String message() {
+            return "device " + controllerId + " failed: it finished but does not report " + query + " within "
+                    + RunPlanner.human(timeout) + (reports == null ? "" : " (" + reports + ")");
+        }
+    }
+
+    /** Every order is done: the whole system must stay healthy for {@code soak}, until {@code until}. */
+    record SoakStarted(Duration soak, Instant until) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.SOAK_STARTED;
+        }
+
+        public String message() {
+            return "every component is on its set; verifying for " + RunPlanner.human(soak) + ", until " + clock(until)
+                    + ": every device must keep reporting its health query";
+        }
+    }
+
+    /** During the soak the system stopped being healthy ({@code why}, with how long after the update). */
+    record SystemUnhealthy(String why, List<String> devices) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.SYSTEM_UNHEALTHY;
+        }
+
+        public String message() {
+            return why;
+        }
+    }
+
+    /**
+     * From {@code from} to {@code to} the deployment was not observed ({@code cause}); the soak goes on for that much
+     * longer, to {@code endsAt}.
+     */
+    record SoakExtended(String cause, Instant from, Instant to, Duration extension, Instant endsAt)
+            implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.SOAK_EXTENDED;
+        }
+
+        public String message() {
+            return cause + " " + RunStore.span(from, to) + "; the soak extended by " + RunPlanner.human(extension)
+                    + ", to " + clock(endsAt);
+        }
+    }
+
     record DeviceLeftSystem(String controllerId) implements TimelineEvent {
         public RunEventKind kind() {
             return RunEventKind.DEVICE_LEFT_SYSTEM;
@@ -230,12 +301,20 @@ public sealed interface TimelineEvent {
             return new RollbackStarted(RollbackCause.MANUAL, null, null, reason);
         }
 
+        /** The system became unhealthy during its soak ({@code reason}: why). */
+        static RollbackStarted unhealthy(String reason) {
+            return new RollbackStarted(RollbackCause.FAILURE, null, null, reason);
+        }
+
         public RunEventKind kind() {
             return RunEventKind.ROLLBACK_STARTED;
         }
 
         public String message() {
-            return cause == RollbackCause.MANUAL ? "rollback by hand" + (reason == null ? "" : ": " + reason)
+            if (cause == RollbackCause.MANUAL) {
+                return "rollback by hand" + (reason == null ? "" : ": " + reason);
+            }
+            return failedOrder == null && reason != null ? "unhealthy during the soak: the whole system goes back"
                     : failedDevices + " device(s) failed at order " + failedOrder + ": the whole system goes back";
         }
     }

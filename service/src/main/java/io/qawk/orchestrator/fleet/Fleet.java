@@ -61,6 +61,13 @@ public class Fleet extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "windows")
     public Windows windows;
+    /** For the deployments of its releases: how long a device that finished may take to match its verification query. */
+    @Column(name = "orchestrator_verify_timeout_seconds", nullable = false)
+    public int orchestratorVerifyTimeoutSeconds = 300;
+
+    /** For the deployments of its releases: how long each system soaks after its last order (0: none). */
+    @Column(name = "orchestrator_soak_seconds", nullable = false)
+    public int orchestratorSoakSeconds;
 
     /** Standalone devices that may fail before the release halts. */
     @Column(name = "device_max_failed", nullable = false)

@@ -15,13 +15,15 @@ public record FleetRequest(String name, String match, Long promotesTo, Orchestra
                            Integer soakSeconds, Long distributionSetId, Long manifestId) {
 
     /**
-     * How the channel's orchestrator takes its systems; {@code metricGate} goes into every deployment its releases
-     * start ({@code {}} removes it); {@code windows}: when its releases' deployments may start them, per centre (on
-     * PUT, {@code {}} removes them).
+     * How the channel's orchestrator takes its systems; {@code verifyTimeoutSeconds} and {@code soakSeconds} go into
+     * the deployments its releases start (how long a device may take to verify, how long a system soaks);
+     * {@code metricGate} goes into every deployment its releases start ({@code {}} removes it); {@code windows}: when
+     * its releases' deployments may start them, per centre (on PUT, {@code {}} removes them).
      */
     @JsonIgnoreProperties(ignoreUnknown = false)
     public record Orchestrator(Integer maxParallel, Integer maxFailed, Boolean byCentre, List<String> centres,
-                               MetricGate metricGate, Windows windows) {
+                               Integer verifyTimeoutSeconds, Integer soakSeconds, MetricGate metricGate,
+                               Windows windows) {
     }
 
     /** The standalone devices' failure budget and batch size. */

@@ -112,7 +112,7 @@ public class FleetResource {
         ChannelProblems.Listing problemList = problems.of(f.id);
         return new FleetView(f.id, f.name, f.match, f.promotesToId, target == null ? null : target.name,
                 new FleetRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres),
-                        f.metricGate(), f.windows),
+                        f.orchestratorVerifyTimeoutSeconds, f.orchestratorSoakSeconds, f.metricGate(), f.windows),
                 new FleetRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy, release,
                 service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices());
     }

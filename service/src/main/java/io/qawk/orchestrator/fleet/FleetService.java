@@ -201,6 +201,14 @@ public class FleetService {
                 errors.check(o.maxFailed() >= 0, "orchestrator.maxFailed", "must be 0 or more");
             }
             WindowsValidation.check(o.windows(), "orchestrator.windows", clock.instant(), errors);
+            if (o.verifyTimeoutSeconds() != null) {
+                errors.check(o.verifyTimeoutSeconds() >= 1 && o.verifyTimeoutSeconds() <= 86_400,
+                        "orchestrator.verifyTimeoutSeconds", "must be between 1 and 86400 (a day)");
+            }
+            if (o.soakSeconds() != null) {
+                errors.check(o.soakSeconds() >= 0 && o.soakSeconds() <= 86_400, "orchestrator.soakSeconds",
+                        "must be between 0 (no soak) and 86400 (a day)");
+            }
             if (o.centres() != null) {
                 Set<String> seen = new HashSet<>();
                 for (int i = 0; i < o.centres().size(); i++) {
@@ -280,6 +288,12 @@ public class FleetService {
             if (o.windows() != null) {
                 f.windows = Windows.orNull(o.windows());
             }
+            if (o.verifyTimeoutSeconds() != null) {
+                f.orchestratorVerifyTimeoutSeconds = o.verifyTimeoutSeconds();
+            }
+            if (o.soakSeconds() != null) {
+                f.orchestratorSoakSeconds = o.soakSeconds();
+            }
         }
         if (r.devices() != null) {
             if (r.devices().maxFailed() != null) {
@@ -322,7 +336,8 @@ public class FleetService {
             String name = f.name + " release " + r.id + " (" + m.name + ")";
             r.deploymentId = deployments.startForRelease(new DeploymentRequest(name.length() > 128
                     ? name.substring(0, 128) : name, manifestId, f.id, f.centres, List.of(), f.maxParallel, f.maxFailed,
-                    f.byCentre, null, f.metricGate(), f.windows), manifestRevisionId, actor);
+                    f.byCentre, null, f.orchestratorVerifyTimeoutSeconds, f.orchestratorSoakSeconds, f.metricGate(),
+                    f.windows), manifestRevisionId, actor);
         }
         return r;
     }

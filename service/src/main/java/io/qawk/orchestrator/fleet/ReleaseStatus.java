@@ -31,7 +31,7 @@ class ReleaseStatus {
             switch (row.getKey()) {
                 case "SUCCEEDED" -> updated += n;
                 case "ROLLED_BACK", "ROLLBACK_FAILED" -> back += n;
-                case "RUNNING", "ROLLING_BACK" -> underWay += n;
+                case "RUNNING", "VERIFYING", "ROLLING_BACK" -> underWay += n; // a soaking system is not updated yet
                 case "PENDING" -> pending += n;
                 case "GIVEN_UP" -> givenUp += n;
                 default -> skipped += n;

@@ -138,6 +138,24 @@ public class HawkbitGateway {
         return idsOf(controllerIds, Fiql.eq(ASSIGNED_NAME, set.name()), Fiql.eq(ASSIGNED_VERSION, set.version()));
     }
 
+    /**
+     * Which of these devices match {@code query} now, an operator's target query such as a verification or health
+     * query ({@code attribute.app_version==2.0}): one question, {@code controllerId=in=(…);(query)}, paged; hawkBit
+     * evaluates it exactly as it evaluates a component's match. Cut the ids with {@link #idChunks}, leaving room for
+     * the query ({@link #encodedLength}).
+     */
+    public Set<String> matching(String query, Collection<String> controllerIds) {
+        if (query == null || query.isBlank()) {
+            throw new IllegalArgumentException("no query to match");
+        }
+        return idsOf(controllerIds, query);
+    }
+
+    /** How long {@code text} is once URL-encoded, as it goes into a request line. */
+    public static int encodedLength(String text) {
+        return HawkbitClient.encode(text).length();
+    }
+
     /** Every device, in all of hawkBit, that has {@code set} assigned and its update still pending (paged). */
     public Set<String> pendingOn(DistributionSetRef set) {
         Set<String> pending = new HashSet<>();

@@ -8,7 +8,12 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record ManifestRequest(String name, Long systemTypeId, List<ComponentRequest> components) {
 
+    /** {@code verify}: optional, the query a device must match once it installed the set. */
     @JsonIgnoreProperties(ignoreUnknown = false)
-    public record ComponentRequest(String componentType, Long distributionSetId, Integer order) {
+    public record ComponentRequest(String componentType, Long distributionSetId, Integer order, String verify) {
+
+        public ComponentRequest(String componentType, Long distributionSetId, Integer order) {
+            this(componentType, distributionSetId, order, null);
+        }
     }
 }

@@ -74,7 +74,7 @@ public class ManifestRevision extends PanacheEntityBase {
         r.name = m.name;
         r.systemTypeId = m.systemTypeId;
         m.components.forEach(c -> r.components.add(new ManifestComponent(c.componentType, c.distributionSetId,
-                c.distributionSet, c.order)));
+                c.distributionSet, c.order, c.verify)));
         r.createdAt = now;
         r.persist();
         return r;
@@ -90,7 +90,10 @@ public class ManifestRevision extends PanacheEntityBase {
         return new Pinned(r.revision, m != null && !r.holds(m));
     }
 
-    /** True when the manifest says what this revision says: the same system type, sets and orders (names aside). */
+    /**
+     * True when the manifest says what this revision says: the same system type, sets, orders and verification
+     * queries (names aside).
+     */
     public boolean holds(Manifest m) {
         return m.systemTypeId == systemTypeId && content(components).equals(content(m.components));
     }
@@ -105,7 +108,7 @@ public class ManifestRevision extends PanacheEntityBase {
         m.name = name;
         m.systemTypeId = systemTypeId;
         components.forEach(c -> m.components.add(new ManifestComponent(c.componentType, c.distributionSetId,
-                c.distributionSet, c.order)));
+                c.distributionSet, c.order, c.verify)));
         m.createdAt = createdAt;
         m.updatedAt = createdAt;
         return m;
@@ -113,7 +116,8 @@ public class ManifestRevision extends PanacheEntityBase {
 
     private static Set<List<Object>> content(List<ManifestComponent> components) {
         Set<List<Object>> out = new HashSet<>();
-        components.forEach(c -> out.add(List.of(c.componentType, c.distributionSetId, c.distributionSet, c.order)));
+        components.forEach(c -> out.add(java.util.Arrays.asList(c.componentType, c.distributionSetId, c.distributionSet,
+                c.order, c.verify)));
         return out;
     }
 }

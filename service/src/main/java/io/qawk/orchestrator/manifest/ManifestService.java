@@ -101,7 +101,7 @@ public class ManifestService {
 
     /**
      * True when storing the request would change nothing: same name, system type, and per component type the same
-     * set (id and {@code name:version}) and order. The position of a component in the list does not count.
+     * set (id and {@code name:version}), order and verification query. The position of a component in the list does not count.
      */
     public static boolean sameAs(Manifest m, ManifestRequest request, Map<Long, String> labels) {
         if (!Objects.equals(m.name, request.name()) || request.systemTypeId() == null
@@ -114,7 +114,7 @@ public class ManifestService {
         for (ManifestRequest.ComponentRequest c : request.components()) {
             ManifestComponent s = c == null ? null : stored.remove(c.componentType());
             if (s == null || !Objects.equals(c.distributionSetId(), s.distributionSetId)
-                    || !Objects.equals(c.order(), s.order)
+                    || !Objects.equals(c.order(), s.order) || !Objects.equals(c.verify(), s.verify)
                     || !Objects.equals(labels.get(s.distributionSetId), s.distributionSet)) {
                 return false;
             }
@@ -132,7 +132,7 @@ public class ManifestService {
         m.systemTypeId = r.systemTypeId();
         m.components.clear();
         r.components().forEach(c -> m.components.add(new ManifestComponent(c.componentType(), c.distributionSetId(),
-                sets.get(c.distributionSetId()).label(), c.order())));
+                sets.get(c.distributionSetId()).label(), c.order(), c.verify())));
         m.updatedAt = now;
     }
 }

@@ -86,6 +86,7 @@ final class ManifestValidator {
                 errors.check(c.order() >= MIN_ORDER && c.order() <= MAX_ORDER, at + ".order",
                         "must be between " + MIN_ORDER + " and " + MAX_ORDER + " (got " + c.order() + ")");
             }
+            errors.optionalQuery(c.verify(), at + ".verify", "attribute.app_version==2.0");
             Long id = c.distributionSetId();
             if (id == null) {
                 errors.add(at + ".distributionSetId", "is required");

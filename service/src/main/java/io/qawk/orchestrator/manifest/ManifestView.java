@@ -7,13 +7,16 @@ import java.util.List;
 public record ManifestView(long id, String name, long systemTypeId, List<ComponentView> components,
                            List<Integer> orders, Instant createdAt, Instant updatedAt) {
 
-    public record ComponentView(String componentType, long distributionSetId, String distributionSet, int order) {
+    /** {@code verify}: null when the component names none. */
+    public record ComponentView(String componentType, long distributionSetId, String distributionSet, int order,
+                                String verify) {
     }
 
     public static ManifestView of(Manifest m) {
         return new ManifestView(m.id, m.name, m.systemTypeId,
                 m.components.stream()
-                        .map(c -> new ComponentView(c.componentType, c.distributionSetId, c.distributionSet, c.order))
+                        .map(c -> new ComponentView(c.componentType, c.distributionSetId, c.distributionSet, c.order,
+                                c.verify))
                         .toList(),
                 m.orders(), m.createdAt, m.updatedAt);
     }

@@ -36,7 +36,9 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <ul>
  *   <li>{@code qawk_deployments{phase}} – system deployments by phase</li>
- *   <li>{@code qawk_runs{state}} – system runs of the deployments that have not ended, by state</li>
+ *   <li>{@code qawk_runs{state}} – system runs of the deployments that have not ended, by state ({@code verifying}:
+ *       soaking after their last order)</li>
+ *   <li>{@code qawk_soak_left_seconds} – the longest time left of the soaks under way (0 when none soaks)</li>
  *   <li>{@code qawk_inventory_devices}, {@code qawk_inventory_systems} – devices in the inventory and the systems
  *       they form (over every system type)</li>
  *   <li>{@code qawk_inventory_last_sync_age_seconds} – seconds since the last successful inventory sync (by any
@@ -68,6 +70,7 @@ public class StoreGauges {
     private final AtomicLong devices = new AtomicLong();
     private final AtomicLong systems = new AtomicLong();
     private final AtomicLong waitingForWindow = new AtomicLong();
+    private volatile Instant lastSoakEnd;
     private volatile Instant lastSync;
     private volatile Instant started;
 
@@ -87,6 +90,9 @@ public class StoreGauges {
                     .description("System runs of the deployments that have not ended, by state")
                     .tag("state", EngineMetrics.label(s)).register(registry);
         }
+        Gauge.builder("qawk.soak.left", this, StoreGauges::soakLeftSeconds)
+                .description("The longest time left of the system soaks under way (0 when none soaks)")
+                .baseUnit("seconds").register(registry);
         Gauge.builder("qawk.inventory.devices", devices, AtomicLong::get)
                 .description("Devices in the inventory (hawkBit targets some system type matches)").register(registry);
         Gauge.builder("qawk.inventory.systems", systems, AtomicLong::get)
@@ -133,6 +139,11 @@ public class StoreGauges {
                 while (rs.next()) {
                     states.put(RunState.valueOf(rs.getString(1)), rs.getLong(2));
                 }
+            }
+            try (PreparedStatement ps = c.prepareStatement("select max(soak_ends_at) from system_run where state = 'VERIFYING'");
+                 ResultSet rs = ps.executeQuery()) {
+                Timestamp end = rs.next() ? rs.getTimestamp(1) : null;
+                lastSoakEnd = end == null ? null : end.toInstant();
             }
             deployments.forEach((p, v) -> v.set(phases.getOrDefault(p, 0L)));
             runs.forEach((s, v) -> v.set(states.getOrDefault(s, 0L)));
@@ -189,6 +200,11 @@ public class StoreGauges {
                 lastSync = t == null ? null : t.toInstant();
             }
         }
+    }
+
+    double soakLeftSeconds() {
+        Instant end = lastSoakEnd;
+        return end == null ? 0 : Math.max(0, Duration.between(clock.instant(), end).toMillis() / 1000.0);
     }
 
     double lastSyncAgeSeconds() {

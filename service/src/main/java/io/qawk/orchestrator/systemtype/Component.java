@@ -3,7 +3,10 @@ package io.qawk.orchestrator.systemtype;
 import jakarta.persistence.Column;
 import jakarta.persistence.Embeddable;
 
-/** One component of a system type, and the target query that recognises the devices filling it. */
+/**
+ * One component of a system type, the target query that recognises the devices filling it, and optionally the query
+ * its devices must keep matching while their system soaks after an update ({@code health}).
+ */
 @Embeddable
 public class Component {
 
@@ -13,11 +16,20 @@ public class Component {
     @Column(name = "match", nullable = false)
     public String match;
 
+    /** FIQL over the target, e.g. {@code attribute.lane_state==scoring}; null: nothing to keep matching. */
+    @Column(name = "health")
+    public String health;
+
     public Component() {
     }
 
     public Component(String componentType, String match) {
+        this(componentType, match, null);
+    }
+
+    public Component(String componentType, String match, String health) {
         this.componentType = componentType;
         this.match = match;
+        this.health = health;
     }
 }

@@ -8,7 +8,12 @@ import java.util.List;
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components) {
 
+    /** {@code health}: optional, the query its devices must keep matching during a soak. */
     @JsonIgnoreProperties(ignoreUnknown = false)
-    public record ComponentRequest(String componentType, String match) {
+    public record ComponentRequest(String componentType, String match, String health) {
+
+        public ComponentRequest(String componentType, String match) {
+            this(componentType, match, null);
+        }
     }
 }

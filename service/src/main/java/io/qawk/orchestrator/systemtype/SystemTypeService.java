@@ -86,7 +86,7 @@ public class SystemTypeService {
         t.systemKey = r.systemKey();
         t.groupKey = r.groupKey();
         t.components.clear();
-        r.components().forEach(c -> t.components.add(new Component(c.componentType(), c.match())));
+        r.components().forEach(c -> t.components.add(new Component(c.componentType(), c.match(), c.health())));
         t.updatedAt = now;
     }
 

@@ -60,6 +60,7 @@ final class SystemTypeValidator {
                         "'" + c.componentType() + "' appears more than once");
             }
             TargetQuerySyntax.problem(c.match()).ifPresent(p -> errors.add(at + ".match", p));
+            errors.optionalQuery(c.health(), at + ".health", "attribute.lane_state==scoring");
         }
     }
 }

@@ -7,13 +7,14 @@ import java.util.List;
 public record SystemTypeView(long id, String name, String systemKey, String groupKey, String effectiveGroupKey,
                              List<ComponentView> components, Instant createdAt, Instant updatedAt) {
 
-    public record ComponentView(String componentType, String match) {
+    /** {@code health}: null when the component names none. */
+    public record ComponentView(String componentType, String match, String health) {
     }
 
     static SystemTypeView of(SystemType t, String defaultGroupKey) {
         return new SystemTypeView(t.id, t.name, t.systemKey, t.groupKey,
                 t.groupKey != null ? t.groupKey : defaultGroupKey,
-                t.components.stream().map(c -> new ComponentView(c.componentType, c.match)).toList(),
+                t.components.stream().map(c -> new ComponentView(c.componentType, c.match, c.health)).toList(),
                 t.createdAt, t.updatedAt);
     }
 }

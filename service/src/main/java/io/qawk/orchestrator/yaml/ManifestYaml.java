@@ -27,6 +27,7 @@ import java.util.regex.Pattern;
  *   device2:
  *     artifact_name: device2-fw:2.0      # a distribution set: name:version, or name alone for its newest
  *     update_strategy: { order: 1 }      # left out: order 1
+ *     qawk_verify: attribute.fw==2.0     # optional: what the device must report once it installed it
  * </pre>
  */
 final class ManifestYaml {
@@ -36,13 +37,14 @@ final class ManifestYaml {
     static final int MAX_ORDER = 1000;
     private static final Set<String> TOP = new LinkedHashSet<>(List.of("api_version", "kind", "name",
             "system_types_compatible", "component_types"));
-    private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("artifact_name", "update_strategy"));
+    private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("artifact_name", "update_strategy",
+            "qawk_verify"));
     private static final Set<String> COMPONENT_IGNORED = Set.of("artifact_path");
     private static final Set<String> STRATEGY = Set.of("order");
     private static final Pattern COMPONENT_FIELD = Pattern.compile("components\\[(\\d+)\\](?:\\.(\\w+))?");
 
     /** One entry of {@code component_types}. */
-    record Component(String componentType, String artifactName, int order, String path) {
+    record Component(String componentType, String artifactName, int order, String verify, String path) {
     }
 
     /** What the document says, before anything is looked up. */
@@ -125,8 +127,9 @@ final class ManifestYaml {
                     + "cannot stand in for it"
                     : "is required: the distribution set, name:version or a name alone for its newest version");
             Integer order = order(in, c.get("update_strategy"), YamlPaths.key(path, "update_strategy"));
+            String verify = in.text(c, "qawk_verify", path, false);
             if (artifact != null && order != null) {
-                out.add(new Component(e.getKey(), artifact.strip(), order, path));
+                out.add(new Component(e.getKey(), artifact.strip(), order, verify, path));
             }
         }
         return out;
@@ -170,6 +173,9 @@ final class ManifestYaml {
             ObjectNode entry = components.putObject(c.componentType);
             entry.put("artifact_name", c.distributionSet);
             entry.putObject("update_strategy").put("order", c.order);
+            if (c.verify != null) {
+                entry.put("qawk_verify", c.verify);
+            }
         }
         return YamlWriting.write(root);
     }
@@ -197,6 +203,7 @@ final class ManifestYaml {
         return switch (m.group(2)) {
             case "distributionSetId" -> at + ".artifact_name";
             case "order" -> at + ".update_strategy.order";
+            case "verify" -> at + ".qawk_verify";
             default -> at + "." + m.group(2);
         };
     }

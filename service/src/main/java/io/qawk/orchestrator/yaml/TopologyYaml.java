@@ -28,6 +28,7 @@ import java.util.regex.Pattern;
  * components:
  *   - component_type: device1
  *     qawk_match: attribute.device_type==device1
+ *     qawk_health: attribute.lane_state==scoring   # optional: kept matching while the system soaks
  * </pre>
  * Several entries of one {@code component_type} (Mender's instances of a type) are one Qawk component and must agree.
  */
@@ -36,7 +37,8 @@ final class TopologyYaml {
     static final String KIND = "topology";
     private static final Set<String> TOP = new LinkedHashSet<>(List.of("api_version", "kind", "system_type",
             "qawk_system_key", "qawk_group_key", "components"));
-    private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("component_type", "qawk_match"));
+    private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("component_type", "qawk_match",
+            "qawk_health"));
     private static final Pattern COMPONENT_FIELD = Pattern.compile("components\\[(\\d+)\\](?:\\.(\\w+))?");
     private static final Set<String> COMPONENT_IGNORED = new LinkedHashSet<>(List.of("interface", "interface_args"));
 
@@ -84,6 +86,7 @@ final class TopologyYaml {
         }
         Map<String, Integer> first = new LinkedHashMap<>();
         Map<String, String> matchOf = new LinkedHashMap<>();
+        Map<String, String> healthOf = new LinkedHashMap<>();
         for (int i = 0; i < list.size(); i++) {
             String at = "components[" + i + "]";
             JsonNode item = list.get(i);
@@ -96,6 +99,7 @@ final class TopologyYaml {
             String match = in.text(item, "qawk_match", at, "is required by Qawk: the hawkBit target query that "
                     + "finds this component's devices (e.g. attribute.device_type==" + (type == null ? "device1" : type)
                     + ")");
+            String health = in.text(item, "qawk_health", at, false);
             if (type == null || match == null) {
                 continue;
             }
@@ -103,8 +107,13 @@ final class TopologyYaml {
             if (earlier == null) {
                 first.put(type, i);
                 matchOf.put(type, match);
-                out.add(new SystemTypeRequest.ComponentRequest(type, match));
+                healthOf.put(type, health);
+                out.add(new SystemTypeRequest.ComponentRequest(type, match, health));
                 yamlIndex.add(i);
+            } else if (!Objects.equals(healthOf.get(type), health)) {
+                in.error(at + ".qawk_health", "component_type '" + type + "' is listed again with a different "
+                        + "qawk_health ('" + health + "' here, '" + healthOf.get(type) + "' at components[" + earlier
+                        + "]); the entries of one type are one component and must agree");
             } else if (!matchOf.get(type).equals(match)) {
                 in.error(at + ".qawk_match", "component_type '" + type + "' is listed again with a different "
                         + "qawk_match ('" + match + "' here, '" + matchOf.get(type) + "' at components[" + earlier
@@ -125,7 +134,10 @@ final class TopologyYaml {
         }
         var components = root.putArray("components");
         for (Component c : type.components) {
-            components.addObject().put("component_type", c.componentType).put("qawk_match", c.match);
+            ObjectNode entry = components.addObject().put("component_type", c.componentType).put("qawk_match", c.match);
+            if (c.health != null) {
+                entry.put("qawk_health", c.health);
+            }
         }
         return YamlWriting.write(root);
     }
@@ -140,7 +152,8 @@ final class TopologyYaml {
         for (int i = 0; i < t.components.size(); i++) {
             Component c = t.components.get(i);
             SystemTypeRequest.ComponentRequest rc = r.components().get(i);
-            if (!c.componentType.equals(rc.componentType()) || !c.match.equals(rc.match())) {
+            if (!c.componentType.equals(rc.componentType()) || !c.match.equals(rc.match())
+                    || !Objects.equals(c.health, rc.health())) {
                 return false;
             }
         }
@@ -168,7 +181,11 @@ final class TopologyYaml {
         if (m.group(2) == null) {
             return at;
         }
-        return at + ("match".equals(m.group(2)) ? ".qawk_match" : "componentType".equals(m.group(2))
-                ? ".component_type" : "." + m.group(2));
+        return at + switch (m.group(2)) {
+            case "match" -> ".qawk_match";
+            case "health" -> ".qawk_health";
+            case "componentType" -> ".component_type";
+            default -> "." + m.group(2);
+        };
     }
 }

@@ -84,7 +84,7 @@ public class YamlImport {
                 continue;
             }
             labels.put(set.get().id(), set.get().label());
-            components.add(new ManifestRequest.ComponentRequest(c.componentType(), set.get().id(), c.order()));
+            components.add(new ManifestRequest.ComponentRequest(c.componentType(), set.get().id(), c.order(), c.verify()));
         }
         errors.throwIfAny();
         ManifestRequest request = new ManifestRequest(parsed.name(), type.get().id, components);

@@ -6,6 +6,7 @@ import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.LaneFleet;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +32,7 @@ import static org.hamcrest.Matchers.startsWith;
 class MetricGateEndToEndTest {
 
     static final Duration WITHIN = Duration.ofSeconds(20);
+    static final Duration SOAK_WITHIN = Duration.ofSeconds(120);
     static final String QUERY = "max(lane_error_ratio{system=\"{system}\",centre=\"{centre}\"})";
     static final String GATE = "{\"query\": \"max(lane_error_ratio{system=\\\"{system}\\\",centre=\\\"{centre}\\\"})\", "
             + "\"condition\": \" < 0.05 \"}";
@@ -96,5 +98,56 @@ class MetricGateEndToEndTest {
                     .then().statusCode(200).extract().path("release.deploymentId");
             Api.viewer().get("/qawk/v1/systemdeployments/" + next).then().statusCode(200).body("metricGate", nullValue());
         }
+    }
+    /**
+     * Issue 15's done-when row: two systems soak for 20 s under a metric gate asked of the real Prometheus. One
+     * system's error ratio turns bad during the soak: that whole system goes back, the reason giving the query and
+     * its value. The other's stays good: it ends succeeded after its soak.
+     */
+    @Test
+    void aQueryThatTurnsBadDuringTheSoakRollsItsSystemBackWithTheValue() {
+        try (LaneFleet fleet = new LaneFleet("gate-soak-").withSetsAndType()) {
+            fleet.system("gate-lane-01", "c01").system("gate-lane-02", "c01");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            MetricsEndpoint endpoint = SharedPrometheus.endpoint();
+            Map<String, String> bad = Map.of("system", "gate-lane-01", "centre", "c01");
+            Map<String, String> good = Map.of("system", "gate-lane-02", "centre", "c01");
+            endpoint.set("lane_error_ratio", bad, 0.01);
+            endpoint.set("lane_error_ratio", good, 0.02);
+            SharedPrometheus.get().awaitScraped(Instant.now(), WITHIN);
+
+            int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 1, "
+                    + "\"soakSeconds\": 20, \"metricGate\": " + GATE);
+            await().atMost(SOAK_WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
+                    LaneFleet.runs(d).<String>getList("state").equals(java.util.List.of("VERIFYING", "VERIFYING")));
+
+            endpoint.set("lane_error_ratio", bad, 0.31);
+
+            await().atMost(SOAK_WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
+                    "ROLLED_BACK".equals(runOf(d, "gate-lane-01").getString("state")));
+            assertThat(runOf(d, "gate-lane-01").getString("reason")).matches(java.util.regex.Pattern.quote(
+                    "metric gate failed: max(lane_error_ratio{system=\"gate-lane-01\",centre=\"c01\"}) = 0.31,"
+                            + " needs < 0.05,") + " \\d+ s after the update -- rolled back: 4 of 4 devices on their"
+                    + " previous set again");
+            JsonPath end = LaneFleet.awaitState(d, "FINISHED", SOAK_WITHIN);
+            assertThat(end.getString("summary")).isEqualTo("1 of 2 updated, 1 rolled back");
+            JsonPath steady = runOf(d, "gate-lane-02");
+            assertThat(steady.getString("state")).isEqualTo("SUCCEEDED");
+            assertThat(Instant.parse(steady.getString("endedAt")))
+                    .isAfterOrEqualTo(Instant.parse(steady.getString("soakStartedAt")).plusSeconds(20));
+            for (String role : java.util.List.of("lane", "term-a", "display")) {
+                String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
+                assertThat(fleet.installedSetId(fleet.id("gate-lane-01", role))).as(role).isEqualTo(fleet.set(set + ":1"));
+                assertThat(fleet.installedSetId(fleet.id("gate-lane-02", role))).as(role).isEqualTo(fleet.set(set + ":2"));
+            }
+        } finally {
+            SharedPrometheus.endpoint().remove("lane_error_ratio", Map.of("system", "gate-lane-01", "centre", "c01"))
+                    .remove("lane_error_ratio", Map.of("system", "gate-lane-02", "centre", "c01"));
+        }
+    }
+
+    private static JsonPath runOf(int deployment, String system) {
+        return new JsonPath(LaneFleet.runs(deployment).prettify()).setRootPath("find { it.system == '" + system + "' }");
     }
 }

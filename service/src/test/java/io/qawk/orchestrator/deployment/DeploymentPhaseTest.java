@@ -30,6 +30,9 @@ class DeploymentPhaseTest {
             true  | false | false | 0 | RUNNING                                 | RUNNING
             true  | false | false | 0 | ROLLING_BACK:FAILURE                    | RUNNING
             true  | false | false | 0 | SUCCEEDED:MANUAL                        | RUNNING
+            # a system soaking after its last order is not updated yet: running (and its release not complete)
+            true  | false | false | 0 | SUCCEEDED VERIFYING                     | RUNNING
+            true  | false | true  | 0 | VERIFYING SKIPPED                       | ABORTING
             # a rollback by hand of a run still RUNNING keeps it running, once back it is a finished system
             true  | false | false | 0 | ROLLED_BACK:MANUAL SUCCEEDED            | FINISHED
             # the failure budget: more failed than maxFailed, none under way

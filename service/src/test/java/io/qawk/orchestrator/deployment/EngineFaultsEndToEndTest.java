@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
@@ -136,6 +137,68 @@ class EngineFaultsEndToEndTest {
             assertThat(events(id, runs(id).getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
                     .matches("paused \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC; order timeouts extended by \\d+ s"));
         }
+    }
+
+    /**
+     * Issue 15: hawkBit stops answering while the lane computer waits to report its new version, for longer than the
+     * verify timeout: it does not fail, its timeout counts on after the outage, and it verifies once it reports. Then
+     * hawkBit stops answering during the soak, for longer than the soak: the soak is extended by the outage, so the
+     * system is not declared healthy on time nobody could look at it.
+     */
+    @Test
+    void hawkbitAwayWhileADeviceVerifiesOrItsSystemSoaksFailsNothingAndTheSoakGoesOnForAsLong() {
+        try (LaneFleet fleet = new LaneFleet("ef-verify-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
+            fleet.system("lane-01", "c01");
+            String lane = fleet.id("lane-01", "lane");
+            fleet.devices.setAttributes(lane, Map.of("lane_state", "scoring"));
+            fleet.discovered(1);
+            fleet.preinstall("1");
+            int manifest = fleet.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
+            int id = fleet.deploy(manifest, "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 6");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
+
+            // longer than the verify timeout by more than a slow pass takes, so that the timeout would run out in it
+            outage(Duration.ofSeconds(20), () -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
+                    events(id, runs(id).getInt("[0].id")).<String>getList("type").contains("TIMEOUTS_EXTENDED"));
+            assertThat(deviceState(id, "lane-01", "lane", lane)).as("20 s away, 15 s to verify: not failed")
+                    .isEqualTo("VERIFYING");
+            fleet.devices.setAttributes(lane, Map.of("app_version", "2"));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> !"RUNNING".equals(runs(id).getString("[0].state")));
+            assertThat(runs(id).getString("[0].state")).as("verified and soaking; timeline: %s",
+                    events(id, runs(id).getInt("[0].id")).<String>getList("message")).isEqualTo("VERIFYING");
+            assertThat(deviceState(id, "lane-01", "lane", lane)).isEqualTo("SUCCEEDED");
+            Instant soakEnds = Instant.parse(runs(id).getString("[0].soakEndsAt"));
+
+            outage(Duration.ofSeconds(9), () -> "VERIFYING".equals(runs(id).getString("[0].state")));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
+                    events(id, runs(id).getInt("[0].id")).<String>getList("type").contains("SOAK_EXTENDED"));
+            JsonPath soaking = runs(id);
+            assertThat(soaking.getString("[0].state")).as("the soak's end passed while hawkBit was away")
+                    .isEqualTo("VERIFYING");
+            assertThat(Instant.parse(soaking.getString("[0].soakEndsAt"))).isAfter(soakEnds.plusSeconds(6));
+            assertThat(events(id, soaking.getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
+                    .matches("hawkBit unreachable \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC;"
+                            + " the soak extended by \\d+ s, to \\d\\d:\\d\\d:\\d\\d UTC"));
+
+            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(60));
+            assertThat(done.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
+            assertThat(events(id, soaking.getInt("[0].id")).<String>getList("type"))
+                    .doesNotContain("DEVICE_NOT_VERIFIED", "SYSTEM_UNHEALTHY", "ROLLBACK_STARTED");
+        }
+    }
+
+    /** hawkBit answers nothing for {@code length}; {@code meanwhile} must hold all that time. */
+    private static void outage(Duration length, java.util.concurrent.Callable<Boolean> meanwhile) {
+        HawkbitProxy.blackHole();
+        Instant down = Instant.now();
+        await().atMost(Duration.ofSeconds(15)).until(() -> readiness() == 503);
+        await().during(length.minus(Duration.between(down, Instant.now()))).atMost(length.plusSeconds(15))
+                .pollInterval(Duration.ofSeconds(1)).until(() -> readiness() == 503 && meanwhile.call());
+        HawkbitProxy.heal();
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
     }
 
     /** A device that never reports is named in the reason as timed out, not counted as a device that failed. */

@@ -26,6 +26,7 @@ class RunSchedulerTest {
             every free slot is filled                            | RUNNING  | 3 | 0 | false | false | SUCCEEDED PENDING PENDING PENDING             |         | 2 3 4
             more slots than pending systems                      | RUNNING  | 9 | 0 | false | false | PENDING PENDING                               |         | 1 2
             a rollback under way takes a slot                    | RUNNING  | 1 | 0 | false | false | ROLLING_BACK PENDING                          |         |
+            a system soaking takes a slot                        | RUNNING  | 1 | 0 | false | false | VERIFYING PENDING                             |         |
             finished systems take no slot                        | RUNNING  | 1 | 5 | false | false | SUCCEEDED ROLLED_BACK+again SKIPPED GIVEN_UP PENDING |  | 5
             nothing pending, nothing starts                      | RUNNING  | 5 | 5 | false | false | SUCCEEDED RUNNING                             |         |
             paused: nothing starts                               | PAUSED   | 5 | 5 | false | false | PENDING                                       |         |
@@ -50,6 +51,7 @@ class RunSchedulerTest {
             byCentre: only the first centre not done             | RUNNING  | 5 | 0 | true  | false | SUCCEEDED/c02 RUNNING/c02 PENDING/c02 PENDING/c01 |     | 3
             byCentre: a centre done lets the next one start      | RUNNING  | 5 | 0 | true  | false | SUCCEEDED/c02 GIVEN_UP/c02 PENDING/c01        |         | 3
             byCentre: a centre under way holds the next one back | RUNNING  | 5 | 0 | true  | false | RUNNING/c02 PENDING/c01                       |         |
+            byCentre: a centre still soaking holds the next back | RUNNING  | 5 | 0 | true  | false | VERIFYING/c02 PENDING/c01                     |         |
             byCentre: a blocked system keeps its centre open     | RUNNING  | 5 | 0 | true  | false | PENDING/c02 PENDING/c01                       | 1       |
             byCentre: maxParallel within the centre              | RUNNING  | 2 | 0 | true  | false | PENDING/c01 PENDING/c01 PENDING/c01 PENDING/c02 |       | 1 2
             without byCentre centres mix                         | RUNNING  | 5 | 0 | false | false | RUNNING/c02 PENDING/c01                       |         | 2

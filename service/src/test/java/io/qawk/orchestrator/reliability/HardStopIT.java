@@ -204,6 +204,76 @@ class HardStopIT {
         }
     }
 
+    /**
+     * Issue 15: the service is killed while one system soaks and the lane computer of another has finished but not yet
+     * reported its new version, and started again. Both continue where they stood: the soak ends when it was stored
+     * to end (not restarted from zero, not forgotten), the device still waits since the moment it began to (its
+     * verify timeout not restarted), and verifies once it reports; nothing is assigned twice.
+     */
+    @Test
+    void aRestartDuringVerificationAndSoakContinuesBothWhereTheyStood() {
+        try (RelFleet fleet = new RelFleet("rel-soak-", SharedHawkbit.get(), RelFleet.LANE)) {
+            QawkApi api = service.api();
+            fleet.system("lane-01", "c01");
+            fleet.system("lane-02", "c01");
+            int type = fleet.createType(api);
+            fleet.awaitDiscovered(api, type);
+            fleet.preinstall(1);
+            String soaks = fleet.id("lane-01", "lane");
+            String waits = fleet.id("lane-02", "lane");
+            fleet.devices.reportAfterInstall(soaks, fleet.prefix + "app:2", Map.of("app_version", "2"));
+            int manifest = fleet.manifest(api, type, 2, Map.of("lane", "attribute.app_version==2"));
+            Map<String, Long> baseline = fleet.actionBaseline();
+            Map<String, Long> ranBefore = new HashMap<>();
+            fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
+            int id = api.deploy("rel-soak", manifest, fleet.systemNames(),
+                    "\"maxParallel\": 2, \"soakSeconds\": 12, \"verifyTimeoutSeconds\": 600");
+
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() ->
+                    "VERIFYING".equals(run(api, id, fleet.prefix + "lane-01").get("state"))
+                            && "VERIFYING".equals(device(api, id, fleet.prefix + "lane-02", waits).get("state")));
+            Object soakEnds = run(api, id, fleet.prefix + "lane-01").get("soakEndsAt");
+            Object verifyingSince = device(api, id, fleet.prefix + "lane-02", waits).get("verifyingSince");
+            assertThat(soakEnds).isNotNull();
+            assertThat(verifyingSince).isNotNull();
+
+            service.kill();
+            service.restart();
+            Instant back = Instant.now();
+            System.out.printf("[hardstop] soak: killed with lane-01 soaking until %s and %s verifying since %s;"
+                    + " back at %s%n", soakEnds, waits, verifyingSince, back);
+
+            Map<String, Object> waiting = device(api, id, fleet.prefix + "lane-02", waits);
+            assertThat(waiting.get("state")).as("still waiting to verify, not failed nor forgotten").isEqualTo("VERIFYING");
+            assertThat(waiting.get("verifyingSince")).as("its verify timeout counts from where it stood")
+                    .isEqualTo(verifyingSince);
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "SUCCEEDED".equals(run(api, id, fleet.prefix + "lane-01").get("state")));
+            Map<String, Object> soaked = run(api, id, fleet.prefix + "lane-01");
+            assertThat(soaked.get("soakEndsAt")).as("the stored end, not a new one").isEqualTo(soakEnds);
+            Instant ended = Instant.parse((String) soaked.get("endedAt"));
+            assertThat(ended).isAfterOrEqualTo(Instant.parse((String) soakEnds));
+            assertThat(ended).as("not soaked again from zero after the restart").isBefore(back.plusSeconds(12));
+
+            fleet.devices.setAttributes(waits, Map.of("app_version", "2"));
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> "FINISHED".equals(api.state(id)));
+            assertThat(api.deployment(id).getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
+            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+            assertThat(result.problems()).isEmpty();
+            assertThat(result.duplicates()).isZero();
+        }
+    }
+
+    private static Map<String, Object> run(QawkApi api, int deploymentId, String system) {
+        return api.runs(deploymentId).stream().filter(r -> system.equals(r.get("system"))).findFirst().orElseThrow();
+    }
+
+    private static Map<String, Object> device(QawkApi api, int deploymentId, String system, String controllerId) {
+        return QawkApi.devices(run(api, deploymentId, system)).stream()
+                .filter(d -> controllerId.equals(d.get("controllerId"))).findFirst().orElseThrow();
+    }
+
     private static boolean awaitQuietly(Duration max, java.util.concurrent.Callable<Boolean> condition) {
         try {
             await().atMost(max).pollInterval(Duration.ofMillis(100)).until(condition);

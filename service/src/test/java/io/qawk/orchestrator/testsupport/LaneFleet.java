@@ -37,6 +37,11 @@ public final class LaneFleet implements AutoCloseable {
 
     /** Creates the sets {@code <prefix>app}, {@code -term}, {@code -disp} in versions 1 and 2, and the system type. */
     public LaneFleet withSetsAndType() {
+        return withSetsAndType(Map.of());
+    }
+
+    /** The same, with health queries for some components ({@code lane}, {@code terminal}, {@code display}). */
+    public LaneFleet withSetsAndType(Map<String, String> health) {
         for (String name : List.of("app", "term", "disp")) {
             for (String version : List.of("1", "2")) {
                 sets.put(name + ":" + version, hawkbit.createDistributionSet(prefix + name, version));
@@ -45,11 +50,17 @@ public final class LaneFleet implements AutoCloseable {
         typeId = Api.admin().body("""
                 {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
                  "components": [
-                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}]}
-                """.formatted(prefix)).post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
+                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"%2$s},
+                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"%3$s},
+                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"%4$s}]}
+                """.formatted(prefix, query("health", health.get("lane")), query("health", health.get("terminal")),
+                        query("health", health.get("display"))))
+                .post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
         return this;
+    }
+
+    private static String query(String field, String query) {
+        return query == null ? "" : ", \"" + field + "\": \"" + query.replace("\"", "\\\"") + "\"";
     }
 
     public long set(String key) {
@@ -58,12 +69,19 @@ public final class LaneFleet implements AutoCloseable {
 
     /** A manifest: terminals and display at order 1, the lane computer at order 2, on the given versions. */
     public int manifest(String name, String version) {
+        return manifest(name, version, Map.of());
+    }
+
+    /** The same, with verification queries for some components ({@code lane}, {@code terminal}, {@code display}). */
+    public int manifest(String name, String version, Map<String, String> verify) {
         return Api.admin().body("""
                 {"name": "%s", "systemTypeId": %d, "components": [
-                  {"componentType": "terminal", "distributionSetId": %d, "order": 1},
-                  {"componentType": "display", "distributionSetId": %d, "order": 1},
-                  {"componentType": "lane", "distributionSetId": %d, "order": 2}]}
-                """.formatted(prefix + name, typeId, set("term:" + version), set("disp:" + version), set("app:" + version)))
+                  {"componentType": "terminal", "distributionSetId": %d, "order": 1%s},
+                  {"componentType": "display", "distributionSetId": %d, "order": 1%s},
+                  {"componentType": "lane", "distributionSetId": %d, "order": 2%s}]}
+                """.formatted(prefix + name, typeId, set("term:" + version), query("verify", verify.get("terminal")),
+                        set("disp:" + version), query("verify", verify.get("display")), set("app:" + version),
+                        query("verify", verify.get("lane"))))
                 .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
     }
 

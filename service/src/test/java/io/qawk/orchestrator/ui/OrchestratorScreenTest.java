@@ -244,6 +244,60 @@ class OrchestratorScreenTest {
     }
 
 
+    /**
+     * Issue 15 as the screen shows it (the deployments API answered by the test): a soaking system reads "verifying"
+     * with the time it still has to stay healthy, the bar has its share, and a device that finished but has not
+     * reported its verification query reads "verifying" with what it waits for.
+     */
+    @Test
+    void aSoakingSystemReadsVerifyingWithTheTimeLeftAndADeviceWaitingToVerifySaysForWhat() throws Exception {
+        String deployments = """
+                [{"id": 990, "name": "lane-2.0 to c01", "manifestId": 1, "manifestName": "lane-2.0", "fleetId": null,
+                  "groups": [], "systems": [], "maxParallel": 2, "maxFailed": 0, "byCentre": false,
+                  "orderTimeoutSeconds": 1800, "verifyTimeoutSeconds": 300, "soakSeconds": 600, "state": "RUNNING",
+                  "paused": false, "aborted": false,
+                  "counts": {"systems": 2, "pending": 0, "running": 1, "verifying": 1, "rollingBack": 0, "succeeded": 0,
+                             "rolledBack": 0, "rollbackFailed": 0, "skipped": 0, "givenUp": 0},
+                  "summary": "0 of 2 updated, 0 rolled back, 1 under way, 1 verifying",
+                  "createdAt": "2026-12-01T10:00:00Z", "startedAt": "2026-12-01T10:00:05Z"}]
+                """;
+        String runs = """
+                [{"id": 9901, "deploymentId": 990, "system": "lane-01", "group": "c01", "state": "VERIFYING",
+                  "reason": "every component is on its set; verifying: the system must stay healthy until 10:12:00 UTC",
+                  "attempt": 1, "currentOrder": 2, "soakStartedAt": "2026-12-01T10:02:00Z",
+                  "soakEndsAt": "2026-12-01T10:12:00Z", "soakSecondsLeft": 125,
+                  "components": {"lane": [{"controllerId": "lane-01-lane", "order": 2, "fromSet": "app:1",
+                                           "toSet": "app:2", "state": "SUCCEEDED", "detail": "installed and reports attribute.app_version==2",
+                                           "verify": "attribute.app_version==2", "health": "attribute.lane_state==scoring"}]}},
+                 {"id": 9902, "deploymentId": 990, "system": "lane-02", "group": "c01", "state": "RUNNING",
+                  "reason": null, "attempt": 1, "currentOrder": 2, "soakSecondsLeft": null,
+                  "components": {"lane": [{"controllerId": "lane-02-lane", "order": 2, "fromSet": "app:1",
+                                           "toSet": "app:2", "state": "VERIFYING",
+                                           "detail": "installed; waiting for it to report attribute.app_version==2",
+                                           "verify": "attribute.app_version==2"}]}}]
+                """;
+        try (AuthProxy.Interception ignored = browser.intercept(page(), uri -> uri.contains("/qawk/v1/systemdeployments"),
+                req -> AuthProxy.Answer.json(req.uri().contains("/runs") ? runs : deployments))) {
+            browser.open(page());
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-deployment='990']")).isEmpty());
+            assertThat(words(990)).isEqualTo("0 of 2 updated, 0 rolled back, 1 under way, 1 verifying");
+            assertThat(browser.find("tr[data-deployment='990'] .bar [data-share='verifying']").getAttribute("data-count"))
+                    .isEqualTo("1");
+
+            browser.find("[data-key='dep-open-990']").click();
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#drawer section.run[data-system='lane-01']")).isEmpty());
+            assertThat(run("lane-01").findElement(By.cssSelector(".run-head .pill")).getText()).isEqualTo("verifying");
+            assertThat(run("lane-01").findElement(By.cssSelector(".soak")).getText())
+                    .startsWith("3 min left of its soak: every device must keep reporting its health query");
+            assertThat(run("lane-01").getText()).contains("Roll back…");
+            WebElement waiting = run("lane-02").findElement(By.cssSelector("tr[data-device='lane-02-lane']"));
+            assertThat(waiting.findElement(By.cssSelector(".pill")).getText()).isEqualTo("verifying");
+            assertThat(waiting.getText()).contains("installed; waiting for it to report attribute.app_version==2");
+            browser.screenshot("verifying");
+            new Actions(browser.driver).sendKeys(Keys.ESCAPE).perform();
+        }
+    }
+
     @Test
     void aNarrowWindowNeedsNoSidewaysScrollingOfThePage() {
         try {

@@ -41,7 +41,9 @@ import org.jboss.logging.Logger;
  * token) and then polls {@code GET /{tenant}/controller/v1/{controllerId}} with {@code Authorization: TargetToken},
  * honouring {@code config.polling.sleep} (never faster than {@link #setMinPollInterval(Duration)});</li>
  * <li>sends its attributes ({@code PUT …/configData}, mode merge) on its first poll, whenever the poll answer has a
- * {@code configData} link, and at once after {@link #setAttributes(String, Map)};</li>
+ * {@code configData} link, and at once after {@link #setAttributes(String, Map)} — and after it installed a set
+ * {@link #reportAfterInstall(String, String, Map)} names, with that set's attributes merged in (as a device reports
+ * its new version once it runs it);</li>
  * <li>runs a {@code deploymentBase} action once per action id: reads it, looks up the action's distribution set through
  * the Management API ({@code GET /rest/v1/targets/{id}/actions/{aid}} → {@code _links.distributionset} → id, then
  * {@code GET /rest/v1/distributionsets/{id}} → name/version, cached), sends {@code proceeding} feedback, and after the
@@ -169,6 +171,20 @@ public final class DeviceSimulator implements AutoCloseable {
         Integer status = pushAttributes(d).join();
         if (status == null || status / 100 != 2) {
             throw new IllegalStateException("hawkBit refused attributes of " + controllerId + ": HTTP " + status);
+        }
+    }
+
+    /**
+     * From now on, each time the device installs {@code setNameVersion} ({@code "name:version"}) successfully it merges
+     * {@code attributes} into the attributes it reports and pushes them, right after its success feedback was taken;
+     * a failed install reports nothing new. Given again for the same set, the newer attributes replace the older.
+     * Change attributes at any other moment with {@link #setAttributes(String, Map)}.
+     */
+    public void reportAfterInstall(String controllerId, String setNameVersion, Map<String, String> attributes) {
+        Objects.requireNonNull(setNameVersion, "setNameVersion");
+        Device d = device(controllerId);
+        synchronized (d) {
+            d.afterInstall.put(setNameVersion, Map.copyOf(attributes));
         }
     }
 
@@ -457,6 +473,13 @@ public final class DeviceSimulator implements AutoCloseable {
                         if (e == null && r.statusCode() == 200) {
                             d.history.put(aid, cur.with(fail ? ActionRecord.Outcome.FAILURE
                                     : ActionRecord.Outcome.SUCCESS, Instant.now(), null));
+                            Map<String, String> report = fail ? null
+                                    : d.afterInstall.get(Behaviour.key(cur.distributionSetName(), cur.distributionSetVersion()));
+                            if (report != null) {
+                                d.attributes.putAll(report);
+                                d.attributesDirty = true;
+                                pushAttributes(d); // asynchronous; a failed push is retried on the next poll
+                            }
                         } else if (e == null && r.statusCode() == 410) {
                             d.history.put(aid, cur.with(ActionRecord.Outcome.FEEDBACK_REJECTED, null,
                                     "final feedback answered HTTP 410 (action closed)"));
@@ -628,6 +651,8 @@ public final class DeviceSimulator implements AutoCloseable {
         final String id;
         final String token;
         final Map<String, String> attributes;
+        /** Attributes to report once a set ({@code name:version}) is installed. */
+        final Map<String, Map<String, String>> afterInstall = new java.util.HashMap<>();
         volatile Behaviour behaviour;
         boolean active; // a poll is scheduled or in flight
         boolean attributesSent;

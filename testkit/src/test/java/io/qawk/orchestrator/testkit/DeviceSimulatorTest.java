@@ -97,6 +97,54 @@ class DeviceSimulatorTest {
     }
 
     @Test
+    void attributesGivenForASetAreReportedOnceThatSetIsInstalled(TestInfo info) {
+        String prefix = prefix(info);
+        List<DeviceSpec> specs = devices(prefix, 2);
+        String lane = specs.get(0).controllerId();
+        String other = specs.get(1).controllerId();
+        sim.addDevices(specs);
+        long v1 = fixtures.createDistributionSet(prefix + "app", "1.0");
+        long v2 = fixtures.createDistributionSet(prefix + "app", "2.0");
+        sim.reportAfterInstall(lane, prefix + "app:2.0", Map.of("app_version", "2.0"));
+        sim.reportAfterInstall(lane, prefix + "app:1.0", Map.of("app_version", "1.0", "lane_state", "scoring"));
+
+        fixtures.assign(v1, List.of(lane, other));
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
+                assertThat(fixtures.attributes(lane)).containsEntry("app_version", "1.0")
+                        .containsEntry("lane_state", "scoring").containsEntry("device", lane));
+        assertThat(fixtures.installedDsId(lane)).contains(v1);
+        assertThat(fixtures.attributes(other)).as("given for another device").doesNotContainKey("app_version");
+
+        fixtures.assign(v2, List.of(lane));
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(300)).untilAsserted(() ->
+                assertThat(fixtures.attributes(lane)).containsEntry("app_version", "2.0"));
+        assertThat(fixtures.attributes(lane)).as("merged: what 2.0 does not name stays").containsEntry("lane_state", "scoring");
+        assertThat(sim.attributes(lane)).containsEntry("app_version", "2.0");
+
+        // and changed at runtime, as before
+        sim.setAttributes(lane, Map.of("lane_state", "idle"));
+        assertThat(fixtures.attributes(lane)).containsEntry("lane_state", "idle").containsEntry("app_version", "2.0");
+    }
+
+    @Test
+    void attributesAreNotReportedForAnInstallThatFailed(TestInfo info) {
+        String prefix = prefix(info);
+        List<DeviceSpec> specs = devices(prefix, 1);
+        String lane = specs.get(0).controllerId();
+        sim.addDevices(List.of(specs.get(0).withBehaviour(Behaviour.failAfter(Duration.ZERO))));
+        long v2 = fixtures.createDistributionSet(prefix + "app", "2.0");
+        sim.reportAfterInstall(lane, prefix + "app:2.0", Map.of("app_version", "2.0"));
+
+        fixtures.assign(v2, List.of(lane));
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+            assertThat(fixtures.updateStatus(lane)).isEqualTo("error");
+            assertThat(sim.history(lane)).extracting(ActionRecord::outcome).containsExactly(ActionRecord.Outcome.FAILURE);
+        });
+        assertThat(fixtures.attributes(lane)).doesNotContainKey("app_version");
+        assertThat(sim.attributes(lane)).doesNotContainKey("app_version");
+    }
+
+    @Test
     void bulkAssignmentInstallsOnAllDevices(TestInfo info) {
         String prefix = prefix(info);
         List<DeviceSpec> specs = devices(prefix, 20);

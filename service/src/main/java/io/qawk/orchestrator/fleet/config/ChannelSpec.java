@@ -11,10 +11,23 @@ import java.util.List;
  *
  * @param index      position in {@code channels}, for messages
  * @param promotesTo name of the channel releases promote to, or null
+ * @param soakSeconds how long a complete release stays before it may be promoted
+ * @param verifyTimeoutSeconds {@code orchestrator.verifyTimeoutSeconds}: for the deployments of its releases
+ * @param systemSoakSeconds {@code orchestrator.soakSeconds}: how long each system soaks after its last order
  */
 public record ChannelSpec(int index, String name, String match, String promotesTo, int maxParallel, int maxFailed,
                           boolean byCentre, List<String> centres, int deviceMaxFailed, int deviceBatchSize,
-                          int soakSeconds) {
+                          int soakSeconds, int verifyTimeoutSeconds, int systemSoakSeconds) {
+
+    public static final int DEFAULT_VERIFY_TIMEOUT_SECONDS = 300;
+    public static final int DEFAULT_SYSTEM_SOAK_SECONDS = 0;
+
+    /** Without the orchestrator's verify timeout and soak: their defaults. */
+    public ChannelSpec(int index, String name, String match, String promotesTo, int maxParallel, int maxFailed,
+                       boolean byCentre, List<String> centres, int deviceMaxFailed, int deviceBatchSize, int soakSeconds) {
+        this(index, name, match, promotesTo, maxParallel, maxFailed, byCentre, centres, deviceMaxFailed, deviceBatchSize,
+                soakSeconds, DEFAULT_VERIFY_TIMEOUT_SECONDS, DEFAULT_SYSTEM_SOAK_SECONDS);
+    }
 
     public static final int DEFAULT_MAX_PARALLEL = 1;
     public static final int DEFAULT_MAX_FAILED = 0;
@@ -28,7 +41,7 @@ public record ChannelSpec(int index, String name, String match, String promotesT
     /** The settings as {@link io.qawk.orchestrator.fleet.FleetService#applyManaged} takes them. */
     public FleetRequest toRequest() {
         return new FleetRequest(name, match, null, new FleetRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres,
-                null, NO_WINDOWS),
+                verifyTimeoutSeconds, systemSoakSeconds, null, NO_WINDOWS),
                 new FleetRequest.Devices(deviceMaxFailed, deviceBatchSize), soakSeconds, null, null);
     }
 

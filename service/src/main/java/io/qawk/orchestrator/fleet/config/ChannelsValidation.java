@@ -25,7 +25,8 @@ import java.util.Set;
  *   - name: beta                       # required, unique
  *     match: attribute.channel==beta   # required, a hawkBit target query
  *     promotesTo: prod                 # optional: a declared channel (or one that exists already)
- *     orchestrator: {maxParallel: 2, maxFailed: 0, byCentre: true, centres: [c01, c02]}
+ *     orchestrator: {maxParallel: 2, maxFailed: 0, byCentre: true, centres: [c01, c02],
+ *                    verifyTimeoutSeconds: 300, soakSeconds: 600}
  *     devices: {maxFailed: 0, batchSize: 500}
  *     soakSeconds: 3600
  * </pre>
@@ -37,7 +38,8 @@ public final class ChannelsValidation {
     private static final Set<String> ROOT_KEYS = Set.of("channels");
     private static final Set<String> CHANNEL_KEYS = Set.of("name", "match", "promotesTo", "orchestrator", "devices",
             "soakSeconds");
-    private static final Set<String> ORCHESTRATOR_KEYS = Set.of("maxParallel", "maxFailed", "byCentre", "centres");
+    private static final Set<String> ORCHESTRATOR_KEYS = Set.of("maxParallel", "maxFailed", "byCentre", "centres",
+            "verifyTimeoutSeconds", "soakSeconds");
     private static final Set<String> DEVICES_KEYS = Set.of("maxFailed", "batchSize");
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
 
@@ -126,6 +128,8 @@ public final class ChannelsValidation {
         int maxFailed = ChannelSpec.DEFAULT_MAX_FAILED;
         boolean byCentre = false;
         List<String> centres = new ArrayList<>();
+        int verifyTimeout = ChannelSpec.DEFAULT_VERIFY_TIMEOUT_SECONDS;
+        int systemSoak = ChannelSpec.DEFAULT_SYSTEM_SOAK_SECONDS;
         JsonNode o = section(node, "orchestrator", at, ORCHESTRATOR_KEYS);
         if (o != null) {
             String oa = at + ".orchestrator";
@@ -140,6 +144,8 @@ public final class ChannelsValidation {
                 }
             }
             centres = centres(o.get("centres"), oa + ".centres");
+            verifyTimeout = integer(o, "verifyTimeoutSeconds", oa, 1, 86_400, verifyTimeout);
+            systemSoak = integer(o, "soakSeconds", oa, 0, 86_400, systemSoak);
         }
         int deviceMaxFailed = ChannelSpec.DEFAULT_DEVICE_MAX_FAILED;
         int batchSize = ChannelSpec.DEFAULT_DEVICE_BATCH_SIZE;
@@ -153,7 +159,7 @@ public final class ChannelsValidation {
             return null;
         }
         return new ChannelSpec(index, name, match, promotesTo, maxParallel, maxFailed, byCentre, List.copyOf(centres),
-                deviceMaxFailed, batchSize, soak);
+                deviceMaxFailed, batchSize, soak, verifyTimeout, systemSoak);
     }
 
     /** promotesTo: not itself, no loop among the declared channels. Undeclared targets are checked against the database. */

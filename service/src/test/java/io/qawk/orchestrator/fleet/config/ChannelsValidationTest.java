@@ -39,6 +39,30 @@ class ChannelsValidationTest {
     }
 
     @Test
+    void theOrchestratorsVerifyTimeoutAndSoakAreReadCheckedAndCarriedToItsRequest() {
+        ChannelSpec spec = ChannelsValidation.parse("""
+                channels:
+                  - name: beta
+                    match: attribute.channel==beta
+                    orchestrator: {maxParallel: 2, verifyTimeoutSeconds: 120, soakSeconds: 600}
+                """, "test").get(0);
+        assertThat(spec.verifyTimeoutSeconds()).isEqualTo(120);
+        assertThat(spec.systemSoakSeconds()).isEqualTo(600);
+        assertThat(spec.soakSeconds()).as("the release's soak before promotion is another setting").isZero();
+        assertThat(spec.toRequest().orchestrator().soakSeconds()).isEqualTo(600);
+        assertThat(spec.toRequest().orchestrator().verifyTimeoutSeconds()).isEqualTo(120);
+        assertThat(ChannelsValidation.parse("channels: [{name: a, match: tag==a}]", "test").get(0).toRequest()
+                .orchestrator()).extracting("verifyTimeoutSeconds", "soakSeconds").containsExactly(300, 0);
+        assertThat(problems("""
+                channels:
+                  - name: beta
+                    match: attribute.channel==beta
+                    orchestrator: {verifyTimeoutSeconds: 0, soakSeconds: 86401}
+                """)).contains("qawk fleets: channels[0].orchestrator.verifyTimeoutSeconds must be ≥ 1 (got 0)",
+                "qawk fleets: channels[0].orchestrator.soakSeconds must be ≤ 86400 (got 86401)");
+    }
+
+    @Test
     void emptyDocumentsAndJsonAreAccepted() {
         assertThat(ChannelsValidation.parse("", "test")).isEmpty();
         assertThat(ChannelsValidation.parse("channels: []", "test")).isEmpty();

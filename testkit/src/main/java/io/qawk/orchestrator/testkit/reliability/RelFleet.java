@@ -114,11 +114,18 @@ public final class RelFleet implements AutoCloseable {
 
     /** A manifest putting every component on its set in {@code version}. */
     public int manifest(QawkApi api, int typeId, int version) {
+        return manifest(api, typeId, version, Map.of());
+    }
+
+    /** The same, with verification queries for some component types (plain FIQL, no double quotes). */
+    public int manifest(QawkApi api, int typeId, int version, Map<String, String> verify) {
         Map<String, Role> byType = new LinkedHashMap<>();
         roles.forEach(r -> byType.putIfAbsent(r.componentType(), r));
         String components = byType.values().stream()
                 .map(r -> "{\"componentType\": \"" + r.componentType() + "\", \"distributionSetId\": "
-                        + set(r.setName(), version) + ", \"order\": " + r.order() + "}")
+                        + set(r.setName(), version) + ", \"order\": " + r.order()
+                        + (verify.containsKey(r.componentType()) ? ", \"verify\": \"" + verify.get(r.componentType()) + "\""
+                        : "") + "}")
                 .collect(Collectors.joining(", "));
         return api.post("/qawk/v1/manifests", "{\"name\": \"" + prefix + version + "\", \"systemTypeId\": " + typeId
                 + ", \"components\": [" + components + "]}", 201).getInt("id");
