@@ -26,6 +26,23 @@ public final class FieldErrors {
         return ok;
     }
 
+    /**
+     * A whole number given as text (a query parameter): {@code fallback} when absent or blank; when it is not a whole
+     * number, the error {@code must be a whole number (got "abc")} and {@code fallback}.
+     */
+    public int whole(String value, String field, int fallback) {
+        if (value == null || value.isBlank()) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(value.strip());
+        } catch (NumberFormatException e) {
+            add(field, "must be a whole number (got \"" + (value.length() > 20 ? value.substring(0, 20) + "…" : value)
+                    + "\")");
+            return fallback;
+        }
+    }
+
     /** A required text: present, not blank, at most {@code max} characters. */
     public boolean text(String value, String field, int max) {
         if (value == null || value.isBlank()) {

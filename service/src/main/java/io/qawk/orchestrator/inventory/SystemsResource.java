@@ -1,10 +1,9 @@
 package io.qawk.orchestrator.inventory;
 
-import io.qawk.orchestrator.common.InvalidRequestException;
+import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.systemtype.SystemTypeService;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -29,9 +28,11 @@ public class SystemsResource {
 
     @GET
     @Path("systems")
-    public SystemsPage systems(@PathParam("id") long id, @QueryParam("offset") @DefaultValue("0") int offset,
-                               @QueryParam("limit") @DefaultValue("50") int limit, @QueryParam("group") String group) {
-        checkPaging(offset, limit);
+    public SystemsPage systems(@PathParam("id") long id, @QueryParam("offset") String offsetText,
+                               @QueryParam("limit") String limitText, @QueryParam("group") String group) {
+        int[] paging = paging(offsetText, limitText);
+        int offset = paging[0];
+        int limit = paging[1];
         // one transaction and connection for the whole answer: operators' screens poll this
         SystemsQuery.Listing listing = query.listing(id, blankToNull(group), offset, limit)
                 .orElseThrow(() -> new NotFoundException("system type", id));
@@ -52,20 +53,22 @@ public class SystemsResource {
     @GET
     @Path("problems")
     public SystemsQuery.Page<SystemsQuery.SystemDevice> problems(@PathParam("id") long id,
-                                                                 @QueryParam("offset") @DefaultValue("0") int offset,
-                                                                 @QueryParam("limit") @DefaultValue("50") int limit) {
+                                                                 @QueryParam("offset") String offsetText,
+                                                                 @QueryParam("limit") String limitText) {
         types.get(id);
-        checkPaging(offset, limit);
-        return query.problems(id, offset, limit);
+        int[] paging = paging(offsetText, limitText);
+        return query.problems(id, paging[0], paging[1]);
     }
 
-    static void checkPaging(int offset, int limit) {
-        if (offset < 0) {
-            throw new InvalidRequestException("offset", "must be 0 or more");
-        }
-        if (limit < 1 || limit > MAX_LIMIT) {
-            throw new InvalidRequestException("limit", "must be between 1 and " + MAX_LIMIT);
-        }
+    /** {@code offset} (default 0, 0 or more) and {@code limit} (default 50, 1 to the maximum), checked together. */
+    static int[] paging(String offsetText, String limitText) {
+        FieldErrors errors = new FieldErrors();
+        int offset = errors.whole(offsetText, "offset", 0);
+        int limit = errors.whole(limitText, "limit", 50);
+        errors.check(offset >= 0, "offset", "must be 0 or more");
+        errors.check(limit >= 1 && limit <= MAX_LIMIT, "limit", "must be between 1 and " + MAX_LIMIT);
+        errors.throwIfAny();
+        return new int[] {offset, limit};
     }
 
     private static String blankToNull(String s) {

@@ -5,7 +5,6 @@ import io.qawk.orchestrator.hawkbit.DistributionSetPage;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import jakarta.inject.Inject;
-import jakarta.ws.rs.DefaultValue;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -30,8 +29,9 @@ public class DistributionSetResource {
 
     /** Sets whose name contains {@code q} (case-insensitive; all when blank), by name, newest first within a name. */
     @GET
-    public Page list(@QueryParam("q") String q, @QueryParam("limit") @DefaultValue("100") int limit) {
+    public Page list(@QueryParam("q") String q, @QueryParam("limit") String limitText) {
         FieldErrors errors = new FieldErrors();
+        int limit = errors.whole(limitText, "limit", 100);
         errors.check(limit >= 1 && limit <= MAX_LIMIT, "limit", "must be between 1 and " + MAX_LIMIT);
         errors.check(q == null || q.length() <= MAX_QUERY, "q", "must be at most " + MAX_QUERY + " characters");
         errors.throwIfAny();

@@ -133,6 +133,11 @@ class DiscoveryEndToEndTest {
                 .body("total", equalTo(1)).body("content[0].system", equalTo("device-11"));
         Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems?limit=0").then().statusCode(400)
                 .body("errors[0].field", equalTo("limit"));
+        Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems?offset=x&limit=9999999999").then().statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors.field", org.hamcrest.Matchers.contains("offset", "limit"));
+        Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/problems?limit=1.5").then().statusCode(400)
+                .body("errors[0].field", equalTo("limit"));
     }
 
     @Test

@@ -141,6 +141,9 @@ class ManifestApiTest {
         Api.viewer().get("/qawk/v1/distributionsets?q=\"),x==(").then().statusCode(200).body("total", equalTo(0));
         Api.viewer().get("/qawk/v1/distributionsets?limit=0").then().statusCode(400)
                 .contentType("application/problem+json").body("errors[0].field", equalTo("limit"));
+        Api.viewer().get("/qawk/v1/distributionsets?limit=abc").then().statusCode(400)
+                .contentType("application/problem+json").body("errors[0].field", equalTo("limit"))
+                .body("errors[0].message", equalTo("must be a whole number (got \"abc\")"));
         Api.anonymous().get("/qawk/v1/distributionsets").then().statusCode(401);
     }
 
