@@ -4,8 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.qawk.orchestrator.common.OwnedMeters;
 import io.quarkus.runtime.Startup;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Status;
@@ -62,6 +64,7 @@ public class EngineMetrics {
     private Counter hawkbitUnavailable;
     private Counter internalErrors;
     private Timer pass;
+    private OwnedMeters gauges;
     private volatile Instant lastPass;
     private volatile Instant started;
 
@@ -91,10 +94,15 @@ public class EngineMetrics {
                 .description("One pass of the deployment engine over every active deployment")
                 .serviceLevelObjectives(PASS_BUCKETS)
                 .register(registry);
-        Gauge.builder("qawk.engine.last.pass.age", this, EngineMetrics::lastPassAgeSeconds)
+        gauges = new OwnedMeters(registry);
+        gauges.register(Gauge.builder("qawk.engine.last.pass.age", this, EngineMetrics::lastPassAgeSeconds)
                 .description("Seconds since this replica's deployment engine last completed a pass (since start before the first)")
-                .baseUnit("seconds")
-                .register(registry);
+                .baseUnit("seconds")::register);
+    }
+
+    @PreDestroy
+    void unregister() {
+        gauges.removeAll();
     }
 
     // ------------------------------------------------------------------------------------- engine passes

@@ -2,6 +2,9 @@ package io.qawk.orchestrator.fleet;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.qawk.orchestrator.common.OwnedMeters;
+import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -25,13 +28,24 @@ public class FleetMetrics {
     private final AtomicLong halted = new AtomicLong();
     private final Map<String, AtomicLong> values = new ConcurrentHashMap<>();
     private volatile boolean registered;
+    private OwnedMeters gauges;
+
+    @PostConstruct
+    void init() {
+        gauges = new OwnedMeters(registry);
+    }
+
+    @PreDestroy
+    void unregister() {
+        gauges.removeAll();
+    }
 
     /** Re-reads every current release; call inside a transaction. */
     void refresh() {
         if (!registered) {
-            Gauge.builder("qawk.fleet.releases.halted", halted, AtomicLong::get)
+            gauges.register(Gauge.builder("qawk.fleet.releases.halted", halted, AtomicLong::get)
                     .description("Current channel releases that are halted and wait for a person to resume them")
-                    .register(registry);
+                    ::register);
             registered = true;
         }
         long h = 0;
@@ -62,9 +76,9 @@ public class FleetMetrics {
     private void set(String what, String fleet, String state, long value) {
         values.computeIfAbsent(what + "|" + fleet + "|" + state, k -> {
             AtomicLong v = new AtomicLong();
-            Gauge.builder("qawk.fleet.release." + what, v, AtomicLong::get)
+            gauges.register(Gauge.builder("qawk.fleet.release." + what, v, AtomicLong::get)
                     .description("The current release's " + what + " of a channel, by state")
-                    .tag("fleet", fleet).tag("state", state).register(registry);
+                    .tag("fleet", fleet).tag("state", state)::register);
             return v;
         }).set(value);
     }

@@ -2,6 +2,7 @@ package io.qawk.orchestrator.metrics;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.qawk.orchestrator.common.OwnedMeters;
 import io.qawk.orchestrator.deployment.DeploymentPhase;
 import io.qawk.orchestrator.deployment.EngineMetrics;
 import io.qawk.orchestrator.deployment.RunState;
@@ -12,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
@@ -73,37 +75,44 @@ public class StoreGauges {
     private volatile Instant lastSoakEnd;
     private volatile Instant lastSync;
     private volatile Instant started;
+    private OwnedMeters gauges;
 
     @PostConstruct
     void register() {
         started = clock.instant();
+        gauges = new OwnedMeters(registry);
         for (DeploymentPhase p : DeploymentPhase.values()) {
             AtomicLong v = new AtomicLong();
             deployments.put(p, v);
-            Gauge.builder("qawk.deployments", v, AtomicLong::get)
-                    .description("System deployments by phase").tag("phase", EngineMetrics.label(p)).register(registry);
+            gauges.register(Gauge.builder("qawk.deployments", v, AtomicLong::get)
+                    .description("System deployments by phase").tag("phase", EngineMetrics.label(p))::register);
         }
         for (RunState s : RunState.values()) {
             AtomicLong v = new AtomicLong();
             runs.put(s, v);
-            Gauge.builder("qawk.runs", v, AtomicLong::get)
+            gauges.register(Gauge.builder("qawk.runs", v, AtomicLong::get)
                     .description("System runs of the deployments that have not ended, by state")
-                    .tag("state", EngineMetrics.label(s)).register(registry);
+                    .tag("state", EngineMetrics.label(s))::register);
         }
-        Gauge.builder("qawk.soak.left", this, StoreGauges::soakLeftSeconds)
+        gauges.register(Gauge.builder("qawk.soak.left", this, StoreGauges::soakLeftSeconds)
                 .description("The longest time left of the system soaks under way (0 when none soaks)")
-                .baseUnit("seconds").register(registry);
-        Gauge.builder("qawk.inventory.devices", devices, AtomicLong::get)
-                .description("Devices in the inventory (hawkBit targets some system type matches)").register(registry);
-        Gauge.builder("qawk.inventory.systems", systems, AtomicLong::get)
-                .description("Systems the inventory's devices form, over every system type").register(registry);
-        Gauge.builder("qawk.runs.waiting.for.window", waitingForWindow, AtomicLong::get)
+                .baseUnit("seconds")::register);
+        gauges.register(Gauge.builder("qawk.inventory.devices", devices, AtomicLong::get)
+                .description("Devices in the inventory (hawkBit targets some system type matches)")::register);
+        gauges.register(Gauge.builder("qawk.inventory.systems", systems, AtomicLong::get)
+                .description("Systems the inventory's devices form, over every system type")::register);
+        gauges.register(Gauge.builder("qawk.runs.waiting.for.window", waitingForWindow, AtomicLong::get)
                 .description("Pending systems of running deployments whose centre's maintenance window is closed now")
-                .register(registry);
-        Gauge.builder("qawk.inventory.last.sync.age", this, StoreGauges::lastSyncAgeSeconds)
+                ::register);
+        gauges.register(Gauge.builder("qawk.inventory.last.sync.age", this, StoreGauges::lastSyncAgeSeconds)
                 .description("Seconds since the last successful inventory sync (since start when none has completed)")
-                .baseUnit("seconds").register(registry);
+                .baseUnit("seconds")::register);
         refresh();
+    }
+
+    @PreDestroy
+    void unregister() {
+        gauges.removeAll();
     }
 
     @Scheduled(every = "${qawk.metrics.refresh-interval:15s}", delayed = "${qawk.metrics.refresh-interval:15s}",
