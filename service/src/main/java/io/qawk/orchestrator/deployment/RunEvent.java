@@ -38,8 +38,13 @@ public class RunEvent extends PanacheEntityBase {
     @Column(name = "type", nullable = false)
     public RunEventKind kind;
 
-    /** The event's fields (null for entries written before V11). */
+    /**
+     * The event's fields (null for entries written before V11). Written once, never updated: so Hibernate keeps no
+     * copy of them to check for changes, which for a JSON value is a round trip through its text per event (written
+     * and read again), a tenth of what an engine pass allocated (docs/benchmarks.md, "Issue 16, third look").
+     */
     @org.hibernate.annotations.JdbcTypeCode(org.hibernate.type.SqlTypes.JSON)
+    @Column(updatable = false)
     public java.util.Map<String, Object> data;
 
     @Column(nullable = false)

@@ -1,10 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
-import java.lang.reflect.RecordComponent;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Collection;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -25,48 +22,7 @@ public sealed interface TimelineEvent {
 
     /** The record's fields as JSON-ready values (stored in {@code run_event.data}; nulls left out). */
     default Map<String, Object> data() {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (RecordComponent c : getClass().getRecordComponents()) {
-            try {
-                Object v = json(c.getAccessor().invoke(this));
-                if (v != null) {
-                    out.put(c.getName(), v);
-                }
-            } catch (ReflectiveOperationException e) {
-                throw new IllegalStateException(e);
-            }
-        }
-        return out;
-    }
-
-    private static Object json(Object v) throws ReflectiveOperationException {
-        if (v == null || v instanceof String || v instanceof Number || v instanceof Boolean) {
-            return v;
-        }
-        if (v instanceof Enum<?> e) {
-            return e.name();
-        }
-        if (v instanceof Instant || v instanceof Duration) {
-            return v.toString();
-        }
-        if (v instanceof Collection<?> list) {
-            List<Object> out = new java.util.ArrayList<>();
-            for (Object o : list) {
-                out.add(json(o));
-            }
-            return out;
-        }
-        if (v instanceof Record r) {
-            Map<String, Object> out = new LinkedHashMap<>();
-            for (RecordComponent c : r.getClass().getRecordComponents()) {
-                Object x = json(c.getAccessor().invoke(r));
-                if (x != null) {
-                    out.put(c.getName(), x);
-                }
-            }
-            return out;
-        }
-        return v.toString();
+        return EventData.of((Record) this);
     }
 
     /** {@code 18:25:16 UTC}: a time as the timeline's words give it. */

@@ -53,6 +53,8 @@ final class HawkbitClient implements Closeable {
     private static final Logger LOG = Logger.getLogger(HawkbitClient.class);
 
     static final String METRIC = "qawk.hawkbit.requests";
+    /** The largest Content-Length an answer's array is made for at once (a page of 500 targets is ~0.3 MB). */
+    static final int MAX_PRESIZED_BODY = 16 << 20;
     /** hawkBit silently caps {@code limit} at this. */
     static final int HAWKBIT_MAX_PAGE = 500;
 
@@ -364,7 +366,8 @@ final class HawkbitClient implements Closeable {
     /** The request and its whole body; no HTTP answer (connect error, timeout, reset) is a transient failure. */
     private Reply exchange(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
         try (Response response = request.apply(client)) {
-            byte[] body = response.hasEntity() ? readBody(response.readEntity(InputStream.class)) : null;
+            byte[] body = response.hasEntity()
+                    ? readBody(response.readEntity(InputStream.class), response.getLength()) : null;
             return new Reply(response.getStatus(), body == null ? new byte[0] : body);
         } catch (ProcessingException | IOException e) {
             throw new HawkbitGuard.Transient(describe(operation, e), e);
@@ -372,16 +375,22 @@ final class HawkbitClient implements Closeable {
     }
 
     /**
-     * The whole body in one array of its size. The client has it in memory already, so {@code available()} is its
-     * length; reading it as {@code byte[]} or {@code String} cost an 8-16 KB buffer and a copy per answer, which at
-     * the first sync's 300,000 answers was most of what it allocated (JFR).
+     * The whole body in one array of its size: {@code length} is the answer's Content-Length (-1 when it has none),
+     * else what the client holds already ({@code available()}), and more if more comes. Reading answers as
+     * {@code byte[]} or {@code String} cost an 8-16 KB buffer and a copy per answer, which at the first sync's
+     * 300,000 answers was most of what it allocated (JFR); so did {@code available()} alone, since hawkBit's answers
+     * arrive in more than one piece (docs/benchmarks.md, "Issue 16, third look").
      */
-    static byte[] readBody(InputStream in) throws IOException {
+    static byte[] readBody(InputStream in, long length) throws IOException {
         if (in == null) {
             return null;
         }
         try (in) {
-            int size = in.available();
+            if (length == 0) {
+                return new byte[0];
+            }
+            // a length beyond any answer of hawkBit's is not trusted with an array of that size
+            int size = length > 0 && length <= MAX_PRESIZED_BODY ? (int) length : in.available();
             if (size <= 0) {
                 return in.readAllBytes();
             }
