@@ -19,7 +19,9 @@ public class HostileProfile implements QuarkusTestProfile {
     public static final java.time.Duration READ_TIMEOUT = java.time.Duration.ofSeconds(2);
     /** The HTTP idle timeout in these tests (production: see application.properties). */
     public static final int IDLE_TIMEOUT_SECONDS = 3;
-    public static final Path LOG_FILE = Path.of("target", "hostile-tests", "application.log").toAbsolutePath();
+    /** One per test JVM (the same in every load of this class): two test JVMs never write into each other's log. */
+    public static final Path LOG_FILE = Path.of("target", "hostile-tests", "application-" + ProcessHandle.current().pid()
+            + ".log").toAbsolutePath();
     /** Embedded Postgres trusts local connections, so any password works; this one is easy to search for. */
     public static final String DB_PASSWORD = "db-secret-" + UUID.randomUUID();
 
