@@ -23,7 +23,9 @@ public class HostileProfile implements QuarkusTestProfile {
      * after the hostile cases (4.5 s at a load average of 34) lost its connection.
      */
     public static final int IDLE_TIMEOUT_SECONDS = 8;
-    public static final Path LOG_FILE = Path.of("target", "hostile-tests", "application.log").toAbsolutePath();
+    /** One per test JVM (the same in every load of this class): two test JVMs never write into each other's log. */
+    public static final Path LOG_FILE = Path.of("target", "hostile-tests", "application-" + ProcessHandle.current().pid()
+            + ".log").toAbsolutePath();
     /** Embedded Postgres trusts local connections, so any password works; this one is easy to search for. */
     public static final String DB_PASSWORD = "db-secret-" + UUID.randomUUID();
 

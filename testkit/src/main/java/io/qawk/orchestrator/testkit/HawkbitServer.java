@@ -55,7 +55,9 @@ public final class HawkbitServer implements AutoCloseable {
     private static final Object BUILD_MONITOR = new Object();
     private static final SecureRandom RANDOM = new SecureRandom();
 
+    /** The child this object started, or null for one {@link #adopt adopted} from an earlier load of this class. */
     private final Process process;
+    private final ProcessHandle handle;
     private final int port;
     private final String user;
     private final String password;
@@ -65,12 +67,34 @@ public final class HawkbitServer implements AutoCloseable {
 
     private HawkbitServer(Process process, int port, String user, String password, Path logFile) {
         this.process = process;
+        this.handle = process.toHandle();
         this.port = port;
         this.user = user;
         this.password = password;
         this.logFile = logFile;
         this.shutdownHook = new Thread(this::destroyQuietly, "hawkbit-server-shutdown-" + port);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
+    }
+
+    private HawkbitServer(ProcessHandle handle, int port, String user, String password, Path logFile) {
+        this.process = null;
+        this.handle = handle;
+        this.port = port;
+        this.user = user;
+        this.password = password;
+        this.logFile = logFile;
+        this.shutdownHook = null; // the hook of the load that started it stops it when the JVM exits
+    }
+
+    /**
+     * A server this JVM already runs, started by an earlier load of this class (a test framework that loads the test
+     * kit afresh for every application it starts), if its process is still alive. It is stopped by {@link #close()}
+     * or by the shutdown hook of the load that started it.
+     */
+    static Optional<HawkbitServer> adopt(long pid, int port, String user, String password, Path logFile) {
+        return ProcessHandle.of(pid).filter(ProcessHandle::isAlive)
+                .filter(h -> h.info().commandLine().map(c -> c.contains(JAR_NAME)).orElse(true)) // not a reused pid
+                .map(h -> new HawkbitServer(h, port, user, password, logFile));
     }
 
     /** Builds the jar if needed and starts a hawkBit with the defaults (user {@value #DEFAULT_USER}, 180 s). */
@@ -109,11 +133,11 @@ public final class HawkbitServer implements AutoCloseable {
     }
 
     public boolean isAlive() {
-        return process.isAlive();
+        return handle.isAlive();
     }
 
     public long pid() {
-        return process.pid();
+        return handle.pid();
     }
 
     @Override
@@ -124,7 +148,9 @@ public final class HawkbitServer implements AutoCloseable {
         closed = true;
         destroyQuietly();
         try {
-            Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            if (shutdownHook != null) {
+                Runtime.getRuntime().removeShutdownHook(shutdownHook);
+            }
         } catch (IllegalStateException e) {
             // JVM already shutting down
         }
@@ -133,22 +159,29 @@ public final class HawkbitServer implements AutoCloseable {
 
     @Override
     public String toString() {
-        return "HawkbitServer[" + baseUrl() + ", user=" + user + ", pid=" + process.pid() + "]";
+        return "HawkbitServer[" + baseUrl() + ", user=" + user + ", pid=" + handle.pid() + "]";
     }
 
     private void destroyQuietly() {
-        if (!process.isAlive()) {
+        if (!handle.isAlive()) {
             return;
         }
-        process.destroy();
+        handle.destroy();
+        if (!exited(20)) {
+            handle.destroyForcibly();
+            exited(10);
+        }
+    }
+
+    private boolean exited(int seconds) {
         try {
-            if (!process.waitFor(20, TimeUnit.SECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(10, TimeUnit.SECONDS);
-            }
+            handle.onExit().get(seconds, TimeUnit.SECONDS);
+            return true;
+        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+            return !handle.isAlive();
         } catch (InterruptedException e) {
-            process.destroyForcibly();
             Thread.currentThread().interrupt();
+            return !handle.isAlive();
         }
     }
 

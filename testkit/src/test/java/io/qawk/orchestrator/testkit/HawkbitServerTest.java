@@ -3,6 +3,8 @@ package io.qawk.orchestrator.testkit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.URI;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
@@ -54,6 +56,34 @@ class HawkbitServerTest {
         }
         assertThat(other.isAlive()).isFalse();
         assertThat(ProcessHandle.of(other.pid()).map(ProcessHandle::isAlive).orElse(false)).isFalse();
+        assertThat(shared.isAlive()).isTrue();
+    }
+
+    @Test
+    void aLaterLoadOfTheTestKitAdoptsTheSharedServerInsteadOfStartingAnother() throws Exception {
+        HawkbitServer shared = SharedHawkbit.get();
+        // what Quarkus does for every application it starts: the test kit's classes loaded again, statics empty
+        URL kit = SharedHawkbit.class.getProtectionDomain().getCodeSource().getLocation();
+        try (URLClassLoader reloaded = new URLClassLoader(new URL[]{kit}, getClass().getClassLoader()) {
+            @Override
+            protected Class<?> loadClass(String name, boolean resolve) throws ClassNotFoundException {
+                synchronized (getClassLoadingLock(name)) {
+                    if (!name.startsWith("io.qawk.orchestrator.testkit.")) {
+                        return super.loadClass(name, resolve);
+                    }
+                    Class<?> c = findLoadedClass(name);
+                    return c != null ? c : findClass(name);
+                }
+            }
+        }) {
+            Class<?> again = reloaded.loadClass(SharedHawkbit.class.getName());
+            assertThat(again).isNotSameAs(SharedHawkbit.class);
+            Object other = again.getMethod("get").invoke(null);
+
+            assertThat(other.getClass().getMethod("pid").invoke(other)).isEqualTo(shared.pid());
+            assertThat(other.getClass().getMethod("baseUrl").invoke(other)).isEqualTo(shared.baseUrl());
+            assertThat(other.getClass().getMethod("password").invoke(other)).isEqualTo(shared.password());
+        }
         assertThat(shared.isAlive()).isTrue();
     }
 }
