@@ -80,17 +80,35 @@ class SideBySideBenchmarkTest {
         }
     }
 
-    /** What the rows share: hawkBit, the service's sync and its address. */
-    record Bench(HawkbitServer server, HawkbitFixtures hawkbit, InventorySync sync, String app, List<String> notes) {
+    /** What the rows share: hawkBit, the service's sync and its address, notes, the untimed syncs' times. */
+    record Bench(HawkbitServer server, HawkbitFixtures hawkbit, InventorySync sync, String app, List<String> notes,
+                 List<Duration> syncs) {
 
-        /** An untimed inventory sync; a failure is noted (the round then runs on the inventory as it was). */
-        void syncQuietly(String when) {
+        /** An untimed inventory sync (its time is noted apart); a failure is thrown. */
+        void syncNow() {
+            long t0 = System.nanoTime();
             try {
                 sync.syncNow();
+            } finally {
+                syncs.add(Duration.ofNanos(System.nanoTime() - t0));
+            }
+        }
+
+        /** {@link #syncNow()}, but a failure is noted (the round then runs on the inventory as it was). */
+        void syncQuietly(String when) {
+            try {
+                syncNow();
             } catch (RuntimeException e) {
                 notes.add("inventory sync " + when + " failed: " + e.getMessage());
                 LOG.warnf(e, "inventory sync %s failed", when);
             }
+        }
+
+        String syncNote() {
+            double total = syncs.stream().mapToDouble(d -> d.toNanos() / 1e9).sum();
+            double longest = syncs.stream().mapToDouble(d -> d.toNanos() / 1e9).max().orElse(0);
+            return String.format(Locale.ROOT, "Untimed inventory syncs (the first of each new fleet, then one before"
+                    + " each Qawk round): %d, %.0f s in all, the longest %.0f s.", syncs.size(), total, longest);
         }
     }
 
@@ -105,7 +123,8 @@ class SideBySideBenchmarkTest {
         long t0 = System.nanoTime();
         String loadBefore = loadAverage();
         HawkbitServer server = SharedHawkbit.get(HawkbitServer.Database.POSTGRES);
-        Bench bench = new Bench(server, new HawkbitFixtures(server), sync, app.toString(), new ArrayList<>());
+        Bench bench = new Bench(server, new HawkbitFixtures(server), sync, app.toString(),
+                new ArrayList<>(), new ArrayList<>());
         BenchReport report = new BenchReport("side-by-side", BenchReport.defaultDir());
         Duration timeout = Duration.ofSeconds(Integer.getInteger("qawk.bench.side.round-timeout", 150));
         int rounds = Integer.getInteger("qawk.bench.side.rounds", 2);
@@ -160,7 +179,7 @@ class SideBySideBenchmarkTest {
                     + "; waits poll every " + RealHawkbitRounds.POLL.toMillis() + " ms on both sides. Load average"
                     + " (1, 5, 15 min) at the start: " + loadBefore + ", at the end: " + loadAverage() + " on "
                     + Runtime.getRuntime().availableProcessors() + " CPUs. Whole side-by-side test: "
-                    + ScaleBenchmark.seconds(Duration.ofNanos(System.nanoTime() - t0)) + "."
+                    + ScaleBenchmark.seconds(Duration.ofNanos(System.nanoTime() - t0)) + ". " + bench.syncNote()
                     + (bench.notes().isEmpty() ? "" : " " + String.join("; ", bench.notes()) + "."));
             LOG.infof("side-by-side table written to %s", report.write("results.md"));
         }

@@ -67,7 +67,7 @@ final class SingleDeviceRow {
                     + " \"groupKey\": \"attribute.centerid\", \"components\": [{\"componentType\": \"solo\","
                     + " \"match\": \"attribute.device_type==" + prefix + "solo\"}]}").post("/qawk/v1/systemtypes")
                     .then().statusCode(201).extract().path("id");
-            bench.sync().syncNow();
+            bench.syncNow();
 
             // every device starts from version 1, assigned directly and not timed
             Duration prepare = RealHawkbitRounds.direct(hawkbit, sets.get(0), ids, roundTimeout);

@@ -83,7 +83,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
                 + "{\"componentType\": \"lane\", \"match\": \"attribute.device_type==" + prefix + "lane\"},"
                 + "{\"componentType\": \"terminal\", \"match\": \"attribute.device_type==" + prefix + "terminal\"}]}")
                 .post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
-        bench.sync().syncNow();
+        bench.syncNow();
         long systems = ((Number) Api.viewer().get("/qawk/v1/systemtypes/" + s.systemType + "/systems?limit=1")
                 .then().statusCode(200).extract().path("total")).longValue();
         assertThat(systems).isEqualTo(n);
