@@ -30,6 +30,8 @@ import java.util.stream.Stream;
 
 import org.jboss.logging.Logger;
 
+import io.qawk.orchestrator.testkit.db.HawkbitPostgres;
+
 /**
  * A real Eclipse hawkBit 0.3.0M7 update server (Management API + DDI) run as a child {@code java} process, for tests
  * and the demo mode.
@@ -42,6 +44,10 @@ import org.jboss.logging.Logger;
  * Each start picks a free loopback port and a random Management API password (passed to the child through its
  * environment, never logged, never written to disk), waits until {@code GET /rest/v1/targets} answers 200 and destroys
  * the child on {@link #close()} or JVM exit.
+ * <p>
+ * The database is hawkBit's in-memory H2 by default (fast to start, what the test suite uses), or with
+ * {@link Builder#database(Database) database(POSTGRES)} an embedded Postgres of its own ({@link HawkbitPostgres}),
+ * started before hawkBit and stopped after it: production hawkBits run on a real database, and the benchmarks do.
  */
 public final class HawkbitServer implements AutoCloseable {
 
@@ -62,16 +68,19 @@ public final class HawkbitServer implements AutoCloseable {
     private final String user;
     private final String password;
     private final Path logFile;
+    private final HawkbitPostgres postgres;
     private final Thread shutdownHook;
     private volatile boolean closed;
 
-    private HawkbitServer(Process process, int port, String user, String password, Path logFile) {
+    private HawkbitServer(Process process, int port, String user, String password, Path logFile,
+                          HawkbitPostgres postgres) {
         this.process = process;
         this.handle = process.toHandle();
         this.port = port;
         this.user = user;
         this.password = password;
         this.logFile = logFile;
+        this.postgres = postgres;
         this.shutdownHook = new Thread(this::destroyQuietly, "hawkbit-server-shutdown-" + port);
         Runtime.getRuntime().addShutdownHook(shutdownHook);
     }
@@ -83,6 +92,7 @@ public final class HawkbitServer implements AutoCloseable {
         this.user = user;
         this.password = password;
         this.logFile = logFile;
+        this.postgres = null; // only hawkBits on H2 are adopted (SharedHawkbit)
         this.shutdownHook = null; // the hook of the load that started it stops it when the JVM exits
     }
 
@@ -140,6 +150,16 @@ public final class HawkbitServer implements AutoCloseable {
         return handle.pid();
     }
 
+    /** The database hawkBit runs on. */
+    public Database database() {
+        return postgres == null ? Database.H2 : Database.POSTGRES;
+    }
+
+    /** The JDBC URL of hawkBit's Postgres (user {@code postgres}, no password); empty on H2. */
+    public Optional<String> databaseUrl() {
+        return Optional.ofNullable(postgres).map(HawkbitPostgres::jdbcUrl);
+    }
+
     @Override
     public void close() {
         if (closed) {
@@ -163,6 +183,16 @@ public final class HawkbitServer implements AutoCloseable {
     }
 
     private void destroyQuietly() {
+        try {
+            destroyProcess();
+        } finally {
+            if (postgres != null) {
+                postgres.close(); // after hawkBit, which would otherwise log its lost connections
+            }
+        }
+    }
+
+    private void destroyProcess() {
         if (!handle.isAlive()) {
             return;
         }
@@ -187,11 +217,33 @@ public final class HawkbitServer implements AutoCloseable {
 
     // ------------------------------------------------------------------------------------------------------------
 
+    /** Where hawkBit keeps its data. */
+    public enum Database {
+        /** hawkBit's in-memory H2 (MySQL mode), gone with the process; the default. */
+        H2,
+        /** An embedded Postgres of its own, in a fresh folder, deleted when the server stops. */
+        POSTGRES;
+
+        /** {@code h2} or {@code postgres} (any case); blank means H2. */
+        public static Database parse(String value) {
+            if (value == null || value.isBlank()) {
+                return H2;
+            }
+            return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+                case "h2" -> H2;
+                case "postgres", "postgresql" -> POSTGRES;
+                default -> throw new IllegalArgumentException("hawkBit database '" + value
+                        + "' is not one of h2, postgres");
+            };
+        }
+    }
+
     public static final class Builder {
         private final Path projectDir;
         private String user = DEFAULT_USER;
         private Duration startTimeout = DEFAULT_START_TIMEOUT;
         private Duration buildTimeout = DEFAULT_BUILD_TIMEOUT;
+        private Database database = Database.H2;
         private final List<String> extraArgs = new ArrayList<>();
 
         private Builder(Path projectDir) {
@@ -210,6 +262,12 @@ public final class HawkbitServer implements AutoCloseable {
 
         public Builder buildTimeout(Duration timeout) {
             this.buildTimeout = Objects.requireNonNull(timeout);
+            return this;
+        }
+
+        /** The database hawkBit runs on (default {@link Database#H2}). */
+        public Builder database(Database database) {
+            this.database = Objects.requireNonNull(database);
             return this;
         }
 
@@ -388,14 +446,37 @@ public final class HawkbitServer implements AutoCloseable {
     // --------------------------------------------------------------------------------------------- launch ------
 
     private static HawkbitServer launch(Path jar, Builder b) {
+        HawkbitPostgres postgres = b.database == Database.POSTGRES
+                ? HawkbitPostgres.start(jar.getParent().resolve("postgres")) : null;
+        try {
+            return launch(jar, b, postgres);
+        } catch (RuntimeException e) {
+            if (postgres != null) {
+                postgres.close();
+            }
+            throw e;
+        }
+    }
+
+    private static HawkbitServer launch(Path jar, Builder b, HawkbitPostgres postgres) {
         int port = freePort();
         String password = randomPassword();
         Path logFile = jar.getParent().resolve("hawkbit-" + port + ".log");
         List<String> cmd = new ArrayList<>(List.of(javaExecutable(),
                 "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx512m",
-                "-Djava.net.preferIPv4Stack=true",
-                "-jar", jar.toString(),
-                "--server.address=127.0.0.1", "--server.port=" + port));
+                "-Djava.net.preferIPv4Stack=true"));
+        if (postgres == null) {
+            cmd.addAll(List.of("-jar", jar.toString()));
+        } else {
+            // the jar holds no Postgres driver: Spring Boot's PropertiesLauncher adds this JVM's to its class path
+            cmd.addAll(List.of("-Dloader.path=" + HawkbitPostgres.driverJar(),
+                    "-Dloader.main=io.qawk.it.hawkbit.HawkbitServerApplication",
+                    "-cp", jar.toString(), "org.springframework.boot.loader.PropertiesLauncher"));
+        }
+        cmd.addAll(List.of("--server.address=127.0.0.1", "--server.port=" + port));
+        if (postgres != null) {
+            cmd.addAll(postgres.springArgs());
+        }
         cmd.addAll(b.extraArgs);
         ProcessBuilder pb = new ProcessBuilder(cmd).directory(jar.getParent().toFile())
                 .redirectErrorStream(true)
@@ -411,8 +492,9 @@ public final class HawkbitServer implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot start hawkBit: " + cmd, e);
         }
-        HawkbitServer server = new HawkbitServer(process, port, b.user, password, logFile);
-        LOG.infof("starting hawkBit on %s (pid %d), log: %s", server.baseUrl(), process.pid(), logFile);
+        HawkbitServer server = new HawkbitServer(process, port, b.user, password, logFile, postgres);
+        LOG.infof("starting hawkBit on %s (pid %d, %s), log: %s", server.baseUrl(), process.pid(), server.database(),
+                logFile);
         try {
             awaitReady(server, b.startTimeout);
         } catch (RuntimeException e) {

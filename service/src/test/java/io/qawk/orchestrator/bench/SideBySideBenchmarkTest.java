@@ -1,0 +1,277 @@
+package io.qawk.orchestrator.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+import jakarta.inject.Inject;
+
+import org.jboss.logging.Logger;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+
+import io.qawk.orchestrator.bench.RealHawkbitRounds.Load;
+import io.qawk.orchestrator.bench.ThreeDeviceSystems.Timing;
+import io.qawk.orchestrator.inventory.InventorySync;
+import io.qawk.orchestrator.testkit.HawkbitFixtures;
+import io.qawk.orchestrator.testkit.HawkbitServer;
+import io.qawk.orchestrator.testkit.SharedHawkbit;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+
+/**
+ * Issue 17's side by side: the service against what an operator would script by hand, on the real hawkBit 0.3.0M7 on
+ * Postgres with simulated devices (polling every 1 s), in one run. Rows (each with its goal, met or not):
+ * <ul>
+ * <li>lanes of three devices in two orders ({@link ThreeDeviceSystems}) at each size of
+ * {@code -Dqawk.bench.side.sizes} (default {@code 20,200}), rounds alternated script, Qawk, script … ({@code
+ * -Dqawk.bench.side.rounds}, default 2), each to a new pair of sets: until every device installed (≤ 1.1×) and until
+ * finished (≤ 1.2×), and the service's requests to hawkBit meanwhile;</li>
+ * <li>the same with install times spread over 1–20 s per device ({@code -Dqawk.bench.side.spread-systems}, default 20;
+ * {@code -Dqawk.bench.side.spread-rounds}, default 2): ≤ 0.95×;</li>
+ * <li>the engine's requests per pass while every system waits for a closed window, at each size: constant;</li>
+ * <li>{@link SingleDeviceRow}: 1,000 single-device systems against one bulk assignment: ≤ 1.2×.</li>
+ * </ul>
+ * The service runs with its production settings ({@link BenchProfile#productionValues()}: the engine every 5 s, or
+ * {@code -Dqawk.bench.side.engine-interval}); only the inventory sync is the test's, untimed, before each Qawk round.
+ * Each round has a deadline ({@code -Dqawk.bench.side.round-timeout}, 150 s).
+ */
+@Tag("benchmark")
+@QuarkusTest
+@TestProfile(SideBySideBenchmarkTest.OnPostgres.class)
+class SideBySideBenchmarkTest {
+
+    private static final Logger LOG = Logger.getLogger(SideBySideBenchmarkTest.class);
+
+    /** The real hawkBit on Postgres, the service as in production, syncs driven by the test. */
+    public static class OnPostgres implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            Map<String, String> c = new HashMap<>(BenchProfile.productionValues());
+            String interval = System.getProperty("qawk.bench.side.engine-interval");
+            for (String prefix : List.of("", "%test.")) {
+                if (interval != null && !interval.isBlank()) {
+                    c.put(prefix + "qawk.engine.interval", interval);
+                }
+                c.put(prefix + "qawk.inventory.sync-interval", "1h");
+                c.put(prefix + "qawk.inventory.initial-delay", "1h");
+            }
+            return c;
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(HawkbitTestResource.class,
+                    Map.of(HawkbitTestResource.DATABASE, "postgres")));
+        }
+
+        @Override
+        public boolean disableGlobalTestResources() {
+            return true;
+        }
+    }
+
+    /** What the rows share: hawkBit, the service's sync and its address, notes, the untimed syncs' times. */
+    record Bench(HawkbitServer server, HawkbitFixtures hawkbit, InventorySync sync, String app, List<String> notes,
+                 List<Duration> syncs) {
+
+        /** An untimed inventory sync (its time is noted apart); a failure is thrown. */
+        void syncNow() {
+            long t0 = System.nanoTime();
+            try {
+                sync.syncNow();
+            } finally {
+                syncs.add(Duration.ofNanos(System.nanoTime() - t0));
+            }
+        }
+
+        /** {@link #syncNow()}, but a failure is noted (the round then runs on the inventory as it was). */
+        void syncQuietly(String when) {
+            try {
+                syncNow();
+            } catch (RuntimeException e) {
+                notes.add("inventory sync " + when + " failed: " + e.getMessage());
+                LOG.warnf(e, "inventory sync %s failed", when);
+            }
+        }
+
+        String syncNote() {
+            double total = syncs.stream().mapToDouble(d -> d.toNanos() / 1e9).sum();
+            double longest = syncs.stream().mapToDouble(d -> d.toNanos() / 1e9).max().orElse(0);
+            return String.format(Locale.ROOT, "Untimed inventory syncs (the first of each new fleet, then one before"
+                    + " each Qawk round): %d, %.0f s in all, the longest %.0f s.", syncs.size(), total, longest);
+        }
+    }
+
+    @Inject
+    InventorySync sync;
+
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    java.net.URL app;
+
+    @Test
+    void qawkBesideTheScriptedWaves() {
+        long t0 = System.nanoTime();
+        String loadBefore = loadAverage();
+        HawkbitServer server = SharedHawkbit.get(HawkbitServer.Database.POSTGRES);
+        Bench bench = new Bench(server, new HawkbitFixtures(server), sync, app.toString(),
+                new ArrayList<>(), new ArrayList<>());
+        BenchReport report = new BenchReport("side-by-side", BenchReport.defaultDir());
+        Duration timeout = Duration.ofSeconds(Integer.getInteger("qawk.bench.side.round-timeout", 150));
+        int rounds = Integer.getInteger("qawk.bench.side.rounds", 2);
+        List<String> idle = new ArrayList<>();
+        List<Double> idlePerPass = new ArrayList<>();
+        try {
+            for (int size : sizes()) {
+                try (ThreeDeviceSystems lanes = ThreeDeviceSystems.create(bench, "side" + size, size, false)) {
+                    long fleetStart = System.nanoTime();
+                    Sides sides = alternate(lanes, rounds, timeout);
+                    String what = String.format(Locale.ROOT, "%,d lanes of 3 devices (terminals order 1, lane order"
+                            + " 2), Qawk vs scripted waves", size);
+                    sides.rows(report, what, "until every device installed", 1.1, Timing::installed);
+                    sides.rows(report, what, "until finished (Qawk: deployment FINISHED; script: order 2 installed)",
+                            1.2, Timing::finished);
+                    loadRow(report, size, lanes.devices(), sides);
+                    report.note(sides.notes(what) + String.format(Locale.ROOT, " Devices polled %.2f times a second"
+                                    + " each (%d polling errors).",
+                            lanes.pollsPerSecondPerDevice((System.nanoTime() - fleetStart) / 1e9), lanes.pollErrors()));
+                    Load quiet = lanes.idle(3, Duration.ofSeconds(60));
+                    double perPass = quiet.requests() / Math.max(1, quiet.passes());
+                    idlePerPass.add(perPass);
+                    idle.add(String.format(Locale.ROOT, "%,d lanes: %.1f per pass (%.0f requests in %.0f passes%s)",
+                            size, perPass, quiet.requests(), quiet.passes(),
+                            quiet.perOperation().isEmpty() ? "" : ": " + quiet.perOperation()));
+                }
+            }
+            int spread = Integer.getInteger("qawk.bench.side.spread-systems", 20);
+            if (spread > 0) {
+                try (ThreeDeviceSystems lanes = ThreeDeviceSystems.create(bench, "spread", spread, true)) {
+                    Sides sides = alternate(lanes, Integer.getInteger("qawk.bench.side.spread-rounds", 2), timeout);
+                    String what = String.format(Locale.ROOT, "%,d lanes of 3 devices, install times 1–20 s per device"
+                            + " (the same on both sides), Qawk vs scripted waves", spread);
+                    sides.rows(report, what, "until finished", 0.95, Timing::finished);
+                    report.note(sides.notes(what) + " The " + lanes.installBounds() + ".");
+                }
+            }
+            if (!idle.isEmpty()) {
+                double spreadOfIdle = idlePerPass.stream().mapToDouble(d -> d).max().orElse(0)
+                        - idlePerPass.stream().mapToDouble(d -> d).min().orElse(0);
+                double most = idlePerPass.stream().mapToDouble(d -> d).max().orElse(0);
+                report.row("Engine pass with nothing due (a deployment of every lane, all waiting for a window that"
+                                + " opens in 12 h): hawkBit requests per pass", "constant in the number of systems (≤ 5,"
+                                + " within ±1 across sizes)", String.join("; ", idle),
+                        BenchReport.met(most <= 5 && spreadOfIdle <= 1));
+            }
+            SingleDeviceRow.run(bench, report);
+        } finally {
+            report.note("hawkBit 0.3.0M7 on " + server.database() + " (an embedded Postgres of its own, "
+                    + server.databaseUrl().orElse("in-memory H2") + "); the service's engine every "
+                    + System.getProperty("qawk.bench.side.engine-interval", "5s (production default)")
+                    + "; waits poll every " + RealHawkbitRounds.POLL.toMillis() + " ms on both sides. Load average"
+                    + " (1, 5, 15 min) at the start: " + loadBefore + ", at the end: " + loadAverage() + " on "
+                    + Runtime.getRuntime().availableProcessors() + " CPUs. Whole side-by-side test: "
+                    + ScaleBenchmark.seconds(Duration.ofNanos(System.nanoTime() - t0)) + ". " + bench.syncNote()
+                    + (bench.notes().isEmpty() ? "" : " " + String.join("; ", bench.notes()) + "."));
+            LOG.infof("side-by-side table written to %s", report.write("results.md"));
+        }
+    }
+
+    /** Rounds alternated, script first; stops a side's series at its first round that did not end in time. */
+    private static Sides alternate(ThreeDeviceSystems lanes, int rounds, Duration timeout) {
+        Duration prepared = lanes.prepare(timeout);
+        Sides sides = new Sides(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        if (prepared == null) {
+            sides.cut().add("the devices did not reach version 0 in " + timeout.toSeconds() + " s");
+            return sides;
+        }
+        int version = 1;
+        for (int r = 1; r <= rounds; r++) {
+            Timing script = lanes.script(version++, timeout);
+            if (script == null) {
+                sides.cut().add("script round " + r + " not finished in " + timeout.toSeconds() + " s");
+                break;
+            }
+            sides.script().add(script);
+            Timing qawk = lanes.qawk(version++, timeout);
+            if (qawk == null) {
+                sides.cut().add("Qawk round " + r + " did not finish in " + timeout.toSeconds() + " s");
+                break;
+            }
+            sides.qawk().add(qawk);
+            LOG.infof("round %d: script %s, Qawk %s", r, script.detail(), qawk.detail());
+        }
+        return sides;
+    }
+
+    private static void loadRow(BenchReport report, int systems, int devices, Sides sides) {
+        Load load = sides.qawk().stream().map(Timing::load).reduce(Load::plus).orElse(null);
+        if (load == null) {
+            report.row(String.format("Qawk's requests to hawkBit, %,d lanes", systems), "< 1 request per device per"
+                    + " pass", "not measured: " + String.join("; ", sides.cut()), "**no**");
+            return;
+        }
+        double seconds = sides.qawk().stream().mapToDouble(t -> t.finished().toNanos() / 1e9).sum();
+        double perPass = load.requests() / Math.max(1, load.passes());
+        report.row(String.format("Qawk's requests to hawkBit while %,d lanes (%,d devices) update", systems, devices),
+                "bounded: < 1 request per device per pass", String.format(Locale.ROOT, "%.0f requests in %.1f s"
+                                + " = %.1f/s, %.3f/s per device; %.1f per pass (%.0f passes) = %.3f per device per"
+                                + " pass; by operation: %s", load.requests(), seconds, load.requests() / seconds,
+                        load.requests() / seconds / devices, perPass, load.passes(), perPass / devices,
+                        load.perOperation()),
+                BenchReport.met(perPass < devices));
+    }
+
+    /** The rounds of both sides at one size, and why a series stopped early. */
+    record Sides(List<Timing> script, List<Timing> qawk, List<String> cut) {
+
+        void rows(BenchReport report, String what, String until, double goal,
+                  java.util.function.Function<Timing, Duration> figure) {
+            String goalText = String.format(Locale.ROOT, "ratio ≤ %.2f", goal);
+            if (script.isEmpty() || qawk.isEmpty()) {
+                report.row(what + ": " + until, goalText, "not measured: " + String.join("; ", cut), "**no**");
+                return;
+            }
+            double q = RealHawkbitRounds.median(qawk.stream().map(figure).toList());
+            double s = RealHawkbitRounds.median(script.stream().map(figure).toList());
+            report.row(what + ": " + until, goalText, String.format(Locale.ROOT, "ratio %.2f (Qawk %.1f s vs script"
+                            + " %.1f s, medians of %d and %d round(s))", q / s, q, s, qawk.size(), script.size()),
+                    BenchReport.met(q / s <= goal));
+        }
+
+        String notes(String what) {
+            StringBuilder sb = new StringBuilder(what).append(": ");
+            for (int i = 0; i < Math.max(script.size(), qawk.size()); i++) {
+                sb.append("round ").append(i + 1).append(": script ")
+                        .append(i < script.size() ? script.get(i).detail() : "—").append("; Qawk ")
+                        .append(i < qawk.size() ? qawk.get(i).detail() : "—").append(". ");
+            }
+            if (!cut.isEmpty()) {
+                sb.append(String.join("; ", cut)).append('.');
+            }
+            return sb.toString().strip();
+        }
+    }
+
+    private static List<Integer> sizes() {
+        return Arrays.stream(System.getProperty("qawk.bench.side.sizes", "20,200").split(","))
+                .map(String::trim).filter(s -> !s.isEmpty()).map(Integer::valueOf).filter(n -> n > 0).toList();
+    }
+
+    private static String loadAverage() {
+        try {
+            String[] f = Files.readString(Path.of("/proc/loadavg")).trim().split("\\s+");
+            return f[0] + ", " + f[1] + ", " + f[2];
+        } catch (IOException | RuntimeException e) {
+            return "n/a";
+        }
+    }
+}
