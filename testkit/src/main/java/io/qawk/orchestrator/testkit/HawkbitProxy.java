@@ -42,38 +42,8 @@ public final class HawkbitProxy {
             System.setProperty(PORT_PROPERTY, port);
             WireMockServer s = server;
             Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "hawkbit-proxy-stop"));
-            stopWithItsClassLoader(s, port);
         }
         return "http://127.0.0.1:" + port;
-    }
-
-    /**
-     * The server runs on the classes of the load that started it. Quarkus loads the test kit afresh for every
-     * application it starts (every test class when surefire runs more than one JVM) and closes that class loader when
-     * the application stops: a server left running then drops every request that needs a class not loaded yet (the
-     * next test class's stubs got "failed to respond"). So it stops with its class loader, and the next application
-     * starts its own.
-     */
-    private static void stopWithItsClassLoader(WireMockServer s, String port) {
-        ClassLoader loader = HawkbitProxy.class.getClassLoader();
-        Runnable stop = () -> {
-            synchronized (HawkbitProxy.class) {
-                if (port.equals(System.getProperty(PORT_PROPERTY))) {
-                    System.clearProperty(PORT_PROPERTY);
-                }
-            }
-            try {
-                s.stop();
-            } catch (Throwable e) { // a class loader being closed may no longer load what stopping needs
-                System.err.println("hawkBit proxy on port " + port + " not stopped cleanly: " + e);
-            }
-        };
-        try {
-            // io.quarkus.bootstrap.classloading.QuarkusClassLoader#addCloseTask; another class loader has none
-            loader.getClass().getMethod("addCloseTask", Runnable.class).invoke(loader, stop);
-        } catch (ReflectiveOperationException e) {
-            // a plain class loader lives as long as the JVM: the shutdown hook stops the server
-        }
     }
 
     private static WireMock client() {
