@@ -179,7 +179,11 @@ public class DeploymentResource {
      * engine), and the kind's fields ({@code data}, as {@link TimelineEvent}'s record of that kind has them; null for
      * entries from before they were stored).
      */
+    /** {@code data}: the event's fields, the stored JSON text passed through as a JSON object. */
     public record EventView(long id, java.time.Instant at, RunEventKind type, String message, String actor,
-                            Map<String, Object> data) {
+                            @com.fasterxml.jackson.annotation.JsonRawValue
+                            @org.eclipse.microprofile.openapi.annotations.media.Schema(type =
+                                    org.eclipse.microprofile.openapi.annotations.enums.SchemaType.OBJECT)
+                            String data) {
     }
 }

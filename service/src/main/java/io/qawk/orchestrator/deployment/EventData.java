@@ -15,6 +15,8 @@ import java.util.Map;
  * <p>
  * Each record class's components are looked up once: {@link Class#getRecordComponents} builds new reflection objects
  * on every call, and a pass of the engine writes thousands of events (docs/benchmarks.md, "Issue 16, third look").
+ * {@link #json} writes the same values straight as JSON text, which is what the column stores: no map per event and
+ * no JSON library between the record and the row.
  */
 final class EventData {
 
@@ -34,6 +36,83 @@ final class EventData {
         } catch (ReflectiveOperationException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The same as {@link #of}, as JSON text: an object of the record's non-null components. */
+    static String json(Record r) {
+        StringBuilder out = new StringBuilder(64);
+        try {
+            write(out, r);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+        return out.toString();
+    }
+
+    private static void write(StringBuilder out, Object v) throws ReflectiveOperationException {
+        if (v instanceof Record r) {
+            out.append('{');
+            boolean first = true;
+            for (RecordComponent c : COMPONENTS.get(r.getClass())) {
+                Object value = c.getAccessor().invoke(r);
+                if (value == null) {
+                    continue;
+                }
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                string(out, c.getName());
+                out.append(':');
+                write(out, value);
+            }
+            out.append('}');
+        } else if (v instanceof Collection<?> list) {
+            out.append('[');
+            boolean first = true;
+            for (Object o : list) {
+                if (!first) {
+                    out.append(',');
+                }
+                first = false;
+                write(out, o);
+            }
+            out.append(']');
+        } else if (v == null) {
+            out.append("null");
+        } else if (v instanceof Boolean || v instanceof Integer || v instanceof Long || v instanceof Short
+                || v instanceof Byte) {
+            out.append(v);
+        } else if (v instanceof Number n && Double.isFinite(n.doubleValue())) {
+            out.append(n);
+        } else if (v instanceof Enum<?> e) {
+            string(out, e.name());
+        } else {
+            string(out, v.toString());
+        }
+    }
+
+    /** A JSON string (RFC 8259): quote, backslash and control characters escaped. */
+    private static void string(StringBuilder out, String s) {
+        out.append('"');
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < 0x20) {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        out.append('"');
     }
 
     private static Map<String, Object> fields(Record r) throws ReflectiveOperationException {

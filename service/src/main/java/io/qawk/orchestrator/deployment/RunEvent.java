@@ -39,13 +39,14 @@ public class RunEvent extends PanacheEntityBase {
     public RunEventKind kind;
 
     /**
-     * The event's fields (null for entries written before V11). Written once, never updated: so Hibernate keeps no
-     * copy of them to check for changes, which for a JSON value is a round trip through its text per event (written
-     * and read again), a tenth of what an engine pass allocated (docs/benchmarks.md, "Issue 16, third look").
+     * The event's fields as JSON text (a jsonb column; null for entries written before V11), written straight from the
+     * record ({@link TimelineEvent#json}) and handed to the API as it is. As a mapped JSON value Hibernate kept a copy
+     * of every event's data to check for changes and went through a JSON library both ways, a tenth of what an engine
+     * pass allocated (docs/benchmarks.md, "Issue 16, third look"). Written once, never updated.
      */
-    @org.hibernate.annotations.JdbcTypeCode(org.hibernate.type.SqlTypes.JSON)
-    @Column(updatable = false)
-    public java.util.Map<String, Object> data;
+    @org.hibernate.annotations.ColumnTransformer(write = "cast(? as jsonb)")
+    @Column(updatable = false, columnDefinition = "jsonb")
+    public String data;
 
     @Column(nullable = false)
     public String message;
@@ -59,7 +60,7 @@ public class RunEvent extends PanacheEntityBase {
         e.kind = event.kind();
         String message = event.message();
         e.message = message.length() > 3900 ? message.substring(0, 3900) + "…" : message;
-        e.data = event.data();
+        e.data = event.json();
         e.actor = actor;
         e.persist();
     }

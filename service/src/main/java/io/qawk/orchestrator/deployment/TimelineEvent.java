@@ -25,6 +25,11 @@ public sealed interface TimelineEvent {
         return EventData.of((Record) this);
     }
 
+    /** {@link #data()} as JSON text, as {@code run_event.data} stores it. */
+    default String json() {
+        return EventData.json((Record) this);
+    }
+
     /** {@code 18:25:16 UTC}: a time as the timeline's words give it. */
     static String clock(Instant at) {
         return RunStore.clock(at);

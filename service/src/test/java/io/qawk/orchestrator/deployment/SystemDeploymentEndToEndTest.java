@@ -267,6 +267,11 @@ class SystemDeploymentEndToEndTest {
             JsonPath events = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events")
                     .then().statusCode(200).extract().jsonPath();
             assertThat(events.getString("find { it.type == 'ROLLBACK_REQUESTED' }.actor")).isEqualTo("admin");
+            // each event's fields come as a JSON object, as stored (run_event.data)
+            assertThat(events.getString("find { it.type == 'ROLLBACK_REQUESTED' }.data.reason"))
+                    .isEqualTo("lane 7 is not scoring");
+            assertThat(events.getInt("find { it.type == 'ORDER_SENT' }.data.order")).isEqualTo(1);
+            assertThat(events.getList("find { it.type == 'ORDER_SENT' }.data.devices")).isNotEmpty();
             assertThat(events.getList("type")).contains("SNAPSHOT", "ORDER_SENT", "ASSIGNED", "ROLLBACK_SENT", "ROLLED_BACK");
             Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/rollback")
                     .then().statusCode(409);

@@ -152,4 +152,21 @@ class TimelineEventTest {
                 .isEqualTo(Map.of("cause", "FAILURE", "failedOrder", 1, "failedDevices", 2L));
         assertThat(new Paused().data()).isEmpty();
     }
+
+    @ParameterizedTest
+    @MethodSource("events")
+    void theStoredJsonTextIsTheDataAsAJsonLibraryWritesThem(TimelineEvent event, RunEventKind kind, String message)
+            throws Exception {
+        var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
+        assertThat(mapper.readTree(event.json())).isEqualTo(mapper.readTree(mapper.writeValueAsString(event.data())));
+    }
+
+    @Test
+    void quotesBackslashesAndControlCharactersInTheFieldsAreEscaped() throws Exception {
+        String hostile = "lane \"7\" \\ C:\\x\n\t\u0001 ü";
+        String json = new Created(hostile).json();
+        var tree = new com.fasterxml.jackson.databind.ObjectMapper().readTree(json);
+        assertThat(tree.get("why").asText()).isEqualTo(hostile);
+        assertThat(json).doesNotContain("\n").contains("\\u0001");
+    }
 }
