@@ -1,9 +1,9 @@
 package io.qawk.orchestrator.testkit;
 
-import com.github.tomakehurst.wiremock.WireMockServer;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.http.Fault;
 
+import java.lang.reflect.Method;
 import java.time.Duration;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
@@ -23,7 +23,6 @@ import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options
 public final class HawkbitProxy {
 
     public static final String PORT_PROPERTY = "qawk.test.hawkbit-proxy-port";
-    private static WireMockServer server;
 
     /** The three kinds of trouble. */
     public enum Trouble { SERVER_ERROR, SLOW, CONNECTION_RESET }
@@ -35,15 +34,52 @@ public final class HawkbitProxy {
     public static synchronized String url() {
         String port = System.getProperty(PORT_PROPERTY);
         if (port == null) {
-            server = new WireMockServer(options().bindAddress("127.0.0.1").dynamicPort().containerThreads(40)
-                    .asynchronousResponseEnabled(true).asynchronousResponseThreads(20));
-            server.start();
-            port = String.valueOf(server.port());
+            port = String.valueOf(startOnSystemClassLoader());
             System.setProperty(PORT_PROPERTY, port);
-            WireMockServer s = server;
-            Runtime.getRuntime().addShutdownHook(new Thread(s::stop, "hawkbit-proxy-stop"));
         }
         return "http://127.0.0.1:" + port;
+    }
+
+    /**
+     * The server is JVM-wide but the Quarkus application that happens to start it first is not: each test application
+     * loads the test kit (and WireMock) in a class loader of its own and closes it when the next one starts, after
+     * which a server built on those classes answers 500 or nothing. So the server is built from the JVM's own class
+     * loader, by reflection, with that loader as its threads' context loader, and outlives every application.
+     */
+    private static int startOnSystemClassLoader() {
+        ClassLoader system = ClassLoader.getSystemClassLoader();
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        thread.setContextClassLoader(system);
+        try {
+            Class<?> configClass = Class.forName(
+                    "com.github.tomakehurst.wiremock.core.WireMockConfiguration", true, system);
+            Object config = configClass.getMethod("options").invoke(null);
+            config = configClass.getMethod("bindAddress", String.class).invoke(config, "127.0.0.1");
+            config = configClass.getMethod("dynamicPort").invoke(config);
+            config = configClass.getMethod("containerThreads", Integer.class).invoke(config, 40);
+            config = configClass.getMethod("asynchronousResponseEnabled", boolean.class).invoke(config, true);
+            config = configClass.getMethod("asynchronousResponseThreads", int.class).invoke(config, 20);
+            Class<?> options = Class.forName("com.github.tomakehurst.wiremock.core.Options", true, system);
+            Class<?> serverClass = Class.forName("com.github.tomakehurst.wiremock.WireMockServer", true, system);
+            Object server = serverClass.getConstructor(options).newInstance(config);
+            serverClass.getMethod("start").invoke(server);
+            Method stop = serverClass.getMethod("stop");
+            Thread hook = new Thread(() -> {
+                try {
+                    stop.invoke(server);
+                } catch (ReflectiveOperationException e) {
+                    // the JVM is exiting; the port goes with it
+                }
+            }, "hawkbit-proxy-stop");
+            hook.setContextClassLoader(system);
+            Runtime.getRuntime().addShutdownHook(hook);
+            return (Integer) serverClass.getMethod("port").invoke(server);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("cannot start the hawkBit proxy (WireMock) on the system class loader", e);
+        } finally {
+            thread.setContextClassLoader(before);
+        }
     }
 
     private static WireMock client() {
