@@ -13,9 +13,16 @@ import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
 import io.qawk.orchestrator.window.CentreWindows;
+import io.qawk.orchestrator.engine.EngineWake;
+import io.qawk.orchestrator.engine.PassLoop;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;
-import io.quarkus.scheduler.Scheduled;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -88,16 +95,61 @@ public class DeploymentEngine {
      */
     private final Map<Long, java.time.Instant> lastObserved = new java.util.concurrent.ConcurrentHashMap<>();
 
-    @Scheduled(every = "${qawk.engine.interval:5s}", delayed = "${qawk.engine.initial-delay:3s}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = HawkbitNotConfigured.class)
-    void scheduled() {
-        passAll();
+    @Inject
+    HawkbitNotConfigured notConfigured;
+
+    /** When passes come: at once when woken, every busy interval while devices are due, else every interval. */
+    private PassLoop loop;
+
+    /** Whether a deployment of the pass under way (guarded by {@link #passLock}) has devices due from hawkBit. */
+    private boolean due;
+
+    void start(@Observes StartupEvent e) {
+        loop = new PassLoop(this::loopPass, config.busyInterval(), config.interval(), config.initialDelay());
+        loop.start("qawk-deployment-engine");
+    }
+
+    void stop(@Observes ShutdownEvent e) throws InterruptedException {
+        if (loop != null) {
+            loop.stop(Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * A deployment was started or commanded: the next pass comes now, not at the next tick. Called once the command's
+     * transaction committed, so the pass sees it.
+     */
+    void wake(@Observes(during = TransactionPhase.AFTER_SUCCESS) EngineWake wake) {
+        if (loop != null) {
+            loop.wake();
+        }
+    }
+
+    /** The loop's pass, with a request context as scheduled methods have; true when devices are due. */
+    private boolean loopPass() {
+        if (notConfigured.test(null)) {
+            return false;
+        }
+        ManagedContext requests = Arc.container().requestContext();
+        requests.activate();
+        try {
+            passLock.lock();
+            try {
+                passAll();
+                return due;
+            } finally {
+                passLock.unlock();
+            }
+        } finally {
+            requests.terminate();
+        }
     }
 
     /** One pass over every deployment that has something to follow; returns how many were driven. */
     public int passAll() {
         passLock.lock();
         long passStarted = metrics.passStarted();
+        due = false;
         try {
             int driven = 0;
             for (long id : store.activeDeploymentIds()) {
@@ -201,6 +253,9 @@ public class DeploymentEngine {
             }
             send(toSend, runOfDevice);
             store.refreshPhase(deploymentId);
+            // devices sent to, waiting for hawkBit's answer or for their verification: the next pass comes soon
+            due |= snap.phase() != DeploymentPhase.PAUSED && (!snap.inFlight().isEmpty() || !toSend.isEmpty()
+                    || !verified.isEmpty() || !snap.intents().isEmpty());
             return true;
         }
     }

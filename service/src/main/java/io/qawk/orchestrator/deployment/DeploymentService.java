@@ -25,7 +25,8 @@ import java.util.Set;
 
 /**
  * Creates deployments and records what people decide (start, pause, resume, abort, roll back, take again).
- * Commands only record intent and re-derive the phase; the engine does the work on its next pass.
+ * Commands only record intent and re-derive the phase; the engine does the work on its next pass, which each command
+ * brings forward to right after its commit ({@link io.qawk.orchestrator.engine.EngineWake}).
  */
 @ApplicationScoped
 public class DeploymentService implements ManifestUsage {
@@ -43,6 +44,10 @@ public class DeploymentService implements ManifestUsage {
 
     @Inject
     MetricGates metricGates;
+
+    /** Tells the engine, once the command committed, to pass now rather than at its next tick. */
+    @Inject
+    jakarta.enterprise.event.Event<io.qawk.orchestrator.engine.EngineWake> wakes;
 
     public List<SystemDeployment> list() {
         return SystemDeployment.list("order by id desc");
@@ -148,6 +153,7 @@ public class DeploymentService implements ManifestUsage {
         }
         d.startedAt = now;
         refreshPhase(d);
+        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "started"));
         return d;
     }
 
@@ -171,6 +177,7 @@ public class DeploymentService implements ManifestUsage {
         }
         d.paused = false;
         refreshPhase(d);
+        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "resumed"));
         recordOnUnderWay(d, new TimelineEvent.Resumed(), actor);
         return d;
     }
@@ -191,6 +198,7 @@ public class DeploymentService implements ManifestUsage {
             RunEvent.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
         refreshPhase(d);
+        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "aborted"));
         return d;
     }
 
@@ -216,6 +224,7 @@ public class DeploymentService implements ManifestUsage {
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
         RunEvent.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
         refreshPhase(d);
+        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "rollback requested"));
         return run;
     }
 
@@ -250,6 +259,7 @@ public class DeploymentService implements ManifestUsage {
         RunEvent.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
                 reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
         refreshPhase(d);
+        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "taken again"));
         return run;
     }
 

@@ -9,9 +9,19 @@ import java.time.Duration;
 @ConfigMapping(prefix = "qawk.engine")
 public interface EngineConfig {
 
-    /** Time between two engine passes. */
-    @WithDefault("5s")
+    /**
+     * Longest time between two engine passes: what the release engine waits between its passes, and the deployment
+     * engine while no device is due (it also passes at once after a start or a command).
+     */
+    @WithDefault("10s")
     Duration interval();
+
+    /**
+     * Time between two passes of the deployment engine while devices are due: sent an assignment or verifying. Each
+     * such pass asks hawkBit about those devices only, in bulk (no more than {@link #interval()}).
+     */
+    @WithDefault("1s")
+    Duration busyInterval();
 
     /** Delay after start before the first pass. */
     @WithDefault("3s")

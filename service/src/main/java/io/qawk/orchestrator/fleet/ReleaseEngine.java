@@ -66,7 +66,7 @@ public class ReleaseEngine {
 
     private final ReentrantLock passLock = new ReentrantLock();
 
-    @Scheduled(every = "${qawk.engine.interval:5s}", delayed = "${qawk.engine.initial-delay:3s}",
+    @Scheduled(every = "${qawk.engine.interval:10s}", delayed = "${qawk.engine.initial-delay:3s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = HawkbitNotConfigured.class)
     void scheduled() {
         passAll();

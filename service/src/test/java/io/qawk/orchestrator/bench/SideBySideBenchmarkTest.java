@@ -175,7 +175,7 @@ class SideBySideBenchmarkTest {
         } finally {
             report.note("hawkBit 0.3.0M7 on " + server.database() + " (an embedded Postgres of its own, "
                     + server.databaseUrl().orElse("in-memory H2") + "); the service's engine every "
-                    + System.getProperty("qawk.bench.side.engine-interval", "5s (production default)")
+                    + System.getProperty("qawk.bench.side.engine-interval", "10s idle, 1s busy (production defaults)")
                     + "; waits poll every " + RealHawkbitRounds.POLL.toMillis() + " ms on both sides. Load average"
                     + " (1, 5, 15 min) at the start: " + loadBefore + ", at the end: " + loadAverage() + " on "
                     + Runtime.getRuntime().availableProcessors() + " CPUs. Whole side-by-side test: "
