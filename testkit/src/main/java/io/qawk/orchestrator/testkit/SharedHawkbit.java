@@ -26,8 +26,8 @@ import io.qawk.orchestrator.testkit.HawkbitServer.Database;
  */
 public final class SharedHawkbit {
 
-    /** System property choosing the database of {@link #get()}: {@code h2} (default) or {@code postgres}. */
-    public static final String DATABASE_PROPERTY = "qawk.hawkbit.database";
+    /** System property choosing the database of {@link #get()}: {@code h2} (default) or {@code postgres}; outside {@code qawk.hawkbit.*}, which the service claims as its own configuration. */
+    public static final String DATABASE_PROPERTY = "qawk.testkit.hawkbit-database";
 
     /** A String security property: JVM-wide, outside any application's configuration. */
     static final String JVM_NOTE = "io.qawk.orchestrator.testkit.shared-hawkbit";
