@@ -4,6 +4,9 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import org.junit.jupiter.api.Test;
 
+import static io.qawk.orchestrator.testsupport.QuarkusRegistries.started;
+import static io.qawk.orchestrator.testsupport.QuarkusRegistries.stop;
+
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneOffset;
@@ -14,8 +17,7 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The engine's meters when one JVM starts the application again, as the tests do when surefire runs them in two
  * JVMs (Quarkus starts the application for every test class and keeps Micrometer's global composite registry, which
  * outside dev mode keeps its meters): the new application's scrape reads its own engine, not the stopped one's.
- * The composite and its registries below are what Quarkus wires: the injected registry is the composite, the one
- * scraped is a registry added to it at start and removed at stop.
+ * The composite and its registries are what Quarkus wires ({@link io.qawk.orchestrator.testsupport.QuarkusRegistries}).
  */
 class EngineMetricsRestartTest {
 
@@ -62,18 +64,5 @@ class EngineMetricsRestartTest {
         m.clock = Clock.fixed(now, ZoneOffset.UTC);
         m.register();
         return m;
-    }
-
-    /** What Quarkus does at start: a new registry to scrape, added to the global composite. */
-    static SimpleMeterRegistry started(CompositeMeterRegistry global) {
-        SimpleMeterRegistry scrape = new SimpleMeterRegistry();
-        global.add(scrape);
-        return scrape;
-    }
-
-    /** What Quarkus does at stop outside dev mode: the scraped registry closed and removed, the composite's meters kept. */
-    static void stop(CompositeMeterRegistry global, SimpleMeterRegistry scrape) {
-        global.remove(scrape);
-        scrape.close();
     }
 }

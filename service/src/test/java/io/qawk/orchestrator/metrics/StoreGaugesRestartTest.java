@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.qawk.orchestrator.deployment.DeploymentPhase;
 import io.qawk.orchestrator.deployment.RunState;
+import io.qawk.orchestrator.testsupport.QuarkusRegistries;
 import org.junit.jupiter.api.Test;
 
 import java.time.Clock;
@@ -25,16 +26,13 @@ class StoreGaugesRestartTest {
     @Test
     void afterARestartEveryGaugeIsReadFromTheNewBean() {
         CompositeMeterRegistry global = new CompositeMeterRegistry();
-        SimpleMeterRegistry firstScrape = new SimpleMeterRegistry();
-        global.add(firstScrape);
+        SimpleMeterRegistry firstScrape = QuarkusRegistries.started(global);
         StoreGauges stopped = gauges(global, T0);
         stopped.clock = Clock.fixed(T0.plusSeconds(600), ZoneOffset.UTC);
         assertThat(firstScrape.get(AGE).gauge().value()).isEqualTo(600);
 
-        global.remove(firstScrape);
-        firstScrape.close();
-        SimpleMeterRegistry scrape = new SimpleMeterRegistry();
-        global.add(scrape);
+        QuarkusRegistries.stop(global, firstScrape);
+        SimpleMeterRegistry scrape = QuarkusRegistries.started(global);
         gauges(global, T0.plusSeconds(600));
 
         assertThat(scrape.get(AGE).gauge().value()).as("the new application started just now").isZero();

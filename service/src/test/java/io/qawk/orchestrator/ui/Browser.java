@@ -139,6 +139,18 @@ final class Browser implements AutoCloseable {
         return driver.findElement(By.cssSelector(css));
     }
 
+    /**
+     * Clicks the element {@code css} finds. The screen re-renders what it follows live, so the element found may be
+     * replaced before the click lands: then it is found again and clicked (within 10 s).
+     */
+    void click(String css) {
+        new WebDriverWait(driver, Duration.ofSeconds(10), Duration.ofMillis(50))
+                .ignoring(StaleElementReferenceException.class).until(d -> {
+                    d.findElement(By.cssSelector(css)).click();
+                    return true;
+                });
+    }
+
     List<WebElement> all(String css) {
         return driver.findElements(By.cssSelector(css));
     }

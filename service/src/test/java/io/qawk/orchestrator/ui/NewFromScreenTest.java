@@ -77,23 +77,23 @@ class NewFromScreenTest {
             String form = "#deployment-form-dialog";
             openPageWith("tr[data-manifest='" + manifest + "']");
 
-            browser.find("[data-key='new-deployment']").click();
+            browser.click("[data-key='new-deployment']");
             browser.await(WITHIN, d -> browser.find(form).isDisplayed());
             in(form, "name").sendKeys("uin 2.0 to c02");
             new Select(in(form, "manifestId")).selectByValue(String.valueOf(manifest));
-            browser.find(form + " [aria-label='Add centre c02']").click(); // the centres the type's systems are in
+            browser.click(form + " [aria-label='Add centre c02']"); // the centres the type's systems are in
             retype(in(form, "maxParallel"), "0");
 
             // leaving the page keeps what was typed
             openPageWith("tr[data-manifest='" + manifest + "']");
-            browser.find("[data-key='new-deployment']").click();
+            browser.click("[data-key='new-deployment']");
             browser.await(WITHIN, d -> browser.find(form).isDisplayed());
             assertThat(in(form, "name").getAttribute("value")).isEqualTo("uin 2.0 to c02");
             assertThat(in(form, "groups").getAttribute("value")).isEqualTo("c02");
             assertThat(in(form, "maxParallel").getAttribute("value")).isEqualTo("0");
 
             // the API's refusal, at its field
-            browser.find("#deployment-see-plan").click();
+            browser.click("#deployment-see-plan");
             browser.await(WITHIN, d -> !errorAt(form, "maxParallel").isEmpty());
             assertThat(errorAt(form, "maxParallel")).isEqualTo("must be between 1 and 10000");
             assertThat(in(form, "maxParallel").getAttribute("aria-invalid")).isEqualTo("true");
@@ -102,7 +102,7 @@ class NewFromScreenTest {
 
             // the plan before anything exists: who gets what, and who is left out and why
             retype(in(form, "maxParallel"), "1");
-            browser.find("#deployment-see-plan").click();
+            browser.click("#deployment-see-plan");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#deployment-plan section.run[data-system='lane-02']")).isEmpty());
             assertThat(browser.find("#deployment-plan tr[data-device='uin-lane-02-lane']").getText())
                     .contains("lane").contains("2").contains("nothing").contains("uin-app:2");
@@ -113,7 +113,7 @@ class NewFromScreenTest {
                     .getList("findAll { it.name == 'uin 2.0 to c02' }")).as("nothing created yet").isEmpty();
             browser.screenshot("new-deployment-plan");
 
-            browser.find("[data-key='plan-start']").click();
+            browser.click("[data-key='plan-start']");
             browser.await(WITHIN, d -> !browser.find(form).isDisplayed() && browser.find("#drawer").isDisplayed());
             assertThat(browser.find("#notice").getText()).isEqualTo("Deployment “uin 2.0 to c02” started.");
             int id = Api.viewer().get("/qawk/v1/systemdeployments").then().statusCode(200).extract().jsonPath()
@@ -133,7 +133,7 @@ class NewFromScreenTest {
             String form = "#manifest-form-dialog";
             openPageWith("article[data-systemtype='" + fleet.typeId + "']");
 
-            browser.find("[data-key='new-manifest']").click();
+            browser.click("[data-key='new-manifest']");
             browser.await(WITHIN, d -> browser.find(form).isDisplayed());
             in(form, "name").sendKeys("uim-2.0");
             new Select(in(form, "systemTypeId")).selectByValue(String.valueOf(fleet.typeId));
@@ -149,14 +149,14 @@ class NewFromScreenTest {
             in(form, "order-lane").sendKeys("2");
 
             // the API's refusal, at the component's order
-            browser.find("#manifest-submit").click();
+            browser.click("#manifest-submit");
             browser.await(WITHIN, d -> !errorAt(form, "order-terminal").isEmpty());
             assertThat(errorAt(form, "order-terminal")).isEqualTo("must be between 1 and 1000 (got 0)");
             assertThat(errorAt(form, "order-lane")).isEmpty();
             browser.screenshot("new-manifest-refused");
 
             retype(in(form, "order-terminal"), "1");
-            browser.find("#manifest-submit").click();
+            browser.click("#manifest-submit");
             browser.await(WITHIN, d -> !browser.find(form).isDisplayed());
             assertThat(browser.find("#notice").getText()).isEqualTo("Manifest “uim-2.0” created.");
             JsonPath created = Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
@@ -171,9 +171,9 @@ class NewFromScreenTest {
                     .contains("order 2").contains("lane uim-app:2");
 
             // or pasted as Mender YAML: the import's refusal at the document, with its path
-            browser.find("[data-key='new-manifest']").click();
+            browser.click("[data-key='new-manifest']");
             browser.await(WITHIN, d -> browser.find(form).isDisplayed());
-            browser.find("[data-key='manifest-mode-yaml']").click();
+            browser.click("[data-key='manifest-mode-yaml']");
             String yaml = """
                     api_version: mender/v1
                     kind: manifest
@@ -183,12 +183,12 @@ class NewFromScreenTest {
                       lane: { artifact_name: "uim-app:%s", update_strategy: { order: 2 } }
                     """;
             in(form, "yaml").sendKeys(yaml.formatted("9"));
-            browser.find("#manifest-submit").click();
+            browser.click("#manifest-submit");
             browser.await(WITHIN, d -> !errorAt(form, "yaml").isEmpty());
             assertThat(errorAt(form, "yaml")).startsWith(
                     "component_types.lane.artifact_name: hawkBit has no distribution set 'uim-app:9'");
             retype(in(form, "yaml"), yaml.formatted("2"));
-            browser.find("#manifest-submit").click();
+            browser.click("#manifest-submit");
             browser.await(WITHIN, d -> !browser.find(form).isDisplayed());
             assertThat(browser.find("#notice").getText()).isEqualTo("Manifest “uim-yaml” created from YAML.");
             Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)

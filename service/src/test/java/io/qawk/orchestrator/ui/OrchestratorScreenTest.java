@@ -64,6 +64,14 @@ class OrchestratorScreenTest {
         return browser.find("#drawer section.run[data-system='" + system + "']");
     }
 
+    /** How long a read may take while the drawer re-renders what it follows live (a found element can go stale). */
+    static final Duration LIVE = Duration.ofSeconds(10);
+
+    /** The text of {@code css} in a system's section of the drawer, found again if the drawer re-rendered meanwhile. */
+    private String text(String system, String css) {
+        return browser.await(LIVE, d -> run(system).findElement(By.cssSelector(css)).getText());
+    }
+
     private static JsonPath runOf(int deploymentId, String system) {
         return Api.viewer().get("/qawk/v1/systemdeployments/" + deploymentId + "/runs").then().statusCode(200)
                 .extract().jsonPath().setRootPath("find { it.system == '" + system + "' }");
@@ -88,7 +96,7 @@ class OrchestratorScreenTest {
             assertThat(words(id)).contains("draft");
             assertThat(browser.find("#who").getText()).contains("admin");
             browser.js("window.qawkNoReload = 'still the same page';");
-            browser.find("[data-key='dep-" + id + "-start']").click();
+            browser.click("[data-key='dep-" + id + "-start']");
 
             // the bar and the words follow it, without reloading the page
             browser.await(WITHIN, d -> words(id).contains("under way") && !d.findElements(
@@ -104,36 +112,36 @@ class OrchestratorScreenTest {
             browser.screenshot("overview");
 
             // the drawer: every system; the rolled-back one in a red pill with its reason
-            browser.find("[data-key='dep-open-" + id + "']").click();
+            browser.click("[data-key='dep-open-" + id + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#drawer section.run[data-system='lane-02']")).isEmpty());
             assertThat(browser.find("#drawer").isDisplayed()).isTrue();
             assertThat(browser.all("#drawer section.run")).hasSize(3);
-            WebElement pill = run("lane-02").findElement(By.cssSelector(".pill"));
-            assertThat(pill.getText()).isEqualTo("rolled back");
-            assertThat(pill.getCssValue("background-color")).isEqualTo("rgba(179, 38, 30, 1)");
-            assertThat(run("lane-02").findElement(By.cssSelector(".reason")).getText()).isEqualTo(
+            assertThat(text("lane-02", ".pill")).isEqualTo("rolled back");
+            assertThat(browser.await(LIVE, d -> run("lane-02").findElement(By.cssSelector(".pill"))
+                    .getCssValue("background-color"))).isEqualTo("rgba(179, 38, 30, 1)");
+            assertThat(text("lane-02", ".reason")).isEqualTo(
                     "Why: 1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again");
-            WebElement laneDevice = run("lane-02").findElement(By.cssSelector("tr[data-device='ui-lane-02-lane']"));
-            assertThat(laneDevice.getText()).contains("ui-app:1").contains("ui-app:2");
-            assertThat(run("lane-01").findElement(By.cssSelector(".pill")).getText()).isEqualTo("succeeded");
-            assertThat(run("lane-03").findElement(By.cssSelector(".pill")).getText()).isEqualTo("running");
-            assertThat(run("lane-01").findElements(By.xpath(".//button[normalize-space()='Take again…']"))).isEmpty();
+            assertThat(text("lane-02", "tr[data-device='ui-lane-02-lane']")).contains("ui-app:1").contains("ui-app:2");
+            assertThat(text("lane-01", ".pill")).isEqualTo("succeeded");
+            assertThat(text("lane-03", ".pill")).isEqualTo("running");
+            assertThat(browser.await(LIVE, d -> run("lane-01").findElements(
+                    By.xpath(".//button[normalize-space()='Take again…']")).size())).isZero();
             browser.screenshot("drawer-rolled-back");
 
             // its timeline is one click away
             int runId = runOf(id, "lane-02").getInt("id");
-            browser.find("[data-key='run-timeline-" + runId + "']").click();
+            browser.click("[data-key='run-timeline-" + runId + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#timeline-" + runId + " li[data-event='ROLLED_BACK']")).isEmpty());
             assertThat(browser.all("#timeline-" + runId + " li[data-event='SNAPSHOT']")).hasSize(1);
 
             // pause from the drawer, so that the system taken again stays pending where we can see it
-            browser.find("[data-key='drawer-" + id + "-pause']").click();
+            browser.click("[data-key='drawer-" + id + "-pause']");
             browser.await(WITHIN, d -> "PAUSED".equals(LaneFleet.deployment(id).getString("state"))
                     && !d.findElements(By.cssSelector("[data-key='drawer-" + id + "-resume']")).isEmpty());
 
             // take it again: the dialog says what will happen, and what to do instead
             fleet.behaviour("lane-02", "lane", Behaviour.succeed());
-            browser.find("[data-key='run-retry-" + runId + "']").click();
+            browser.click("[data-key='run-retry-" + runId + "']");
             WebElement dialog = browser.find("#take-again-dialog");
             browser.await(WITHIN, d -> dialog.isDisplayed());
             assertThat(browser.driver.switchTo().activeElement().getAttribute("id")).isEqualTo("take-again-reason");
@@ -144,12 +152,12 @@ class OrchestratorScreenTest {
                     .contains("Here 1 did");
             browser.find("#take-again-reason").sendKeys("lane 2 PSU replaced");
             browser.screenshot("take-again-dialog");
-            browser.find("#take-again-confirm").click();
+            browser.click("#take-again-confirm");
             browser.await(WITHIN, d -> !dialog.isDisplayed());
             browser.await(WITHIN, d -> run("lane-02").findElement(By.cssSelector(".pill")).getText().equals("pending"));
             assertThat(browser.find("#notice").getText()).isEqualTo(
                     "lane-02 taken again: pending (attempt 2). It is photographed afresh when it starts.");
-            assertThat(run("lane-02").getText()).contains("attempt 2");
+            assertThat(browser.await(LIVE, d -> run("lane-02").getText())).contains("attempt 2");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#timeline-" + runId + " li[data-event='TAKEN_AGAIN']")).isEmpty());
             browser.screenshot("taken-again-pending");
             // ... and through the API
@@ -162,24 +170,24 @@ class OrchestratorScreenTest {
 
             // resume, let lane-03 finish: everything ends updated
             fleet.behaviour("lane-03", "lane", Behaviour.succeed());
-            browser.find("[data-key='drawer-" + id + "-resume']").click();
+            browser.click("[data-key='drawer-" + id + "-resume']");
             browser.await(Duration.ofSeconds(180), d -> words(id).equals("3 of 3 updated, 0 rolled back"));
             assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("FINISHED");
-            assertThat(run("lane-02").findElement(By.cssSelector(".pill")).getText()).isEqualTo("succeeded");
+            assertThat(text("lane-02", ".pill")).isEqualTo("succeeded");
             assertThat(browser.find("#drawer").isDisplayed()).as("the drawer stayed open").isTrue();
             assertThat(browser.js("return window.qawkNoReload;")).isEqualTo("still the same page");
 
             // roll one back by hand: a reason is required
             int lane1 = runOf(id, "lane-01").getInt("id");
-            browser.find("[data-key='run-rollback-" + lane1 + "']").click();
+            browser.click("[data-key='run-rollback-" + lane1 + "']");
             WebElement rollback = browser.find("#rollback-dialog");
             browser.await(WITHIN, d -> rollback.isDisplayed());
-            browser.find("#rollback-confirm").click();
+            browser.click("#rollback-confirm");
             assertThat(rollback.isDisplayed()).as("no reason, no rollback").isTrue();
             browser.find("#rollback-reason").sendKeys("lane 1 is not scoring");
-            browser.find("#rollback-confirm").click();
+            browser.click("#rollback-confirm");
             browser.await(WITHIN, d -> run("lane-01").findElement(By.cssSelector(".pill")).getText().equals("rolled back"));
-            assertThat(run("lane-01").findElement(By.cssSelector(".reason")).getText())
+            assertThat(text("lane-01", ".reason"))
                     .startsWith("Why: rolled back by hand (lane 1 is not scoring)");
             browser.await(WITHIN, d -> words(id).equals("2 of 3 updated, 1 rolled back"));
 
@@ -231,13 +239,13 @@ class OrchestratorScreenTest {
             assertThat(beta.findElements(By.tagName("b"))).as("names are text, never markup").isEmpty();
             browser.screenshot("channels");
 
-            browser.find("[data-key='fleet-promote-900']").click();
+            browser.click("[data-key='fleet-promote-900']");
             browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
             assertThat(browser.find("#confirm-dialog").getText()).contains("Promote dev's release to beta <b>x</b>?");
-            browser.find("#confirm-confirm").click();
-            browser.find("[data-key='fleet-resume-901']").click();
+            browser.click("#confirm-confirm");
+            browser.click("[data-key='fleet-resume-901']");
             browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
-            browser.find("#confirm-confirm").click();
+            browser.click("#confirm-confirm");
             browser.await(WITHIN, d -> posts.size() == 2);
             assertThat(posts).containsExactly("/fleets/900/promote {\"orchestrator\":true}", "/fleets/901/resume ");
         }
@@ -284,15 +292,14 @@ class OrchestratorScreenTest {
             assertThat(browser.find("tr[data-deployment='990'] .bar [data-share='verifying']").getAttribute("data-count"))
                     .isEqualTo("1");
 
-            browser.find("[data-key='dep-open-990']").click();
+            browser.click("[data-key='dep-open-990']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#drawer section.run[data-system='lane-01']")).isEmpty());
-            assertThat(run("lane-01").findElement(By.cssSelector(".run-head .pill")).getText()).isEqualTo("verifying");
-            assertThat(run("lane-01").findElement(By.cssSelector(".soak")).getText())
+            assertThat(text("lane-01", ".run-head .pill")).isEqualTo("verifying");
+            assertThat(text("lane-01", ".soak"))
                     .startsWith("3 min left of its soak: every device must keep reporting its health query");
-            assertThat(run("lane-01").getText()).contains("Roll back…");
-            WebElement waiting = run("lane-02").findElement(By.cssSelector("tr[data-device='lane-02-lane']"));
-            assertThat(waiting.findElement(By.cssSelector(".pill")).getText()).isEqualTo("verifying");
-            assertThat(waiting.getText()).contains("installed; waiting for it to report attribute.app_version==2");
+            assertThat(browser.await(LIVE, d -> run("lane-01").getText())).contains("Roll back…");
+            assertThat(text("lane-02", "tr[data-device='lane-02-lane'] .pill")).isEqualTo("verifying");
+            assertThat(text("lane-02", "tr[data-device='lane-02-lane']")).contains("installed; waiting for it to report attribute.app_version==2");
             browser.screenshot("verifying");
             new Actions(browser.driver).sendKeys(Keys.ESCAPE).perform();
         }

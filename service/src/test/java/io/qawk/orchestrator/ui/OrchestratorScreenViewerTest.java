@@ -65,9 +65,9 @@ class OrchestratorScreenViewerTest {
             WebElement type = browser.find("article[data-systemtype='" + fleet.typeId + "']");
             assertThat(type.getText()).contains("uiv-lane").contains("attribute.device_type==uiv-terminal")
                     .contains("1 system found");
-            browser.find("[data-key='type-systems-" + fleet.typeId + "']").click();
+            browser.click("[data-key='type-systems-" + fleet.typeId + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='sys-dev-" + fleet.typeId + "/lane-01']")).isEmpty());
-            browser.find("[data-key='sys-dev-" + fleet.typeId + "/lane-01']").click();
+            browser.click("[data-key='sys-dev-" + fleet.typeId + "/lane-01']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-device='uiv-lane-01-term-b']")).isEmpty());
             // manifests: each component's set and order
             assertThat(browser.find("tr[data-manifest='" + manifest + "']").getText())
@@ -81,7 +81,7 @@ class OrchestratorScreenViewerTest {
             browser.js("window.scrollTo(0, 0);");
             browser.screenshot("viewer");
 
-            browser.find("[data-key='dep-open-" + failed + "']").click();
+            browser.click("[data-key='dep-open-" + failed + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#drawer section.run[data-system='lane-01'] .pill")).isEmpty());
             WebElement run = browser.find("#drawer section.run[data-system='lane-01']");
             assertThat(run.findElement(By.cssSelector(".pill")).getText()).isEqualTo("rolled back");

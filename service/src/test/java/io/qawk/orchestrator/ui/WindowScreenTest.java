@@ -87,7 +87,7 @@ class WindowScreenTest {
             assertThat(browser.find("tr[data-deployment='930'] [data-waiting-window]").getAttribute("title"))
                     .isEqualTo("c01: opens 02:00 Europe/Berlin");
 
-            browser.find("[data-key='dep-open-930']").click();
+            browser.click("[data-key='dep-open-930']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#drawer section.run[data-system='lane-01']")).isEmpty());
             assertThat(browser.find("#drawer [data-windows]").getText()).isEqualTo(
                     "Maintenance windows: c01 opens 02:00 Europe/Berlin · c03 open until 03:00 Europe/London");
