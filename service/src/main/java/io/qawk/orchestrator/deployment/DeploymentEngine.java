@@ -47,10 +47,11 @@ import java.util.stream.Collectors;
  * The walk is one way: engine → planner ({@link RunPlanner}, {@link RunScheduler}) → store → gateway; the store
  * never plans and never calls back.
  *
- * <p>It is longer than most classes (about 400 lines) because two steps of the pass that need hawkBit's answers in
+ * <p>It is longer than most classes (about 470 lines) because two steps of the pass that need hawkBit's answers in
  * detail live here with it: recovering unconfirmed intents (which action is ours) and sending in bulk (what a
  * refusal, an incomplete answer or hawkBit away mean for each device). What verifying asks of hawkBit is
- * {@link DeviceVerifier}'s and {@link SystemHealth}'s.
+ * {@link DeviceVerifier}'s and {@link SystemHealth}'s. When passes come is {@link PassLoop}'s; this class only starts
+ * it, wakes it after commands and tells it whether devices are due.
  */
 @ApplicationScoped
 public class DeploymentEngine {
