@@ -117,14 +117,14 @@ class OrchestratorScreenTest {
             assertThat(browser.find("#drawer").isDisplayed()).isTrue();
             assertThat(browser.all("#drawer section.run")).hasSize(3);
             assertThat(text("lane-02", ".pill")).isEqualTo("rolled back");
-            assertThat(browser.await(LIVE, d -> run("lane-02").findElement(By.cssSelector(".pill"))
+            assertThat(browser.<String>await(LIVE, d -> run("lane-02").findElement(By.cssSelector(".pill"))
                     .getCssValue("background-color"))).isEqualTo("rgba(179, 38, 30, 1)");
             assertThat(text("lane-02", ".reason")).isEqualTo(
                     "Why: 1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again");
             assertThat(text("lane-02", "tr[data-device='ui-lane-02-lane']")).contains("ui-app:1").contains("ui-app:2");
             assertThat(text("lane-01", ".pill")).isEqualTo("succeeded");
             assertThat(text("lane-03", ".pill")).isEqualTo("running");
-            assertThat(browser.await(LIVE, d -> run("lane-01").findElements(
+            assertThat(browser.<Integer>await(LIVE, d -> run("lane-01").findElements(
                     By.xpath(".//button[normalize-space()='Take again…']")).size())).isZero();
             browser.screenshot("drawer-rolled-back");
 
@@ -157,7 +157,7 @@ class OrchestratorScreenTest {
             browser.await(WITHIN, d -> run("lane-02").findElement(By.cssSelector(".pill")).getText().equals("pending"));
             assertThat(browser.find("#notice").getText()).isEqualTo(
                     "lane-02 taken again: pending (attempt 2). It is photographed afresh when it starts.");
-            assertThat(browser.await(LIVE, d -> run("lane-02").getText())).contains("attempt 2");
+            assertThat(browser.<String>await(LIVE, d -> run("lane-02").getText())).contains("attempt 2");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#timeline-" + runId + " li[data-event='TAKEN_AGAIN']")).isEmpty());
             browser.screenshot("taken-again-pending");
             // ... and through the API
@@ -297,7 +297,7 @@ class OrchestratorScreenTest {
             assertThat(text("lane-01", ".run-head .pill")).isEqualTo("verifying");
             assertThat(text("lane-01", ".soak"))
                     .startsWith("3 min left of its soak: every device must keep reporting its health query");
-            assertThat(browser.await(LIVE, d -> run("lane-01").getText())).contains("Roll back…");
+            assertThat(browser.<String>await(LIVE, d -> run("lane-01").getText())).contains("Roll back…");
             assertThat(text("lane-02", "tr[data-device='lane-02-lane'] .pill")).isEqualTo("verifying");
             assertThat(text("lane-02", "tr[data-device='lane-02-lane']")).contains("installed; waiting for it to report attribute.app_version==2");
             browser.screenshot("verifying");
