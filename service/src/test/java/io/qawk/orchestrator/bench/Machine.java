@@ -8,8 +8,11 @@ import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -56,26 +59,114 @@ final class Machine {
     }
 
     /**
-     * Bytes allocated by the live threads of this JVM that are not the hawkBit double's. Unlike CPU and wall time it
-     * does not depend on what else the machine runs, so two versions compare on one noisy machine.
+     * Starts counting the bytes the service's threads allocate from now on (every thread of this JVM but the hawkBit
+     * double's and the counter's own sampler). Unlike CPU and wall time the figure does not depend on what else the
+     * machine runs, so two versions compare on one noisy machine. Read it with {@link Allocation#bytes()}.
      */
-    static long serviceAllocatedBytes() {
-        if (!(THREADS instanceof com.sun.management.ThreadMXBean sun)) {
-            return -1;
-        }
-        long sum = 0;
-        long[] ids = THREADS.getAllThreadIds();
-        ThreadInfo[] infos = THREADS.getThreadInfo(ids);
-        for (int i = 0; i < ids.length; i++) {
-            if (infos[i] == null || ScaleHawkbit.THREAD_PREFIXES.stream().anyMatch(infos[i].getThreadName()::startsWith)) {
-                continue;
+    static Allocation startCounting() {
+        return new Allocation(Duration.ofMillis(50));
+    }
+
+    /**
+     * Allocation counted thread by thread over one span. At the start it records every live thread's allocated bytes
+     * by thread id; a daemon sampler keeps, per thread id, the latest value seen; {@link #bytes()} sums, over the
+     * threads seen, latest minus the value at the start (or latest for a thread born during the span). A thread that
+     * ends during the span keeps what was seen of it, where a difference of live-thread sums would lose all of it.
+     * What a thread allocates in its last sampling interval before it ends is not counted (nor a thread that lives
+     * less than one interval).
+     */
+    static final class Allocation {
+
+        private static final String SAMPLER = "alloc-sampler";
+
+        private final com.sun.management.ThreadMXBean sun;
+        private final Map<Long, Long> atStart = new HashMap<>();
+        private final Map<Long, Long> latest = new HashMap<>(); // only the sampler writes, until it is joined
+        private final Map<Long, Boolean> service = new HashMap<>(); // thread id -> counted (not the double's)
+        private final Thread sampler;
+        private volatile boolean stopped;
+        private long result = -1;
+        private boolean done;
+
+        Allocation(Duration every) {
+            sun = THREADS instanceof com.sun.management.ThreadMXBean b && b.isThreadAllocatedMemorySupported()
+                    && b.isThreadAllocatedMemoryEnabled() ? b : null;
+            if (sun == null) {
+                sampler = null;
+                return;
             }
-            long b = sun.getThreadAllocatedBytes(ids[i]);
-            if (b > 0) {
-                sum += b;
+            sample(atStart);
+            latest.putAll(atStart);
+            sampler = new Thread(() -> {
+                while (!stopped) {
+                    try {
+                        Thread.sleep(every.toMillis());
+                    } catch (InterruptedException e) {
+                        return;
+                    }
+                    sample(latest);
+                }
+            }, SAMPLER);
+            sampler.setDaemon(true);
+            sampler.start();
+        }
+
+        /** Records the allocated bytes of every live thread that is counted into {@code into}. */
+        private void sample(Map<Long, Long> into) {
+            long[] ids = THREADS.getAllThreadIds();
+            List<Long> unknown = new ArrayList<>();
+            for (long id : ids) {
+                if (!service.containsKey(id)) {
+                    unknown.add(id);
+                }
+            }
+            if (!unknown.isEmpty()) {
+                long[] u = unknown.stream().mapToLong(Long::longValue).toArray();
+                ThreadInfo[] infos = THREADS.getThreadInfo(u);
+                for (int i = 0; i < u.length; i++) {
+                    if (infos[i] == null) {
+                        continue; // ended already: nothing to read
+                    }
+                    String name = infos[i].getThreadName();
+                    service.put(u[i], !name.equals(SAMPLER)
+                            && ScaleHawkbit.THREAD_PREFIXES.stream().noneMatch(name::startsWith));
+                }
+            }
+            long[] bytes = sun.getThreadAllocatedBytes(ids);
+            for (int i = 0; i < ids.length; i++) {
+                if (bytes[i] >= 0 && Boolean.TRUE.equals(service.get(ids[i]))) {
+                    into.put(ids[i], bytes[i]);
+                }
             }
         }
-        return sum;
+
+        /** Stops counting (once) and returns the bytes allocated since the start; -1 when the JVM cannot say. */
+        synchronized long bytes() {
+            if (done) {
+                return result;
+            }
+            done = true;
+            if (sun == null) {
+                return result;
+            }
+            stopped = true;
+            sampler.interrupt();
+            try {
+                sampler.join();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            sample(latest);
+            long sum = 0;
+            for (Map.Entry<Long, Long> e : latest.entrySet()) {
+                long d = e.getValue() - atStart.getOrDefault(e.getKey(), 0L);
+                if (d > 0) {
+                    sum += d;
+                }
+            }
+            result = sum;
+            return result;
+        }
     }
 
     static long currentThreadCpuNanos() {

@@ -677,7 +677,7 @@ final class ScaleBenchmark {
         Machine.resetPeakHeap();
         ScaleHawkbit.Counts c0 = hawkbit.snapshot();
         long svc0 = Machine.serviceCpuNanos();
-        long alloc0 = Machine.serviceAllocatedBytes();
+        Machine.Allocation alloc = Machine.startCounting();
         long pg0 = Machine.cpuNanosOf(postgres);
         AtomicLong threadCpu = new AtomicLong();
         long t0 = System.nanoTime();
@@ -712,6 +712,8 @@ final class ScaleBenchmark {
             Measured<T> cut = new Measured<>(null, false, null, Duration.ofNanos(t1 - t0),
                     Duration.ofNanos(threadCpu.get()), Duration.ofNanos(Machine.serviceCpuNanos() - svc0),
                     pgDelta(pg0), atCut.minus(c0), hawkbit.handlingTime(), Machine.peakHeap());
+            LOG.infof("%s (not finished, cut): service allocated %s, %s", what, Machine.mb(alloc.bytes()),
+                    cut.counts());
             logStep(what + " (not finished, cut)", cut);
             return cut;
         } catch (ExecutionException e) {
@@ -728,7 +730,7 @@ final class ScaleBenchmark {
         maxPeakHeap = Math.max(maxPeakHeap, m.peakHeap());
         LOG.infof("%s: %s, service CPU %s, double busy %s, peak heap %s, service allocated %s, %s", what,
                 seconds(m.wall()), seconds(m.serviceCpu()), seconds(m.doubleTime()), Machine.mb(m.peakHeap()),
-                Machine.mb(Machine.serviceAllocatedBytes() - alloc0), m.counts());
+                Machine.mb(alloc.bytes()), m.counts());
         logStep(what, m);
         return m;
     }
