@@ -53,15 +53,10 @@ public class RunEvent extends PanacheEntityBase {
 
     public String actor;
 
+    /** Records an entry of a run's timeline, written with the transaction's others just before it commits. */
     static void record(long runId, Instant at, TimelineEvent event, String actor) {
-        RunEvent e = new RunEvent();
-        e.runId = runId;
-        e.at = at;
-        e.kind = event.kind();
         String message = event.message();
-        e.message = message.length() > 3900 ? message.substring(0, 3900) + "…" : message;
-        e.data = event.json();
-        e.actor = actor;
-        e.persist();
+        io.quarkus.arc.Arc.container().instance(TimelineWriter.class).get().add(runId, at, event.kind(),
+                message.length() > 3900 ? message.substring(0, 3900) + "…" : message, event.json(), actor);
     }
 }
