@@ -2,7 +2,9 @@ package io.qawk.orchestrator.fleet;
 
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitTarget;
+import io.qawk.orchestrator.inventory.InventoryConfig;
 import io.qawk.orchestrator.inventory.InventoryContributor;
+import io.qawk.orchestrator.inventory.InventoryStore;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -29,6 +31,9 @@ public class FleetMembership implements InventoryContributor {
     @Inject
     DataSource dataSource;
 
+    @Inject
+    InventoryConfig inventory;
+
     @Override
     public int refresh() {
         List<Fleet> fleets = QuarkusTransaction.requiringNew().call(() -> Fleet.<Fleet>listAll());
@@ -41,7 +46,7 @@ public class FleetMembership implements InventoryContributor {
             members.put(f.id, ids);
             ids.forEach(id -> count.merge(id, 1, Integer::sum));
         }
-        QuarkusTransaction.requiringNew().run(() -> store(members, count));
+        QuarkusTransaction.requiringNew().timeout(InventoryStore.timeoutSeconds(inventory)).run(() -> store(members, count));
         return requests;
     }
 

@@ -31,4 +31,12 @@ public interface InventoryConfig {
     /** How many per-device hawkBit requests a sync runs at once. */
     @WithDefault("8")
     int parallelRequests();
+
+    /**
+     * Longest time one of a sync's database transactions may take (reading the inventory, writing it, recomputing
+     * the discovered systems) before the transaction manager rolls it back. Not the 60 s default meant for requests:
+     * a first sync of 100,000 targets on a busy database takes longer.
+     */
+    @WithDefault("10m")
+    Duration transactionTimeout();
 }

@@ -3,9 +3,9 @@ package io.qawk.orchestrator.inventory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 
 import javax.sql.DataSource;
 import java.sql.Connection;
@@ -41,13 +41,29 @@ public class InventoryStore {
     @Inject
     ObjectMapper json;
 
+    @Inject
+    InventoryConfig config;
+
+    /** {@code work} in the caller's transaction, or in one of its own with the sync's timeout (not the requests'). */
+    private <T> T inTransaction(java.util.concurrent.Callable<T> work) {
+        return QuarkusTransaction.joiningExisting().timeout(timeoutSeconds(config)).call(work);
+    }
+
+    /** The sync's transaction timeout in whole seconds, at least one. */
+    public static int timeoutSeconds(InventoryConfig config) {
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, config.transactionTimeout().toSeconds()));
+    }
+
     /**
      * Every device the inventory holds, by controller id. A sync holds all of them at once (100,000 at the sizes
      * benchmarked), so repeated texts (attribute names and values, set labels, statuses) are shared, not copied per
      * device, and attribute maps are compact immutable ones.
      */
-    @Transactional
     public Map<String, DeviceRecord> loadDevices() {
+        return inTransaction(this::readDevices);
+    }
+
+    private Map<String, DeviceRecord> readDevices() {
         Map<String, DeviceRecord> out = new HashMap<>();
         Map<String, String> shared = new HashMap<>();
         try (Connection c = dataSource.getConnection();
@@ -72,8 +88,11 @@ public class InventoryStore {
     }
 
     /** The memberships the inventory holds for these system types. */
-    @Transactional
     public Set<Membership> loadMemberships(Set<Long> systemTypeIds) {
+        return inTransaction(() -> readMemberships(systemTypeIds));
+    }
+
+    private Set<Membership> readMemberships(Set<Long> systemTypeIds) {
         Set<Membership> out = new HashSet<>();
         Map<String, String> shared = new HashMap<>();
         try (Connection c = dataSource.getConnection();
@@ -106,9 +125,13 @@ public class InventoryStore {
      * @param known  the devices as stored before the sync
      * @param before the memberships of these system types as stored before the sync
      */
-    @Transactional
     public Written apply(Map<String, DeviceRecord> known, Collection<DeviceRecord> devices, Set<Membership> before,
                          Set<Membership> memberships, Instant syncedAt) {
+        return inTransaction(() -> write(known, devices, before, memberships, syncedAt));
+    }
+
+    private Written write(Map<String, DeviceRecord> known, Collection<DeviceRecord> devices, Set<Membership> before,
+                          Set<Membership> memberships, Instant syncedAt) {
         List<DeviceRecord> changed = devices.stream().filter(d -> !same(known.get(d.controllerId()), d)).toList();
         Set<String> present = new HashSet<>();
         devices.forEach(d -> present.add(d.controllerId()));
@@ -167,8 +190,14 @@ public class InventoryStore {
      * Recomputes the discovered systems from the memberships and channel membership: devices, devices per component,
      * centre (the smallest when devices disagree), the channel all devices are in, and whether they are mixed.
      */
-    @Transactional
     public void refreshSystems() {
+        inTransaction(() -> {
+            recomputeSystems();
+            return null;
+        });
+    }
+
+    private void recomputeSystems() {
         try (Connection c = dataSource.getConnection()) {
             try (PreparedStatement ps = c.prepareStatement("delete from discovered_system")) {
                 ps.executeUpdate();
