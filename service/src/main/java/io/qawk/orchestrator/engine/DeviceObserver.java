@@ -20,9 +20,10 @@ import java.util.stream.Collectors;
 
 /**
  * Asks hawkBit, in bulk, how the devices in flight are doing. Per set: the list of targets that still have it assigned
- * and pending (paged, 500 a request) says who is still at it; of the rest, one query per chunk of controller ids finds
- * those that installed it, and only those left after that (failed, vanished, moved) are looked up by id, and the
- * failed ones confirmed from their action. Works the same on hawkBit 0.3.x and 0.10+.
+ * and pending (paged, 500 a request) says who is still at it when many are; of the rest, one query per chunk of
+ * controller ids finds those that still have the set assigned, with their status (in sync: installed; pending: still
+ * at it), and only those left after that (failed, taken over, vanished) are looked up by id, and the failed ones
+ * confirmed from their action. Works the same on hawkBit 0.3.x and 0.10+.
  */
 @ApplicationScoped
 public class DeviceObserver {
@@ -73,13 +74,18 @@ public class DeviceObserver {
     private void observeChunk(DistributionSetRef set, List<InFlight> chunk, Map<String, Outcome> out) {
         List<InFlight> rest = chunk;
         if (set != null) {
-            Set<String> installed = hawkbit.inSyncOn(set, chunk.stream().map(InFlight::controllerId).toList());
+            // one question: those that still have our set assigned, done (in sync) or at it (pending); the usual answer
+            Map<String, HawkbitTarget> ours = hawkbit.assignedTargets(set,
+                    chunk.stream().map(InFlight::controllerId).toList());
             rest = new ArrayList<>();
             for (InFlight d : chunk) {
-                if (installed.contains(d.controllerId())) {
+                HawkbitTarget t = ours.get(d.controllerId());
+                if (t != null && t.inSync()) {
                     out.put(d.controllerId(), Outcome.SUCCEEDED);
+                } else if (t != null && t.pending()) {
+                    out.put(d.controllerId(), Outcome.RUNNING);
                 } else {
-                    rest.add(d);
+                    rest.add(d); // failed, taken over, gone, or in a state the rest of this method reads closely
                 }
             }
             if (rest.isEmpty()) {

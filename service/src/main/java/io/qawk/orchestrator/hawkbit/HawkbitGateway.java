@@ -4,6 +4,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -136,6 +137,22 @@ public class HawkbitGateway {
     /** Which of these devices have {@code set} assigned (as their newest assignment). */
     public Set<String> assignedTo(DistributionSetRef set, Collection<String> controllerIds) {
         return idsOf(controllerIds, Fiql.eq(ASSIGNED_NAME, set.name()), Fiql.eq(ASSIGNED_VERSION, set.version()));
+    }
+
+    /**
+     * These devices that have {@code set} assigned (as their newest assignment), each with its update status: pending
+     * while it installs, in sync once it installed the set (hawkBit is in sync only when installed and assigned agree).
+     * One question per chunk, which tells the engine both who is done and who is still at it on its own set.
+     */
+    public Map<String, HawkbitTarget> assignedTargets(DistributionSetRef set, Collection<String> controllerIds) {
+        if (controllerIds.isEmpty()) {
+            return Map.of();
+        }
+        Map<String, HawkbitTarget> out = new HashMap<>();
+        forEachTargetPage(Fiql.and(Fiql.in(CONTROLLER_ID, List.copyOf(controllerIds)),
+                        Fiql.eq(ASSIGNED_NAME, set.name()), Fiql.eq(ASSIGNED_VERSION, set.version())),
+                page -> page.forEach(t -> out.putIfAbsent(t.controllerId(), t)));
+        return out;
     }
 
     /**
