@@ -41,9 +41,10 @@ import io.quarkus.test.junit.TestProfile;
  * <li>the engine's requests per pass while every system waits for a closed window, at each size: constant;</li>
  * <li>{@link SingleDeviceRow}: 1,000 single-device systems against one bulk assignment: ≤ 1.2×.</li>
  * </ul>
- * The service runs with its production settings ({@link BenchProfile#productionValues()}: the engine every 5 s, or
- * {@code -Dqawk.bench.side.engine-interval}); only the inventory sync is the test's, untimed, before each Qawk round.
- * Each round has a deadline ({@code -Dqawk.bench.side.round-timeout}, 150 s).
+ * The service runs with its production settings ({@link BenchProfile#productionValues()}: the engine every 10 s when
+ * idle and every 250 ms while devices are due, or {@code -Dqawk.bench.side.engine-interval}); only the inventory sync
+ * is the test's, untimed, before each Qawk round. Each round has a deadline ({@code -Dqawk.bench.side.round-timeout},
+ * 150 s). The first size starts with {@code -Dqawk.bench.side.warm-up-rounds} (1) uncounted rounds of each side.
  */
 @Tag("benchmark")
 @QuarkusTest
@@ -131,10 +132,12 @@ class SideBySideBenchmarkTest {
         List<String> idle = new ArrayList<>();
         List<Double> idlePerPass = new ArrayList<>();
         try {
+            int warmUps = Integer.getInteger("qawk.bench.side.warm-up-rounds", 1);
             for (int size : sizes()) {
                 try (ThreeDeviceSystems lanes = ThreeDeviceSystems.create(bench, "side" + size, size, false)) {
                     long fleetStart = System.nanoTime();
-                    Sides sides = alternate(lanes, rounds, timeout);
+                    Sides sides = alternate(lanes, warmUps, rounds, timeout);
+                    warmUps = 0; // the service stays warm for the next sizes
                     String what = String.format(Locale.ROOT, "%,d lanes of 3 devices (terminals order 1, lane order"
                             + " 2), Qawk vs scripted waves", size);
                     sides.rows(report, what, "until every device installed", 1.1, Timing::installed);
@@ -155,7 +158,7 @@ class SideBySideBenchmarkTest {
             int spread = Integer.getInteger("qawk.bench.side.spread-systems", 20);
             if (spread > 0) {
                 try (ThreeDeviceSystems lanes = ThreeDeviceSystems.create(bench, "spread", spread, true)) {
-                    Sides sides = alternate(lanes, Integer.getInteger("qawk.bench.side.spread-rounds", 2), timeout);
+                    Sides sides = alternate(lanes, 0, Integer.getInteger("qawk.bench.side.spread-rounds", 2), timeout);
                     String what = String.format(Locale.ROOT, "%,d lanes of 3 devices, install times 1–20 s per device"
                             + " (the same on both sides), Qawk vs scripted waves", spread);
                     sides.rows(report, what, "until finished", 0.95, Timing::finished);
@@ -175,7 +178,7 @@ class SideBySideBenchmarkTest {
         } finally {
             report.note("hawkBit 0.3.0M7 on " + server.database() + " (an embedded Postgres of its own, "
                     + server.databaseUrl().orElse("in-memory H2") + "); the service's engine every "
-                    + System.getProperty("qawk.bench.side.engine-interval", "10s idle, 1s busy (production defaults)")
+                    + System.getProperty("qawk.bench.side.engine-interval", "10s idle, 250ms busy (production defaults)")
                     + "; waits poll every " + RealHawkbitRounds.POLL.toMillis() + " ms on both sides. Load average"
                     + " (1, 5, 15 min) at the start: " + loadBefore + ", at the end: " + loadAverage() + " on "
                     + Runtime.getRuntime().availableProcessors() + " CPUs. Whole side-by-side test: "
@@ -185,15 +188,26 @@ class SideBySideBenchmarkTest {
         }
     }
 
-    /** Rounds alternated, script first; stops a side's series at its first round that did not end in time. */
-    private static Sides alternate(ThreeDeviceSystems lanes, int rounds, Duration timeout) {
+    /**
+     * Rounds alternated, script first; stops a side's series at its first round that did not end in time. The first
+     * {@code warmUps} pairs are run the same way and not counted: a service that has just started runs its first
+     * deployment with code the JIT has not compiled yet, which a long-running one does not.
+     */
+    private static Sides alternate(ThreeDeviceSystems lanes, int warmUps, int rounds, Duration timeout) {
         Duration prepared = lanes.prepare(timeout);
-        Sides sides = new Sides(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        Sides sides = new Sides(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         if (prepared == null) {
             sides.cut().add("the devices did not reach version 0 in " + timeout.toSeconds() + " s");
             return sides;
         }
         int version = 1;
+        for (int w = 1; w <= warmUps; w++) {
+            Timing script = lanes.script(version++, timeout);
+            Timing qawk = script == null ? null : lanes.qawk(version++, timeout);
+            sides.warmUps().add("warm-up round " + w + " (not counted): "
+                    + (script == null ? "script not finished" : "script " + script.detail()) + ", "
+                    + (qawk == null ? "Qawk not finished" : "Qawk " + qawk.detail()));
+        }
         for (int r = 1; r <= rounds; r++) {
             Timing script = lanes.script(version++, timeout);
             if (script == null) {
@@ -230,8 +244,8 @@ class SideBySideBenchmarkTest {
                 BenchReport.met(perPass < devices));
     }
 
-    /** The rounds of both sides at one size, and why a series stopped early. */
-    record Sides(List<Timing> script, List<Timing> qawk, List<String> cut) {
+    /** The rounds of both sides at one size, the uncounted warm-up rounds, and why a series stopped early. */
+    record Sides(List<Timing> script, List<Timing> qawk, List<String> warmUps, List<String> cut) {
 
         void rows(BenchReport report, String what, String until, double goal,
                   java.util.function.Function<Timing, Duration> figure) {
@@ -249,6 +263,7 @@ class SideBySideBenchmarkTest {
 
         String notes(String what) {
             StringBuilder sb = new StringBuilder(what).append(": ");
+            warmUps.forEach(w -> sb.append(w).append(". "));
             for (int i = 0; i < Math.max(script.size(), qawk.size()); i++) {
                 sb.append("round ").append(i + 1).append(": script ")
                         .append(i < script.size() ? script.get(i).detail() : "—").append("; Qawk ")
