@@ -51,8 +51,12 @@ public class Photographer {
             List<Context> out = new ArrayList<>();
             Map<Long, Manifest> manifests = new HashMap<>();
             Map<Long, Map<String, String>> health = new HashMap<>();
+            Map<Long, SystemRun> runs = new HashMap<>();
+            if (!runIds.isEmpty()) {
+                SystemRun.<SystemRun>list("id in ?1", runIds).forEach(r -> runs.put(r.id, r)); // one query, not one per run
+            }
             for (long runId : runIds) {
-                SystemRun run = SystemRun.findById(runId);
+                SystemRun run = runs.get(runId);
                 if (run == null || run.state != RunState.PENDING) {
                     continue;
                 }
@@ -66,9 +70,14 @@ public class Photographer {
         Map<Long, List<SystemsQuery.SystemDevice>> seenBySet = new HashMap<>();
         List<SystemsQuery.SystemDevice> unknown = new ArrayList<>();
         Map<String, RunDevice> byController = new HashMap<>();
+        Map<Long, Map<String, List<SystemsQuery.SystemDevice>>> devicesByType = new HashMap<>();
+        contexts.stream().collect(java.util.stream.Collectors.groupingBy(ctx -> ctx.manifest().systemTypeId,
+                        java.util.stream.Collectors.mapping(ctx -> ctx.run().system, java.util.stream.Collectors.toList())))
+                .forEach((type, names) -> devicesByType.put(type, systems.devicesOf(type, names)));
         for (Context ctx : contexts) {
             List<RunDevice> photo = new ArrayList<>();
-            for (SystemsQuery.SystemDevice dev : systems.devices(ctx.manifest().systemTypeId, ctx.run().system)) {
+            for (SystemsQuery.SystemDevice dev : devicesByType.get(ctx.manifest().systemTypeId)
+                    .getOrDefault(ctx.run().system, List.of())) {
                 Optional<ManifestComponent> component = ctx.manifest().component(dev.componentType());
                 if (component.isEmpty()) {
                     continue; // component types the manifest leaves out are not touched
