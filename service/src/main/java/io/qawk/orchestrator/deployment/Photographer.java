@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.engine.EngineConfig;
+import io.qawk.orchestrator.engine.FanOut;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
@@ -42,6 +43,9 @@ public class Photographer {
 
     @Inject
     EngineConfig config;
+
+    @Inject
+    FanOut fanOut;
 
     /** The devices to store per run; runs no longer pending are left out. */
     public Map<Long, List<RunDevice>> photograph(List<Long> runIds) {
@@ -130,26 +134,35 @@ public class Photographer {
     /** Confirms the inventory's installed sets with one query per set and chunk; the unconfirmed join {@code unknown}. */
     private void confirmInBulk(Map<Long, List<SystemsQuery.SystemDevice>> seenBySet, Map<String, RunDevice> byController,
                                List<SystemsQuery.SystemDevice> unknown) {
+        List<SystemsQuery.SystemDevice> unconfirmed = java.util.Collections.synchronizedList(new ArrayList<>());
+        Map<Long, DistributionSetRef> sets = new java.util.concurrent.ConcurrentHashMap<>();
+        fanOut.runAll(seenBySet.keySet().stream().<Runnable>map(id -> () -> hawkbit.knownDistributionSet(id)
+                .ifPresent(set -> sets.put(id, set))).toList());
+        List<Runnable> chunks = new ArrayList<>();
         for (Map.Entry<Long, List<SystemsQuery.SystemDevice>> e : seenBySet.entrySet()) {
-            DistributionSetRef set = hawkbit.knownDistributionSet(e.getKey()).orElse(null);
+            DistributionSetRef set = sets.get(e.getKey());
             if (set == null) {
-                unknown.addAll(e.getValue());
+                unconfirmed.addAll(e.getValue());
                 continue;
             }
             for (List<SystemsQuery.SystemDevice> chunk : HawkbitGateway.idChunks(e.getValue(), SystemsQuery.SystemDevice::controllerId,
                     Math.max(50, config.observeChunk()), config.observeQueryLength())) {
-                Set<String> confirmed = hawkbit.installedOn(set,
-                        chunk.stream().map(SystemsQuery.SystemDevice::controllerId).toList());
-                for (SystemsQuery.SystemDevice dev : chunk) {
-                    if (confirmed.contains(dev.controllerId())) {
-                        RunDevice d = byController.get(dev.controllerId());
-                        d.fromSetId = set.id();
-                        d.fromSet = set.label();
-                    } else {
-                        unknown.add(dev);
+                chunks.add(() -> {
+                    Set<String> confirmed = hawkbit.installedOn(set,
+                            chunk.stream().map(SystemsQuery.SystemDevice::controllerId).toList());
+                    for (SystemsQuery.SystemDevice dev : chunk) {
+                        if (confirmed.contains(dev.controllerId())) {
+                            RunDevice d = byController.get(dev.controllerId()); // each device in one chunk only
+                            d.fromSetId = set.id();
+                            d.fromSet = set.label();
+                        } else {
+                            unconfirmed.add(dev);
+                        }
                     }
-                }
+                });
             }
         }
+        fanOut.runAll(chunks); // side by side: a busy hawkBit answers each in seconds
+        unknown.addAll(unconfirmed);
     }
 }

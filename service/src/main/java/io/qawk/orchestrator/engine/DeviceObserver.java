@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -34,18 +35,25 @@ public class DeviceObserver {
     @Inject
     EngineConfig config;
 
+    @Inject
+    FanOut fanOut;
+
     /** A device given {@code setId}, and the hawkBit action that carries it when known. */
     public record InFlight(String controllerId, long setId, Long actionId) {
     }
 
     /**
      * A pass costs about (devices in flight ÷ 500) + (devices with news ÷ ids per query) + (distinct sets) requests
-     * when devices succeed, plus a few per chunk with failures; not one per device.
+     * when devices succeed, plus a few per chunk with failures; not one per device. Sets, then chunks, are asked side
+     * by side ({@link FanOut}).
      */
     public Map<String, Outcome> observe(Collection<InFlight> devices) {
-        Map<String, Outcome> out = new HashMap<>();
+        Map<String, Outcome> out = new ConcurrentHashMap<>();
         Map<Long, List<InFlight>> bySet = devices.stream().collect(Collectors.groupingBy(InFlight::setId));
-        for (Map.Entry<Long, List<InFlight>> entry : bySet.entrySet()) {
+        // first per set (side by side): its name and version, and who is still at it when many are in flight
+        Map<Long, DistributionSetRef> sets = new ConcurrentHashMap<>();
+        Map<Long, List<InFlight>> newsBySet = new ConcurrentHashMap<>();
+        fanOut.runAll(bySet.entrySet().stream().<Runnable>map(entry -> () -> {
             DistributionSetRef set = hawkbit.knownDistributionSet(entry.getKey()).orElse(null);
             List<InFlight> news = entry.getValue();
             if (set != null && news.size() > config.observeChunk()) {
@@ -59,11 +67,20 @@ public class DeviceObserver {
                     }
                 }
             }
-            for (List<InFlight> chunk : chunks(news)) {
-                observeChunk(set, chunk, out);
+            if (set != null) {
+                sets.put(entry.getKey(), set);
             }
-        }
-        return out;
+            newsBySet.put(entry.getKey(), news);
+        }).toList());
+        // then every chunk of every set, side by side
+        List<Runnable> chunks = new ArrayList<>();
+        newsBySet.forEach((setId, news) -> {
+            for (List<InFlight> chunk : chunks(news)) {
+                chunks.add(() -> observeChunk(sets.get(setId), chunk, out));
+            }
+        });
+        fanOut.runAll(chunks);
+        return new HashMap<>(out);
     }
 
     /** {@code devices} cut into groups that fit one query by controller id. */

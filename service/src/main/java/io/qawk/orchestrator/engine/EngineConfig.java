@@ -40,6 +40,13 @@ public interface EngineConfig {
     @WithDefault("500")
     int runsPerTransaction();
 
+    /**
+     * At most how many of a pass's hawkBit questions (one per set and chunk of ids, when observing or photographing)
+     * are asked at once; 1 asks them one after the other. Each chunk is still one request.
+     */
+    @WithDefault("4")
+    int parallelRequests();
+
     /** At most how many controller ids go into one hawkBit query when observing or photographing devices in bulk. */
     @WithDefault("500")
     int observeChunk();
