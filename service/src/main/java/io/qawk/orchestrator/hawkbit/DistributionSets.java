@@ -18,17 +18,24 @@ final class DistributionSets {
         this.client = client;
     }
 
-    /** The set with this id; empty when hawkBit has none (404). */
+    /** The set with this id, read now; empty when hawkBit has none (404). What it reads is remembered as {@link #known}. */
     Optional<DistributionSetRef> byId(long id) {
+        long now = System.nanoTime();
         HawkbitClient.Reply reply = client.call("distribution_set", api -> api.distributionSet(id));
         if (reply.status() == 404) {
+            knownSets.remove(id);
             return Optional.empty();
         }
         if (reply.isSuccess() && !reply.hasBody()) {
             throw HawkbitClient.malformed("distribution_set", "empty answer");
         }
-        return read(client, "distribution_set", reply, null);
+        Optional<DistributionSetRef> set = read(client, "distribution_set", reply, null);
+        set.ifPresent(s -> knownSets.put(id, new Remembered(s, now + REMEMBERED_NANOS)));
+        return set;
     }
+
+    /** How long a set read by id is remembered. */
+    private static final long REMEMBERED_NANOS = 60_000_000_000L;
 
     private record Remembered(DistributionSetRef set, long until) {
     }
@@ -39,14 +46,20 @@ final class DistributionSets {
      * noticed within that minute (an absent set is never remembered).
      */
     Optional<DistributionSetRef> known(long id) {
-        long now = System.nanoTime();
         Remembered r = knownSets.get(id);
-        if (r != null && r.until() - now > 0) {
+        if (r != null && r.until() - System.nanoTime() > 0) {
             return Optional.of(r.set());
         }
-        Optional<DistributionSetRef> set = byId(id);
-        set.ifPresentOrElse(s -> knownSets.put(id, new Remembered(s, now + 60_000_000_000L)), () -> knownSets.remove(id));
-        return set;
+        return byId(id);
+    }
+
+    /**
+     * The set to assign: {@link #known}, read again when remembered as incomplete (it may have been completed since).
+     * A set deleted within the minute is still refused, by hawkBit's own answer to the assignment.
+     */
+    Optional<DistributionSetRef> toAssign(long id) {
+        Optional<DistributionSetRef> set = known(id);
+        return set.isPresent() && !set.get().complete() ? byId(id) : set;
     }
 
     /** The set with exactly this name and version; empty when none. */

@@ -69,7 +69,7 @@ public class HawkbitGateway {
     public HawkbitGateway(HawkbitConfig config, MeterRegistry registry) {
         this.client = new HawkbitClient(config, registry);
         this.sets = new DistributionSets(client);
-        this.assignments = new Assignments(client, config, sets::byId, this::knownAmong);
+        this.assignments = new Assignments(client, config, sets::toAssign, this::knownAmong);
     }
 
     /** Whether {@code qawk.hawkbit.url} is set. */

@@ -4,6 +4,7 @@ import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.okJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
@@ -120,6 +121,32 @@ class HawkbitGatewayAssignTest extends WireMockHawkbit {
                 HawkbitRequestException.class, e -> assertThat(e.status()).isEqualTo(404));
         assertThat(gateway().assign(44, List.of())).isEqualTo(new AssignmentResult(0, 0, 0, List.of()));
         hawkbit.verify(0, postRequestedFor(urlPathEqualTo("/rest/v1/distributionsets/43/assignedTargets")));
+    }
+
+    /**
+     * A set read by id (a manifest's check, an earlier pass) is not read again for each assignment within the minute
+     * it is remembered; one remembered as incomplete is read again, since it may have been completed since.
+     */
+    @Test
+    void aRememberedCompleteSetIsAssignedWithoutReadingItAgainAnIncompleteOneIsReadAgain() {
+        stubAssign(List.of("a"), "forced", 1, 0, List.of(1L));
+        stubAssign(List.of("b"), "forced", 1, 0, List.of(2L));
+        HawkbitGateway gateway = gateway();
+        assertThat(gateway.distributionSet(42)).isPresent();
+        gateway.assign(42, List.of("a"));
+        gateway.assign(42, List.of("b"));
+        hawkbit.verify(1, getRequestedFor(urlEqualTo("/rest/v1/distributionsets/42")));
+        hawkbit.verify(2, postRequestedFor(urlEqualTo(ASSIGN_URL)));
+
+        hawkbit.stubFor(get(urlEqualTo("/rest/v1/distributionsets/43")).inScenario("completed").whenScenarioStateIs(STARTED)
+                .willReturn(okJson(set(43, "app", "3.0", false))).willSetStateTo("complete"));
+        hawkbit.stubFor(get(urlEqualTo("/rest/v1/distributionsets/43")).inScenario("completed").whenScenarioStateIs("complete")
+                .willReturn(okJson(set(43, "app", "3.0", true))));
+        hawkbit.stubFor(post(urlEqualTo("/rest/v1/distributionsets/43/assignedTargets"))
+                .willReturn(okJson("{\"assigned\":1,\"alreadyAssigned\":0,\"total\":1,\"assignedActions\":[{\"id\":3}]}")));
+        assertThat(gateway.distributionSet(43)).hasValueSatisfying(set -> assertThat(set.complete()).isFalse());
+        assertThat(gateway.assign(43, List.of("a")).assigned()).isEqualTo(1);
+        hawkbit.verify(2, getRequestedFor(urlEqualTo("/rest/v1/distributionsets/43")));
     }
 
     private static final String CD = "[{\"id\":\"c\",\"type\":\"forced\"},{\"id\":\"d\",\"type\":\"forced\"}]";
