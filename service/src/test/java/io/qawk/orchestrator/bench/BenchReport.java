@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.bench;
 
+import org.jboss.logging.Logger;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.management.ManagementFactory;
@@ -18,6 +20,8 @@ import java.util.stream.Stream;
  * {@code notes-<name>.md}); every write renders the one table {@code results.md} (or the given file) from all of them.
  */
 final class BenchReport {
+
+    private static final Logger LOG = Logger.getLogger(BenchReport.class);
 
     record Row(String what, String goal, String measured, String met) {
     }
@@ -55,7 +59,10 @@ final class BenchReport {
         return ok ? "yes" : "**no**";
     }
 
-    /** Stores this benchmark's rows and renders {@code fileName} from the rows of every benchmark in the directory. */
+    /**
+     * Stores this benchmark's rows and renders {@code fileName} from the rows of every benchmark in the directory; the
+     * table also goes to the build's output, so that {@code ./mvnw -Pbenchmark verify} prints it.
+     */
     Path write(String fileName) {
         try {
             Files.createDirectories(dir);
@@ -68,7 +75,9 @@ final class BenchReport {
             Files.writeString(dir.resolve("notes-" + name + ".md"), String.join("\n", notes) + "\n",
                     StandardCharsets.UTF_8);
             Path out = dir.resolve(fileName);
-            Files.writeString(out, render(), StandardCharsets.UTF_8);
+            String table = render();
+            Files.writeString(out, table, StandardCharsets.UTF_8);
+            LOG.infof("benchmark table %s:%n%s", out, table);
             return out;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
