@@ -134,8 +134,8 @@ class HardStopIT {
     /**
      * The crash point recovery is for: hawkBit took the assignment, the service died before recording it, and the
      * device meanwhile failed the set (on hawkBit 0.3.0M7 a failed set is no longer the assigned one, so sending it
-     * again would create a second action). The service is frozen (SIGSTOP) the moment an intent is stored; when
-     * hawkBit shows the action, and the device has failed it, the frozen service is killed (SIGKILL) and restarted.
+     * again would create a second action). Once an intent is stored, the service is frozen (SIGSTOP) the moment
+     * hawkBit shows the action; once the device has failed it, the frozen service is killed (SIGKILL) and restarted.
      */
     @Test
     void anAssignmentHawkbitTookJustBeforeTheCrashIsAdoptedNotSentAgain() {
@@ -184,7 +184,7 @@ class HardStopIT {
                             + "device failed it; SIGKILL; restart%n", bad);
                     service.restart();
                 } else {
-                    service.thaw(); // hawkBit did not show it in time, or its answer was recorded already: try the next system
+                    service.thaw(); // not shown in time, or its answer recorded already: try the next system
                     awaitQuietly(Duration.ofSeconds(30), () -> probe.intents(id, List.of("ASSIGNING")) == 0);
                 }
             }
