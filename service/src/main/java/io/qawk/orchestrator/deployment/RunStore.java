@@ -38,6 +38,9 @@ public class RunStore {
     @Inject
     StartGate gate;
 
+    @Inject
+    RunDeviceWriter deviceWriter;
+
     /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<RunView> runsToPlan,
                            List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
@@ -149,10 +152,10 @@ public class RunStore {
     public List<ToPlan> lockToPlan(List<Long> runIds) {
         List<ToPlan> out = new ArrayList<>();
         List<SystemRun> runs = locked(runIds);
-        Map<Long, List<RunDevice>> devices = devicesOf(runIds); // read under the runs' locks
+        Map<Long, List<RunDevice>> read = deviceWriter.read(runIds); // under the runs' locks; save names the changed
         for (SystemRun run : runs) {
             if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
-                out.add(new ToPlan(run, devices.getOrDefault(run.id, List.of())));
+                out.add(new ToPlan(run, read.getOrDefault(run.id, List.of())));
             }
         }
         return out;
@@ -166,6 +169,7 @@ public class RunStore {
         return SystemRun.<SystemRun>find("id in ?1 order by id", runIds).withLock(LockModeType.PESSIMISTIC_WRITE).list();
     }
 
+    /** These runs' devices as entities, for the writes that are transactions of their own (answers, refusals). */
     private static Map<Long, List<RunDevice>> devicesOf(List<Long> runIds) {
         if (runIds.isEmpty()) {
             return Map.of();
@@ -250,10 +254,9 @@ public class RunStore {
     public List<ToPlan> storePhotographs(Map<Long, List<RunDevice>> photos) {
         List<ToPlan> out = new ArrayList<>();
         List<SystemRun> runs = locked(List.copyOf(photos.keySet()));
-        // every photograph first, then the events: Hibernate batches consecutive inserts into one table only
         for (SystemRun run : runs) {
             if (run.state == RunState.PENDING) {
-                photos.get(run.id).forEach(d -> d.persist());
+                deviceWriter.inserted(photos.get(run.id)); // written at the commit, with the first orders save decides
             }
         }
         for (SystemRun run : runs) {
@@ -286,8 +289,9 @@ public class RunStore {
     }
 
     /**
-     * Stores what the planner decided for a locked run ({@code now}: the time it planned with); returns the
-     * assignments to send, each device's run noted in {@code runOfDevice}.
+     * Stores what the planner decided for a locked run ({@code now}: the time it planned with; its devices are
+     * written when the transaction commits); returns the assignments to send, each device's run noted in
+     * {@code runOfDevice}.
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public List<RunPlanner.Assign> save(ToPlan planned, RunPlanner.Decision decision, Instant now,
@@ -298,6 +302,7 @@ public class RunStore {
         Map<String, RunDevice> byId = devices.stream().collect(Collectors.toMap(d -> d.controllerId, d -> d));
         decision.deviceChanges().forEach((id, change) -> {
             RunDevice d = byId.get(id);
+            deviceWriter.changed(d);
             change.steps().forEach(d::moveTo);
             d.failed = change.failed();
             if (change.detail() != null) {

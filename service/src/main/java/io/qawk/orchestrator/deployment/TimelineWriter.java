@@ -2,10 +2,6 @@ package io.qawk.orchestrator.deployment;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import jakarta.persistence.EntityManager;
-import jakarta.transaction.Synchronization;
-import jakarta.transaction.TransactionSynchronizationRegistry;
-import javax.sql.DataSource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -18,13 +14,11 @@ import java.util.List;
 
 /**
  * Writes a transaction's timeline entries ({@code run_event}) in plain JDBC batches just before it commits, in the
- * same transaction. An engine pass writes thousands of entries and never reads them back; as entities each cost
- * Hibernate an entity entry, an insert action and a copy of its state for the rest of the transaction.
+ * same transaction ({@link BeforeCommit}). An engine pass writes thousands of entries and never reads them back.
  * <p>
- * Before the batch, the session is flushed, so the runs the entries belong to are in the database (a new run and
- * its first entry come in one transaction). Ids come from the table's sequence, one {@code nextval} per entry: the
- * sequence counts in fifties, and each value is the top of a range nobody else takes. Nothing reads entries in the
- * transaction that writes them (only {@code GET …/events} reads them).
+ * Ids come from the table's sequence, one {@code nextval} per entry: the sequence counts in fifties, and each value
+ * is the top of a range nobody else takes. Nothing reads entries in the transaction that writes them (only
+ * {@code GET …/events} reads them).
  */
 @Singleton
 @io.quarkus.arc.Unremovable // looked up by RunEvent.record, a static method of an entity
@@ -35,48 +29,38 @@ public class TimelineWriter {
     static final int BATCH = 500;
 
     @Inject
-    TransactionSynchronizationRegistry transactions;
-
-    @Inject
-    EntityManager em;
-
-    @Inject
-    DataSource dataSource;
+    BeforeCommit beforeCommit;
 
     private record Row(long runId, Instant at, RunEventKind kind, String message, String data, String actor) {
     }
 
     /** Adds an entry to the current transaction's batch (there must be one). */
     void add(long runId, Instant at, RunEventKind kind, String message, String data, String actor) {
-        Batch batch = (Batch) transactions.getResource(Batch.class);
-        if (batch == null) {
-            batch = new Batch();
-            transactions.putResource(Batch.class, batch);
-            transactions.registerInterposedSynchronization(batch);
-            // the session and the connection join the transaction now: the batch flushes the one and writes through
-            // the other while the transaction completes, when nothing may join it any more
-            em.getFlushMode();
-            try (Connection joined = dataSource.getConnection()) {
-                joined.isReadOnly();
-            } catch (SQLException e) {
-                throw new IllegalStateException("no database connection for the run's timeline: " + e.getMessage(), e);
-            }
-        }
-        batch.rows.add(new Row(runId, at, kind, message, data, actor));
+        beforeCommit.batch(Entries.class, Entries::new).rows.add(new Row(runId, at, kind, message, data, actor));
     }
 
-    private final class Batch implements Synchronization {
+    private static final class Entries implements BeforeCommit.Batch {
 
         final List<Row> rows = new ArrayList<>();
 
         @Override
-        public void beforeCompletion() {
-            if (rows.isEmpty()) {
-                return;
-            }
-            em.flush();
-            try (Connection connection = dataSource.getConnection(); // the transaction's own connection
-                 PreparedStatement insert = connection.prepareStatement(INSERT)) {
+        public boolean isEmpty() {
+            return rows.isEmpty();
+        }
+
+        @Override
+        public String what() {
+            return "the run's timeline";
+        }
+
+        @Override
+        public void clear() {
+            rows.clear();
+        }
+
+        @Override
+        public void write(Connection connection) throws SQLException {
+            try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
                 int pending = 0;
                 for (Row r : rows) {
                     insert.setLong(1, r.runId());
@@ -98,15 +82,7 @@ public class TimelineWriter {
                 if (pending > 0) {
                     insert.executeBatch();
                 }
-            } catch (SQLException e) {
-                throw new IllegalStateException("the run's timeline could not be written: " + e.getMessage(), e);
             }
-            rows.clear();
-        }
-
-        @Override
-        public void afterCompletion(int status) {
-            rows.clear();
         }
     }
 }

@@ -1,0 +1,228 @@
+package io.qawk.orchestrator.deployment;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import javax.sql.DataSource;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/**
+ * The engine's run devices ({@code run_device}) read and written in plain JDBC: a pass plans thousands of systems, and
+ * as entities their devices cost Hibernate an entity entry, a copy of their state and a dirty check each, then one
+ * statement per changed row. Here the devices are plain objects: {@link #read} reads them, the planner's changes are
+ * made to them, and {@link #inserted}/{@link #changed} name those to write. They are written just before the
+ * transaction commits ({@link BeforeCommit}), each once and as it is then, a thousand rows per statement.
+ * <p>
+ * Nothing reads run devices in the transaction that writes them here ({@link #read} refuses while rows wait), and
+ * these devices are never entities of the session: the other writes of run devices (an assignment's answer, a
+ * refusal) are transactions of their own.
+ */
+@Singleton
+public class RunDeviceWriter {
+
+    static final int ROWS_PER_STATEMENT = 1000;
+
+    static final String COLUMNS = "run_id, controller_id, component_type, update_order, from_set_id, from_set, to_set_id,"
+            + " to_set, state, failed, intent_at, assigned_at, action_id, finished_at, detail, unobserved_seconds, failure,"
+            + " verify_query, health_query, verifying_since";
+
+    static final String INSERT = "insert into run_device (" + COLUMNS + ") select * from unnest(cast(? as int8[]),"
+            + " cast(? as text[]), cast(? as text[]), cast(? as int4[]), cast(? as int8[]), cast(? as text[]),"
+            + " cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as bool[]), cast(? as timestamptz[]),"
+            + " cast(? as timestamptz[]), cast(? as int8[]), cast(? as timestamptz[]), cast(? as text[]),"
+            + " cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as text[]), cast(? as timestamptz[]))";
+
+    /** What the planner changes (the rest is the photograph, written once). */
+    static final String UPDATE = "update run_device d set state = v.state, failed = v.failed, intent_at = v.intent_at,"
+            + " assigned_at = v.assigned_at, action_id = v.action_id, finished_at = v.finished_at, detail = v.detail,"
+            + " unobserved_seconds = v.unobserved_seconds, failure = v.failure, verifying_since = v.verifying_since"
+            + " from unnest(cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as bool[]),"
+            + " cast(? as timestamptz[]), cast(? as timestamptz[]), cast(? as int8[]), cast(? as timestamptz[]),"
+            + " cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as timestamptz[]))"
+            + " as v(run_id, controller_id, state, failed, intent_at, assigned_at, action_id, finished_at, detail,"
+            + " unobserved_seconds, failure, verifying_since)"
+            + " where d.run_id = v.run_id and d.controller_id = v.controller_id";
+
+    static final String SELECT = "select " + COLUMNS + " from run_device where run_id = any(cast(? as int8[]))"
+            + " order by run_id, update_order, controller_id";
+
+    @Inject
+    BeforeCommit beforeCommit;
+
+    @Inject
+    DataSource dataSource;
+
+    /** These new devices are written when the transaction commits, as they are then. */
+    void inserted(List<RunDevice> devices) {
+        Rows rows = beforeCommit.batch(Rows.class, Rows::new);
+        devices.forEach(d -> rows.inserts.put(d, Boolean.TRUE));
+    }
+
+    /** This device, read by {@link #read}, has changed: written when the transaction commits, as it is then. */
+    void changed(RunDevice device) {
+        Rows rows = beforeCommit.batch(Rows.class, Rows::new);
+        if (!rows.inserts.containsKey(device)) {
+            rows.updates.put(device, Boolean.TRUE);
+        }
+    }
+
+    /** The devices of these runs by run, each in order then controller id; plain objects, not entities. */
+    Map<Long, List<RunDevice>> read(List<Long> runIds) {
+        Rows waiting = beforeCommit.existing(Rows.class);
+        if (waiting != null && !waiting.isEmpty()) {
+            throw new IllegalStateException("run devices are read in a transaction that has written some: it would not"
+                    + " see them");
+        }
+        Map<Long, List<RunDevice>> out = new LinkedHashMap<>();
+        if (runIds.isEmpty()) {
+            return out;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement select = connection.prepareStatement(SELECT)) {
+            select.setArray(1, connection.createArrayOf("int8", runIds.toArray()));
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    RunDevice d = row(rs);
+                    out.computeIfAbsent(d.runId, k -> new ArrayList<>()).add(d);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("run devices could not be read: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    private static RunDevice row(ResultSet rs) throws SQLException {
+        RunDevice d = new RunDevice();
+        d.runId = rs.getLong(1);
+        d.controllerId = rs.getString(2);
+        d.componentType = rs.getString(3);
+        d.order = rs.getInt(4);
+        d.fromSetId = rs.getObject(5, Long.class);
+        d.fromSet = rs.getString(6);
+        d.toSetId = rs.getLong(7);
+        d.toSet = rs.getString(8);
+        d.state = DeviceState.valueOf(rs.getString(9));
+        d.failed = rs.getBoolean(10);
+        d.intentAt = instant(rs, 11);
+        d.assignedAt = instant(rs, 12);
+        d.actionId = rs.getObject(13, Long.class);
+        d.finishedAt = instant(rs, 14);
+        d.detail = rs.getString(15);
+        d.unobservedSeconds = rs.getLong(16);
+        d.failure = rs.getString(17);
+        d.verifyQuery = rs.getString(18);
+        d.healthQuery = rs.getString(19);
+        d.verifyingSince = instant(rs, 20);
+        return d;
+    }
+
+    private static Instant instant(ResultSet rs, int column) throws SQLException {
+        java.sql.Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+
+    private static final class Rows implements BeforeCommit.Batch {
+
+        // by identity: a device is one object for its transaction, and its fields change until the commit
+        final Map<RunDevice, Boolean> inserts = new IdentityHashMap<>();
+        final Map<RunDevice, Boolean> updates = new IdentityHashMap<>();
+
+        @Override
+        public boolean isEmpty() {
+            return inserts.isEmpty() && updates.isEmpty();
+        }
+
+        @Override
+        public String what() {
+            return "the runs' devices";
+        }
+
+        @Override
+        public void clear() {
+            inserts.clear();
+            updates.clear();
+        }
+
+        @Override
+        public void write(Connection connection) throws SQLException {
+            List<RunDevice> fresh = List.copyOf(inserts.keySet());
+            List<RunDevice> changed = updates.keySet().stream().filter(d -> !inserts.containsKey(d)).toList();
+            try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
+                for (int from = 0; from < fresh.size(); from += ROWS_PER_STATEMENT) {
+                    List<RunDevice> some = fresh.subList(from, Math.min(fresh.size(), from + ROWS_PER_STATEMENT));
+                    Columns c = new Columns(connection, some, insert);
+                    c.add("int8", d -> d.runId).add("text", d -> d.controllerId).add("text", d -> d.componentType)
+                            .add("int4", d -> d.order).add("int8", d -> d.fromSetId).add("text", d -> d.fromSet)
+                            .add("int8", d -> d.toSetId).add("text", d -> d.toSet);
+                    progress(c);
+                    c.add("text", d -> d.verifyQuery).add("text", d -> d.healthQuery)
+                            .add("text", d -> text(d.verifyingSince));
+                    insert.executeUpdate();
+                }
+            }
+            try (PreparedStatement update = connection.prepareStatement(UPDATE)) {
+                for (int from = 0; from < changed.size(); from += ROWS_PER_STATEMENT) {
+                    List<RunDevice> some = changed.subList(from, Math.min(changed.size(), from + ROWS_PER_STATEMENT));
+                    Columns c = new Columns(connection, some, update);
+                    c.add("int8", d -> d.runId).add("text", d -> d.controllerId);
+                    progress(c);
+                    c.add("text", d -> text(d.verifyingSince));
+                    int updated = update.executeUpdate();
+                    if (updated != some.size()) {
+                        throw new SQLException(some.size() + " run devices to update, " + updated + " found: another"
+                                + " transaction removed some");
+                    }
+                }
+            }
+        }
+
+        /** The columns from state to failure, in both statements' order. */
+        private static void progress(Columns c) throws SQLException {
+            c.add("text", d -> d.state.name()).add("bool", d -> d.failed).add("text", d -> text(d.intentAt))
+                    .add("text", d -> text(d.assignedAt)).add("int8", d -> d.actionId)
+                    .add("text", d -> text(d.finishedAt)).add("text", d -> d.detail)
+                    .add("int8", d -> d.unobservedSeconds).add("text", d -> d.failure);
+        }
+
+        /** A time as Postgres reads it into {@code timestamptz} (ISO-8601 in UTC). */
+        private static String text(Instant at) {
+            return at == null ? null : at.toString();
+        }
+    }
+
+    /** The statement's parameters, one array per column, in order. */
+    private static final class Columns {
+        private final Connection connection;
+        private final List<RunDevice> rows;
+        private final PreparedStatement statement;
+        private int index = 1;
+
+        Columns(Connection connection, List<RunDevice> rows, PreparedStatement statement) {
+            this.connection = connection;
+            this.rows = rows;
+            this.statement = statement;
+        }
+
+        Columns add(String type, Function<RunDevice, Object> column) throws SQLException {
+            Object[] values = new Object[rows.size()];
+            for (int i = 0; i < values.length; i++) {
+                values[i] = column.apply(rows.get(i));
+            }
+            Array array = connection.createArrayOf(type, values);
+            statement.setArray(index++, array);
+            return this;
+        }
+    }
+}

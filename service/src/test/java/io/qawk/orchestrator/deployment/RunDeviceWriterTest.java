@@ -1,0 +1,193 @@
+package io.qawk.orchestrator.deployment;
+
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import jakarta.persistence.EntityManager;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+/**
+ * Run devices the engine writes in plain JDBC: new ones and changed ones are written once, as they are when their
+ * transaction commits (not as they were when named), every column as Hibernate reads it back; a transaction that rolls
+ * back writes none; rows that cannot be written fail the transaction; and a transaction that has rows waiting may not
+ * read run devices (it would not see them). Rows are read back through Hibernate, the way the rest of the service
+ * reads them. The run is a finished deployment's, which the engine leaves alone.
+ */
+@QuarkusTest
+class RunDeviceWriterTest {
+
+    static final long NO_SUCH_RUN = 987_654_322L;
+    static final Instant AT = Instant.parse("2026-12-03T09:10:11.123456Z");
+
+    @Inject
+    RunDeviceWriter writer;
+
+    @Inject
+    EntityManager em;
+
+    long typeId;
+    long manifestId;
+    long deploymentId;
+    long runId;
+
+    @BeforeEach
+    void aFinishedRun() {
+        String name = "writer-" + UUID.randomUUID();
+        QuarkusTransaction.requiringNew().run(() -> {
+            typeId = id("insert into system_type (name, system_key, created_at, updated_at)"
+                    + " values (:n, 'attribute.device', now(), now()) returning id", name);
+            manifestId = id("insert into manifest (name, system_type_id, created_at, updated_at)"
+                    + " values (:n, " + typeId + ", now(), now()) returning id", name);
+            deploymentId = id("insert into system_deployment (name, manifest_id, max_parallel, max_failed, by_centre,"
+                    + " order_timeout_seconds, phase, created_at) values (:n, " + manifestId + ", 1, 0, false, 60,"
+                    + " 'FINISHED', now()) returning id", name);
+            runId = id("insert into system_run (deployment_id, system_name, seq, state, system_type_id)"
+                    + " values (" + deploymentId + ", :n, 1, 'SUCCEEDED', " + typeId + ") returning id", name);
+        });
+    }
+
+    @AfterEach
+    void removeIt() {
+        QuarkusTransaction.requiringNew().run(() -> {
+            em.createNativeQuery("delete from system_deployment where id = " + deploymentId).executeUpdate();
+            em.createNativeQuery("delete from manifest where id = " + manifestId).executeUpdate();
+            em.createNativeQuery("delete from system_type where id = " + typeId).executeUpdate();
+        });
+    }
+
+    private long id(String sql, String name) {
+        return ((Number) em.createNativeQuery(sql).setParameter("n", name).getSingleResult()).longValue();
+    }
+
+    private static RunDevice device(long runId, String controllerId, int order) {
+        RunDevice d = new RunDevice();
+        d.runId = runId;
+        d.controllerId = controllerId;
+        d.componentType = "terminal";
+        d.order = order;
+        d.toSetId = 7;
+        d.toSet = "terminal:2.0";
+        return d;
+    }
+
+    private List<RunDevice> stored() {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            List<RunDevice> out = RunDevice.list("runId in ?1 order by controllerId", List.of(runId, NO_SUCH_RUN));
+            out.forEach(em::detach);
+            return out;
+        });
+    }
+
+    @Test
+    void newDevicesAreWrittenAsTheyAreAtTheCommitAndChangesOfReadOnesToo() {
+        List<RunDevice> photo = new ArrayList<>();
+        for (int i = 0; i < RunDeviceWriter.ROWS_PER_STATEMENT + 2; i++) { // more than one statement
+            photo.add(device(runId, String.format("t-%05d", i), 1 + i % 2));
+        }
+        RunDevice first = photo.get(0);
+        first.fromSetId = 3L;
+        first.fromSet = "terminal:1.0";
+        first.verifyQuery = "attribute.version==2.0";
+        first.healthQuery = "attribute.health==ok";
+        QuarkusTransaction.requiringNew().run(() -> {
+            writer.inserted(photo);
+            // what the planner does after the photograph, in the same transaction: written too, in the one insert
+            first.moveTo(DeviceState.ASSIGNING);
+            first.intentAt = AT;
+            first.detail = "sent ✓";
+        });
+        List<RunDevice> rows = stored();
+        assertThat(rows).hasSize(photo.size());
+        RunDevice row = rows.get(0);
+        assertThat(row.controllerId).isEqualTo("t-00000");
+        assertThat(row.state).isEqualTo(DeviceState.ASSIGNING);
+        assertThat(row.intentAt).isEqualTo(AT);
+        assertThat(row.detail).isEqualTo("sent ✓");
+        assertThat(row.fromSetId).isEqualTo(3L);
+        assertThat(row.fromSet).isEqualTo("terminal:1.0");
+        assertThat(row.toSetId).isEqualTo(7L);
+        assertThat(row.verifyQuery).isEqualTo("attribute.version==2.0");
+        assertThat(row.healthQuery).isEqualTo("attribute.health==ok");
+        assertThat(rows.get(1).fromSetId).isNull();
+        assertThat(rows.get(1).state).isEqualTo(DeviceState.WAITING);
+        assertThat(rows.get(1).order).isEqualTo(2);
+
+        QuarkusTransaction.requiringNew().run(() -> {
+            Map<Long, List<RunDevice>> read = writer.read(List.of(runId));
+            assertThat(read.get(runId)).hasSize(photo.size());
+            assertThat(read.get(runId).get(0).order).as("in order, then controller id").isEqualTo(1);
+            RunDevice d = read.get(runId).stream().filter(x -> x.controllerId.equals("t-00000")).findFirst().orElseThrow();
+            assertThat(d.intentAt).isEqualTo(AT);
+            writer.changed(d);
+            d.moveTo(DeviceState.ASSIGNED);
+            d.actionId = 41L;
+            d.assignedAt = AT.plusSeconds(1);
+            d.unobservedSeconds = 12;
+            d.failure = "none";
+            d.failed = true;
+            d.verifyingSince = AT.plus(2, ChronoUnit.MILLIS);
+            d.finishedAt = AT.plusSeconds(3);
+            RunDevice other = read.get(runId).stream().filter(x -> x.controllerId.equals("t-00001")).findFirst()
+                    .orElseThrow();
+            other.detail = "changed but not named: not written";
+        });
+        rows = stored();
+        row = rows.get(0);
+        assertThat(row.state).isEqualTo(DeviceState.ASSIGNED);
+        assertThat(row.actionId).isEqualTo(41L);
+        assertThat(row.assignedAt).isEqualTo(AT.plusSeconds(1));
+        assertThat(row.unobservedSeconds).isEqualTo(12);
+        assertThat(row.failure).isEqualTo("none");
+        assertThat(row.failed).isTrue();
+        assertThat(row.verifyingSince).isEqualTo(AT.plus(2, ChronoUnit.MILLIS));
+        assertThat(row.finishedAt).isEqualTo(AT.plusSeconds(3));
+        assertThat(row.detail).as("the columns not changed keep their values").isEqualTo("sent ✓");
+        assertThat(rows.get(1).detail).isNull();
+    }
+
+    @Test
+    void devicesOfATransactionThatRollsBackAreNeverWritten() {
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
+            writer.inserted(List.of(device(runId, "t-1", 1)));
+            throw new IllegalStateException("undone");
+        })).hasMessage("undone");
+        assertThat(stored()).isEmpty();
+    }
+
+    @Test
+    void devicesThatCannotBeWrittenFailTheirTransaction() {
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() ->
+                writer.inserted(List.of(device(runId, "t-1", 1), device(NO_SUCH_RUN, "t-2", 1)))))
+                .hasStackTraceContaining("Could not commit transaction")
+                .hasStackTraceContaining("the runs' devices could not be written");
+        assertThat(stored()).as("neither the one that could be written").isEmpty();
+    }
+
+    @Test
+    void aChangedDeviceThatIsGoneFailsTheTransaction() {
+        RunDevice gone = device(runId, "t-gone", 1);
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> writer.changed(gone)))
+                .hasStackTraceContaining("1 run devices to update, 0 found");
+    }
+
+    @Test
+    void aTransactionWithDevicesWaitingMayNotReadDevices() {
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
+            writer.inserted(List.of(device(runId, "t-1", 1)));
+            writer.read(List.of(runId));
+        })).hasMessageContaining("would not see them");
+        assertThat(stored()).isEmpty();
+    }
+}
