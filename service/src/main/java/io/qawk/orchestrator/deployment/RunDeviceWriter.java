@@ -25,8 +25,8 @@ import java.util.function.Function;
  * transaction commits ({@link BeforeCommit}), each once and as it is then, a thousand rows per statement.
  * <p>
  * Nothing reads run devices in the transaction that writes them here ({@link #read} refuses while rows wait), and
- * these devices are never entities of the session: the other writes of run devices (an assignment's answer, a
- * refusal) are transactions of their own.
+ * these devices are never entities of the session: the other writes of run devices (a refusal, a recovered intent,
+ * time not observed) are transactions of their own.
  */
 @Singleton
 public class RunDeviceWriter {

@@ -169,7 +169,7 @@ public class RunStore {
         return SystemRun.<SystemRun>find("id in ?1 order by id", runIds).withLock(LockModeType.PESSIMISTIC_WRITE).list();
     }
 
-    /** These runs' devices as entities, for the writes that are transactions of their own (answers, refusals). */
+    /** These runs' devices as entities, for a refusal (a few devices, in a transaction of its own). */
     private static Map<Long, List<RunDevice>> devicesOf(List<Long> runIds) {
         if (runIds.isEmpty()) {
             return Map.of();
@@ -357,8 +357,9 @@ public class RunStore {
                                  Map<String, Long> runOfDevice, Instant at) {
         Map<Long, List<TimelineEvent.Assignment>> perRun = new java.util.LinkedHashMap<>();
         Map<String, RunDevice> byDevice = new java.util.HashMap<>();
-        devicesOf(assigns.stream().map(a -> runOfDevice.get(a.controllerId())).filter(java.util.Objects::nonNull)
-                .distinct().toList())
+        // thousands of devices per pass: plain objects, written at the commit
+        deviceWriter.read(assigns.stream().map(a -> runOfDevice.get(a.controllerId())).filter(java.util.Objects::nonNull)
+                .distinct().sorted().toList())
                 .values().forEach(list -> list.forEach(d -> {
                     if (java.util.Objects.equals(runOfDevice.get(d.controllerId), d.runId)) {
                         byDevice.put(d.controllerId, d);
@@ -371,6 +372,7 @@ public class RunStore {
                 continue;
             }
             DeviceState was = d.state;
+            deviceWriter.changed(d);
             markAssigned(d, result.actionByTarget().get(a.controllerId()), at);
             if (was != d.state && result.actionByTarget().get(a.controllerId()) != null) {
                 metrics.devicesAssigned(d.state == DeviceState.ROLLBACK_ASSIGNED, 1);
