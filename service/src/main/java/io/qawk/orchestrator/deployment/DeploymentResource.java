@@ -163,7 +163,7 @@ public class DeploymentResource {
 
     private DeploymentView view(SystemDeployment d) {
         Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.ofDeployment(d.id), windowsNow(d));
+        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), windowsNow(d));
     }
 
     private CentreWindows windowsNow(SystemDeployment d) {

@@ -30,10 +30,10 @@ public record DeploymentView(long id, String name, long manifestId, String manif
     public record Counts(int systems, int pending, int running, int verifying, int rollingBack, int succeeded,
                          int rolledBack, int rollbackFailed, int skipped, int givenUp) {
 
-        static Counts of(List<SystemRun> runs) {
+        static Counts of(List<SystemRun.Tally> runs) {
             int[] n = new int[RunState.values().length];
-            runs.forEach(r -> n[r.state.ordinal()]++);
-            return new Counts(runs.size(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
+            runs.forEach(t -> n[t.state().ordinal()] += (int) t.count());
+            return new Counts(java.util.Arrays.stream(n).sum(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
                     n[RunState.VERIFYING.ordinal()], n[RunState.ROLLING_BACK.ordinal()], n[RunState.SUCCEEDED.ordinal()],
                     n[RunState.ROLLED_BACK.ordinal()], n[RunState.ROLLBACK_FAILED.ordinal()],
                     n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()]);
@@ -65,20 +65,22 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         }
     }
 
-    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun> runs, CentreWindows windows) {
+    /** {@code runs}: its runs counted by state and group, in the order of each one's first run. */
+    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun.Tally> runs, CentreWindows windows) {
         Counts c = Counts.of(runs);
         ManifestRevision.Pinned pinned = ManifestRevision.pinned(d.manifestRevisionId);
         List<CentreWindows.CentreWindow> centres = List.of();
         int waiting = 0;
         if (windows.any()) {
             Set<String> names = new LinkedHashSet<>();
-            runs.forEach(r -> names.add(r.group));
+            runs.forEach(t -> names.add(t.group()));
             if (runs.isEmpty()) {
                 names.addAll(!d.groups.isEmpty() ? d.groups
                         : d.windows.centres() == null ? List.of() : d.windows.centres().keySet());
             }
             centres = names.stream().map(windows::state).toList();
-            waiting = (int) runs.stream().filter(r -> r.state == RunState.PENDING && windows.closed(r.group)).count();
+            waiting = (int) runs.stream().filter(t -> t.state() == RunState.PENDING && windows.closed(t.group()))
+                    .mapToLong(SystemRun.Tally::count).sum();
         }
         return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
                 d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,

@@ -74,33 +74,21 @@ public class RunStore {
             candidates = candidates.stream().filter(r -> r.rollbackCause == RollbackCause.MANUAL).toList();
         }
         List<Long> runIds = candidates.stream().map(r -> r.id).toList();
-        // read as plain rows: a pass with thousands of systems under way reads tens of thousands of devices
-        Map<Long, List<Object[]>> devices = runIds.isEmpty() ? Map.of()
-                : RunDevice.getEntityManager().createQuery("select d.runId, d.controllerId, d.order, d.fromSetId, d.toSetId,"
-                                + " d.state, d.assignedAt, d.failed, d.actionId, d.unobservedSeconds, d.failure,"
-                                + " d.verifyQuery, d.healthQuery, d.verifyingSince, d.componentType"
-                                + " from RunDevice d where d.runId in :runs"
-                                + " order by d.runId, d.order, d.controllerId", Object[].class)
-                .setParameter("runs", runIds).getResultStream()
-                .collect(Collectors.groupingBy(row -> (Long) row[0], java.util.LinkedHashMap::new, Collectors.toList()));
+        // read as plain objects: a pass with thousands of systems under way reads tens of thousands of devices
+        Map<Long, List<RunDevice>> devices = deviceWriter.read(runIds);
         List<RunView> runs = new ArrayList<>();
         List<DeviceObserver.InFlight> inFlight = new ArrayList<>();
         boolean anyIntent = false;
         for (SystemRun r : candidates) {
-            List<Object[]> own = devices.getOrDefault(r.id, List.of());
+            List<RunDevice> own = devices.getOrDefault(r.id, List.of());
             List<RunPlanner.Device> planned = new ArrayList<>(own.size());
             Map<String, String> componentOf = new java.util.HashMap<>();
-            for (Object[] row : own) {
-                DeviceState state = (DeviceState) row[5];
-                RunPlanner.Device dev = new RunPlanner.Device((String) row[1], (Integer) row[2], (Long) row[3],
-                        (Long) row[4], state, (Instant) row[6], (Boolean) row[7], Duration.ofSeconds((Long) row[9]),
-                        (String) row[10], (String) row[11], (String) row[12], (Instant) row[13]);
-                planned.add(dev);
-                componentOf.put(dev.controllerId(), (String) row[14]);
-                if (state == DeviceState.ASSIGNED || state == DeviceState.ROLLBACK_ASSIGNED) {
-                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId(),
-                            state.rollingBack() ? (Long) row[3] : (Long) row[4], (Long) row[8]));
-                } else if (state == DeviceState.ASSIGNING || state == DeviceState.ROLLBACK_ASSIGNING) {
+            for (RunDevice dev : own) {
+                planned.add(dev.planned());
+                componentOf.put(dev.controllerId, dev.componentType);
+                if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
+                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
+                } else if (dev.state == DeviceState.ASSIGNING || dev.state == DeviceState.ROLLBACK_ASSIGNING) {
                     anyIntent = true;
                 }
             }
