@@ -103,18 +103,6 @@ public class RunDeviceWriter {
         return out;
     }
 
-    /** Ids as a Postgres array literal, {@code {1,2,3}}, for {@code = any(cast(? as int8[]))}. */
-    static String arrayLiteral(java.util.Collection<Long> ids) {
-        StringBuilder sb = new StringBuilder(ids.size() * 8 + 2).append('{');
-        for (Long id : ids) {
-            if (sb.length() > 1) {
-                sb.append(',');
-            }
-            sb.append(id.longValue());
-        }
-        return sb.append('}').toString();
-    }
-
     private static RunDevice row(ResultSet rs) throws SQLException {
         RunDevice d = new RunDevice();
         d.runId = rs.getLong(1);
