@@ -37,19 +37,29 @@ public class RunDeviceWriter {
             + " to_set, state, failed, intent_at, assigned_at, action_id, finished_at, detail, unobserved_seconds, failure,"
             + " verify_query, health_query, verifying_since";
 
-    static final String INSERT = "insert into run_device (" + COLUMNS + ") select * from unnest(cast(? as int8[]),"
-            + " cast(? as text[]), cast(? as text[]), cast(? as int4[]), cast(? as int8[]), cast(? as text[]),"
-            + " cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as bool[]), cast(? as timestamptz[]),"
-            + " cast(? as timestamptz[]), cast(? as int8[]), cast(? as timestamptz[]), cast(? as text[]),"
-            + " cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as text[]), cast(? as timestamptz[]))";
+    /** A time column of the arrays below ({@code int8}, microseconds since 1970) as a {@code timestamptz}. */
+    private static String time(String column) {
+        return "timestamptz 'epoch' + v." + column + " * interval '1 microsecond'";
+    }
+
+    static final String INSERT = "insert into run_device (" + COLUMNS + ") select v.run_id, v.controller_id,"
+            + " v.component_type, v.update_order, v.from_set_id, v.from_set, v.to_set_id, v.to_set, v.state, v.failed, "
+            + time("intent_at") + ", " + time("assigned_at") + ", v.action_id, " + time("finished_at") + ", v.detail,"
+            + " v.unobserved_seconds, v.failure, v.verify_query, v.health_query, " + time("verifying_since")
+            + " from unnest(cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as int4[]),"
+            + " cast(? as int8[]), cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as text[]),"
+            + " cast(? as bool[]), cast(? as int8[]), cast(? as int8[]), cast(? as int8[]), cast(? as int8[]),"
+            + " cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as text[]),"
+            + " cast(? as int8[])) as v(" + COLUMNS + ")";
 
     /** What the planner changes (the rest is the photograph, written once). */
-    static final String UPDATE = "update run_device d set state = v.state, failed = v.failed, intent_at = v.intent_at,"
-            + " assigned_at = v.assigned_at, action_id = v.action_id, finished_at = v.finished_at, detail = v.detail,"
-            + " unobserved_seconds = v.unobserved_seconds, failure = v.failure, verifying_since = v.verifying_since"
+    static final String UPDATE = "update run_device d set state = v.state, failed = v.failed, intent_at = "
+            + time("intent_at") + ", assigned_at = " + time("assigned_at") + ", action_id = v.action_id, finished_at = "
+            + time("finished_at") + ", detail = v.detail, unobserved_seconds = v.unobserved_seconds,"
+            + " failure = v.failure, verifying_since = " + time("verifying_since")
             + " from unnest(cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as bool[]),"
-            + " cast(? as timestamptz[]), cast(? as timestamptz[]), cast(? as int8[]), cast(? as timestamptz[]),"
-            + " cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as timestamptz[]))"
+            + " cast(? as int8[]), cast(? as int8[]), cast(? as int8[]), cast(? as int8[]),"
+            + " cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as int8[]))"
             + " as v(run_id, controller_id, state, failed, intent_at, assigned_at, action_id, finished_at, detail,"
             + " unobserved_seconds, failure, verifying_since)"
             + " where d.run_id = v.run_id and d.controller_id = v.controller_id";
@@ -168,7 +178,7 @@ public class RunDeviceWriter {
                             .add("int8", d -> d.toSetId).add("text", d -> d.toSet);
                     progress(c);
                     c.add("text", d -> d.verifyQuery).add("text", d -> d.healthQuery)
-                            .add("text", d -> text(d.verifyingSince));
+                            .add("int8", d -> micros(d.verifyingSince));
                     insert.executeUpdate();
                 }
             }
@@ -178,7 +188,7 @@ public class RunDeviceWriter {
                     Columns c = new Columns(connection, some, update);
                     c.add("int8", d -> d.runId).add("text", d -> d.controllerId);
                     progress(c);
-                    c.add("text", d -> text(d.verifyingSince));
+                    c.add("int8", d -> micros(d.verifyingSince));
                     int updated = update.executeUpdate();
                     if (updated != some.size()) {
                         throw new SQLException(some.size() + " run devices to update, " + updated + " found: another"
@@ -190,15 +200,18 @@ public class RunDeviceWriter {
 
         /** The columns from state to failure, in both statements' order. */
         private static void progress(Columns c) throws SQLException {
-            c.add("text", d -> d.state.name()).add("bool", d -> d.failed).add("text", d -> text(d.intentAt))
-                    .add("text", d -> text(d.assignedAt)).add("int8", d -> d.actionId)
-                    .add("text", d -> text(d.finishedAt)).add("text", d -> d.detail)
+            c.add("text", d -> d.state.name()).add("bool", d -> d.failed).add("int8", d -> micros(d.intentAt))
+                    .add("int8", d -> micros(d.assignedAt)).add("int8", d -> d.actionId)
+                    .add("int8", d -> micros(d.finishedAt)).add("text", d -> d.detail)
                     .add("int8", d -> d.unobservedSeconds).add("text", d -> d.failure);
         }
 
-        /** A time as Postgres reads it into {@code timestamptz} (ISO-8601 in UTC). */
-        private static String text(Instant at) {
-            return at == null ? null : at.toString();
+        /**
+         * A time as microseconds since 1970, a number the driver sends as it is (formatting times as text was a tenth
+         * of the writer's time); {@code timestamptz} keeps microseconds, so nothing finer is lost.
+         */
+        private static Long micros(Instant at) {
+            return at == null ? null : at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
         }
     }
 

@@ -121,6 +121,7 @@ class RunDeviceWriterTest {
         assertThat(row.verifyQuery).isEqualTo("attribute.version==2.0");
         assertThat(row.healthQuery).isEqualTo("attribute.health==ok");
         assertThat(rows.get(1).fromSetId).isNull();
+        assertThat(rows.get(1).intentAt).as("a time not set stays null").isNull();
         assertThat(rows.get(1).state).isEqualTo(DeviceState.WAITING);
         assertThat(rows.get(1).order).isEqualTo(2);
 
