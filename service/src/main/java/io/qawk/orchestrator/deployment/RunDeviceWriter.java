@@ -81,10 +81,7 @@ public class RunDeviceWriter {
 
     /** This device, read by {@link #read}, has changed: written when the transaction commits, as it is then. */
     void changed(RunDevice device) {
-        Rows rows = beforeCommit.batch(Rows.class, Rows::new);
-        if (!rows.inserts.containsKey(device)) {
-            rows.updates.put(device, Boolean.TRUE);
-        }
+        beforeCommit.batch(Rows.class, Rows::new).updates.put(device, Boolean.TRUE); // a new one stays an insert
     }
 
     /** The devices of these runs by run, each in order then controller id; plain objects, not entities. */

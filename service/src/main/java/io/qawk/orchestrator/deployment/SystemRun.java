@@ -108,8 +108,8 @@ public class SystemRun extends PanacheEntityBase {
         return list("deploymentId = ?1 order by seq", deploymentId);
     }
 
-    /** How many runs of a deployment are in a state and group ({@code firstSeq}: the first of them in sequence). */
-    record Tally(RunState state, String group, long count, int firstSeq) {
+    /** How many runs of a deployment are in a state and group. */
+    record Tally(RunState state, String group, long count) {
     }
 
     /**
@@ -117,11 +117,11 @@ public class SystemRun extends PanacheEntityBase {
      * without loading tens of thousands of runs for a screen that asks every few seconds.
      */
     static List<Tally> tally(long deploymentId) {
-        return getEntityManager().createQuery("select r.state, r.group, count(r), min(r.seq) from SystemRun r"
+        return getEntityManager().createQuery("select r.state, r.group, count(r) from SystemRun r"
                         + " where r.deploymentId = :d group by r.state, r.group order by min(r.seq)", Object[].class)
                 .setParameter("d", deploymentId)
                 .getResultStream()
-                .map(row -> new Tally((RunState) row[0], (String) row[1], (Long) row[2], (Integer) row[3]))
+                .map(row -> new Tally((RunState) row[0], (String) row[1], (Long) row[2]))
                 .toList();
     }
 
