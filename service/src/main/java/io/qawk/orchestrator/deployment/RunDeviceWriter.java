@@ -4,18 +4,19 @@ import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 import javax.sql.DataSource;
 
-import java.sql.Array;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+
+import static io.qawk.orchestrator.deployment.ArrayColumns.instant;
+import static io.qawk.orchestrator.deployment.ArrayColumns.micros;
+import static io.qawk.orchestrator.deployment.ArrayColumns.time;
 
 /**
  * The engine's run devices ({@code run_device}) read and written in plain JDBC: a pass plans thousands of systems, and
@@ -36,11 +37,6 @@ public class RunDeviceWriter {
     static final String COLUMNS = "run_id, controller_id, component_type, update_order, from_set_id, from_set, to_set_id,"
             + " to_set, state, failed, intent_at, assigned_at, action_id, finished_at, detail, unobserved_seconds, failure,"
             + " verify_query, health_query, verifying_since";
-
-    /** A time column of the arrays below ({@code int8}, microseconds since 1970) as a {@code timestamptz}. */
-    private static String time(String column) {
-        return "timestamptz 'epoch' + v." + column + " * interval '1 microsecond'";
-    }
 
     static final String INSERT = "insert into run_device (" + COLUMNS + ") select v.run_id, v.controller_id,"
             + " v.component_type, v.update_order, v.from_set_id, v.from_set, v.to_set_id, v.to_set, v.state, v.failed, "
@@ -135,11 +131,6 @@ public class RunDeviceWriter {
         return d;
     }
 
-    private static Instant instant(ResultSet rs, int column) throws SQLException {
-        java.sql.Timestamp t = rs.getTimestamp(column);
-        return t == null ? null : t.toInstant();
-    }
-
     private static final class Rows implements BeforeCommit.Batch {
 
         // by identity: a device is one object for its transaction, and its fields change until the commit
@@ -169,7 +160,7 @@ public class RunDeviceWriter {
             try (PreparedStatement insert = connection.prepareStatement(INSERT)) {
                 for (int from = 0; from < fresh.size(); from += ROWS_PER_STATEMENT) {
                     List<RunDevice> some = fresh.subList(from, Math.min(fresh.size(), from + ROWS_PER_STATEMENT));
-                    Columns c = new Columns(connection, some, insert);
+                    ArrayColumns<RunDevice> c = new ArrayColumns<>(connection, some, insert);
                     c.add("int8", d -> d.runId).add("text", d -> d.controllerId).add("text", d -> d.componentType)
                             .add("int4", d -> d.order).add("int8", d -> d.fromSetId).add("text", d -> d.fromSet)
                             .add("int8", d -> d.toSetId).add("text", d -> d.toSet);
@@ -182,7 +173,7 @@ public class RunDeviceWriter {
             try (PreparedStatement update = connection.prepareStatement(UPDATE)) {
                 for (int from = 0; from < changed.size(); from += ROWS_PER_STATEMENT) {
                     List<RunDevice> some = changed.subList(from, Math.min(changed.size(), from + ROWS_PER_STATEMENT));
-                    Columns c = new Columns(connection, some, update);
+                    ArrayColumns<RunDevice> c = new ArrayColumns<>(connection, some, update);
                     c.add("int8", d -> d.runId).add("text", d -> d.controllerId);
                     progress(c);
                     c.add("int8", d -> micros(d.verifyingSince));
@@ -196,43 +187,11 @@ public class RunDeviceWriter {
         }
 
         /** The columns from state to failure, in both statements' order. */
-        private static void progress(Columns c) throws SQLException {
+        private static void progress(ArrayColumns<RunDevice> c) throws SQLException {
             c.add("text", d -> d.state.name()).add("bool", d -> d.failed).add("int8", d -> micros(d.intentAt))
                     .add("int8", d -> micros(d.assignedAt)).add("int8", d -> d.actionId)
                     .add("int8", d -> micros(d.finishedAt)).add("text", d -> d.detail)
                     .add("int8", d -> d.unobservedSeconds).add("text", d -> d.failure);
-        }
-
-        /**
-         * A time as microseconds since 1970, a number the driver sends as it is (formatting times as text was a tenth
-         * of the writer's time); {@code timestamptz} keeps microseconds, so nothing finer is lost.
-         */
-        private static Long micros(Instant at) {
-            return at == null ? null : at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
-        }
-    }
-
-    /** The statement's parameters, one array per column, in order. */
-    private static final class Columns {
-        private final Connection connection;
-        private final List<RunDevice> rows;
-        private final PreparedStatement statement;
-        private int index = 1;
-
-        Columns(Connection connection, List<RunDevice> rows, PreparedStatement statement) {
-            this.connection = connection;
-            this.rows = rows;
-            this.statement = statement;
-        }
-
-        Columns add(String type, Function<RunDevice, Object> column) throws SQLException {
-            Object[] values = new Object[rows.size()];
-            for (int i = 0; i < values.length; i++) {
-                values[i] = column.apply(rows.get(i));
-            }
-            Array array = connection.createArrayOf(type, values);
-            statement.setArray(index++, array);
-            return this;
         }
     }
 }

@@ -41,6 +41,9 @@ public class RunStore {
     @Inject
     RunDeviceWriter deviceWriter;
 
+    @Inject
+    SystemRunWriter runWriter;
+
     /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<RunView> runsToPlan,
                            List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
@@ -68,8 +71,7 @@ public class RunStore {
         if (d == null || !d.phase.active()) {
             return null;
         }
-        List<SystemRun> candidates = SystemRun.list("deploymentId = ?1 and (state in ?2 or (state = ?3 and rollbackCause = ?4))"
-                + " order by seq", deploymentId, RunState.UNDER_WAY, RunState.SUCCEEDED, RollbackCause.MANUAL);
+        List<SystemRun> candidates = runWriter.toPlan(deploymentId); // plain objects: thousands, read only here
         if (d.phase == DeploymentPhase.PAUSED) {
             candidates = candidates.stream().filter(r -> r.rollbackCause == RollbackCause.MANUAL).toList();
         }
@@ -139,7 +141,7 @@ public class RunStore {
     @Transactional(Transactional.TxType.MANDATORY)
     public List<ToPlan> lockToPlan(List<Long> runIds) {
         List<ToPlan> out = new ArrayList<>();
-        List<SystemRun> runs = locked(runIds);
+        List<SystemRun> runs = runWriter.lock(runIds);
         Map<Long, List<RunDevice>> read = deviceWriter.read(runIds); // under the runs' locks; save names the changed
         for (SystemRun run : runs) {
             if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
@@ -241,7 +243,7 @@ public class RunStore {
     @Transactional(Transactional.TxType.MANDATORY)
     public List<ToPlan> storePhotographs(Map<Long, List<RunDevice>> photos) {
         List<ToPlan> out = new ArrayList<>();
-        List<SystemRun> runs = locked(List.copyOf(photos.keySet()));
+        List<SystemRun> runs = runWriter.lock(List.copyOf(photos.keySet()));
         for (SystemRun run : runs) {
             if (run.state == RunState.PENDING) {
                 deviceWriter.inserted(photos.get(run.id)); // written at the commit, with the first orders save decides

@@ -1,0 +1,57 @@
+package io.qawk.orchestrator.deployment;
+
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * A statement's parameters for rows written as {@code unnest} of arrays, one array per column, in order: how the
+ * engine's writers ({@link RunDeviceWriter}, {@link SystemRunWriter}) send a thousand rows in one statement.
+ * Times go as microseconds since 1970 ({@code int8}, read back with {@link #time}): formatting them as text was a
+ * tenth of a writer's time, and {@code timestamptz} keeps nothing finer.
+ */
+final class ArrayColumns<T> {
+
+    private final Connection connection;
+    private final List<T> rows;
+    private final PreparedStatement statement;
+    private int index = 1;
+
+    ArrayColumns(Connection connection, List<T> rows, PreparedStatement statement) {
+        this.connection = connection;
+        this.rows = rows;
+        this.statement = statement;
+    }
+
+    /** The next parameter: this column of every row, as an array of {@code type}. */
+    ArrayColumns<T> add(String type, Function<T, Object> column) throws SQLException {
+        Object[] values = new Object[rows.size()];
+        for (int i = 0; i < values.length; i++) {
+            values[i] = column.apply(rows.get(i));
+        }
+        Array array = connection.createArrayOf(type, values);
+        statement.setArray(index++, array);
+        return this;
+    }
+
+    /** A time column of the arrays ({@code v.column}, microseconds since 1970) as a {@code timestamptz}. */
+    static String time(String column) {
+        return "timestamptz 'epoch' + v." + column + " * interval '1 microsecond'";
+    }
+
+    /** A time as microseconds since 1970, for a column read with {@link #time}. */
+    static Long micros(Instant at) {
+        return at == null ? null : at.getEpochSecond() * 1_000_000L + at.getNano() / 1_000;
+    }
+
+    /** A {@code timestamptz} column of a result, or null. */
+    static Instant instant(ResultSet rs, int column) throws SQLException {
+        java.sql.Timestamp t = rs.getTimestamp(column);
+        return t == null ? null : t.toInstant();
+    }
+}

@@ -1,0 +1,195 @@
+package io.qawk.orchestrator.deployment;
+
+import jakarta.inject.Inject;
+import jakarta.inject.Singleton;
+import javax.sql.DataSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+import static io.qawk.orchestrator.deployment.ArrayColumns.instant;
+import static io.qawk.orchestrator.deployment.ArrayColumns.micros;
+import static io.qawk.orchestrator.deployment.ArrayColumns.time;
+
+/**
+ * The engine's runs ({@code system_run}) read, locked and written in plain JDBC, as {@link RunDeviceWriter} does their
+ * devices: a pass plans thousands of runs, and as entities each cost Hibernate an entity entry, a copy of its state, a
+ * dirty check and an update of its own, and locking them cost it a new translation of the {@code in} list for every
+ * number of ids. Here the runs are plain objects: {@link #lock} reads and locks them, the planner's changes are made to
+ * them, and just before the transaction commits ({@link BeforeCommit}) those whose progress changed are written, a
+ * thousand per statement.
+ * <p>
+ * The optimistic version the API's commands rely on (pause, abort, a manual rollback, a retake) is kept as Hibernate
+ * keeps it: a run written here is written only at the version it was read at, and its version goes up by one. As the
+ * runs are locked, a run not found at its version means something wrote it without the lock: the transaction fails.
+ */
+@Singleton
+public class SystemRunWriter {
+
+    static final int ROWS_PER_STATEMENT = 1000;
+
+    static final String COLUMNS = "id, deployment_id, system_name, system_type_id, group_name, seq, state,"
+            + " current_order, failed_order, rollback_cause, rollback_reason, reason, attempt, started_at, ended_at,"
+            + " soak_started_at, soak_ends_at, version";
+
+    /** What the engine changes of a run (its system, group, place and attempt are the API's). */
+    static final String UPDATE = "update system_run r set state = v.state, current_order = v.current_order,"
+            + " failed_order = v.failed_order, rollback_cause = v.rollback_cause, rollback_reason = v.rollback_reason,"
+            + " reason = v.reason, started_at = " + time("started_at") + ", ended_at = " + time("ended_at")
+            + ", soak_started_at = " + time("soak_started_at") + ", soak_ends_at = " + time("soak_ends_at")
+            + ", version = r.version + 1"
+            + " from unnest(cast(? as int8[]), cast(? as int8[]), cast(? as text[]), cast(? as int4[]),"
+            + " cast(? as int4[]), cast(? as text[]), cast(? as text[]), cast(? as text[]), cast(? as int8[]),"
+            + " cast(? as int8[]), cast(? as int8[]), cast(? as int8[]))"
+            + " as v(id, version, state, current_order, failed_order, rollback_cause, rollback_reason, reason,"
+            + " started_at, ended_at, soak_started_at, soak_ends_at)"
+            + " where r.id = v.id and r.version = v.version";
+
+    static final String LOCK = "select " + COLUMNS + " from system_run where id = any(cast(? as int8[])) order by id"
+            + " for update";
+
+    static final String TO_PLAN = "select " + COLUMNS + " from system_run where deployment_id = ?"
+            + " and (state = any(cast(? as text[])) or (state = 'SUCCEEDED' and rollback_cause = 'MANUAL'))"
+            + " order by seq";
+
+    @Inject
+    BeforeCommit beforeCommit;
+
+    @Inject
+    DataSource dataSource;
+
+    /**
+     * These runs locked for this transaction, in id order (the order every replica locks them in), as plain objects;
+     * those whose progress has changed by the time the transaction commits are written then.
+     */
+    List<SystemRun> lock(List<Long> runIds) {
+        if (runIds.isEmpty()) {
+            return List.of();
+        }
+        Runs runs = beforeCommit.batch(Runs.class, Runs::new);
+        List<SystemRun> out = select(LOCK,
+                s -> s.setArray(1, s.getConnection().createArrayOf("int8", runIds.toArray())));
+        out.forEach(r -> runs.read.put(r, Progress.of(r)));
+        return out;
+    }
+
+    /** A deployment's runs a pass may plan (under way, or gone back by hand), in sequence; read only, not locked. */
+    List<SystemRun> toPlan(long deploymentId) {
+        return select(TO_PLAN, s -> {
+            s.setLong(1, deploymentId);
+            s.setArray(2, s.getConnection().createArrayOf("text",
+                    RunState.UNDER_WAY.stream().map(Enum::name).toArray()));
+        });
+    }
+
+    private interface Parameters {
+        void set(PreparedStatement statement) throws SQLException;
+    }
+
+    private List<SystemRun> select(String sql, Parameters parameters) {
+        List<SystemRun> out = new ArrayList<>();
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement select = connection.prepareStatement(sql)) {
+            parameters.set(select);
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    out.add(row(rs));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("runs could not be read: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    private static SystemRun row(ResultSet rs) throws SQLException {
+        SystemRun r = new SystemRun();
+        r.id = rs.getLong(1);
+        r.deploymentId = rs.getLong(2);
+        r.system = rs.getString(3);
+        r.systemTypeId = rs.getLong(4);
+        r.group = rs.getString(5);
+        r.seq = rs.getInt(6);
+        r.state = RunState.valueOf(rs.getString(7));
+        r.currentOrder = rs.getObject(8, Integer.class);
+        r.failedOrder = rs.getObject(9, Integer.class);
+        String cause = rs.getString(10);
+        r.rollbackCause = cause == null ? null : RollbackCause.valueOf(cause);
+        r.rollbackReason = rs.getString(11);
+        r.reason = rs.getString(12);
+        r.attempt = rs.getInt(13);
+        r.startedAt = instant(rs, 14);
+        r.endedAt = instant(rs, 15);
+        r.soakStartedAt = instant(rs, 16);
+        r.soakEndsAt = instant(rs, 17);
+        r.version = rs.getLong(18);
+        return r;
+    }
+
+    /** What the engine may change of a run, as it was read: a run whose progress is still this is not written. */
+    private record Progress(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
+                            String rollbackReason, String reason, Instant startedAt, Instant endedAt,
+                            Instant soakStartedAt, Instant soakEndsAt) {
+
+        static Progress of(SystemRun r) {
+            return new Progress(r.state, r.currentOrder, r.failedOrder, r.rollbackCause, r.rollbackReason, r.reason,
+                    r.startedAt, r.endedAt, r.soakStartedAt, r.soakEndsAt);
+        }
+    }
+
+    private static final class Runs implements BeforeCommit.Batch {
+
+        // by identity: a run is one object for its transaction, and its fields change until the commit
+        final Map<SystemRun, Progress> read = new IdentityHashMap<>();
+
+        @Override
+        public boolean isEmpty() {
+            return read.isEmpty();
+        }
+
+        @Override
+        public String what() {
+            return "the runs";
+        }
+
+        @Override
+        public void clear() {
+            read.clear();
+        }
+
+        @Override
+        public void write(Connection connection) throws SQLException {
+            List<SystemRun> changed = read.entrySet().stream()
+                    .filter(e -> !Objects.equals(e.getValue(), Progress.of(e.getKey())))
+                    .map(Map.Entry::getKey).toList();
+            if (changed.isEmpty()) {
+                return;
+            }
+            try (PreparedStatement update = connection.prepareStatement(UPDATE)) {
+                for (int from = 0; from < changed.size(); from += ROWS_PER_STATEMENT) {
+                    List<SystemRun> some = changed.subList(from, Math.min(changed.size(), from + ROWS_PER_STATEMENT));
+                    ArrayColumns<SystemRun> c = new ArrayColumns<>(connection, some, update);
+                    c.add("int8", r -> r.id).add("int8", r -> r.version).add("text", r -> r.state.name())
+                            .add("int4", r -> r.currentOrder).add("int4", r -> r.failedOrder)
+                            .add("text", r -> r.rollbackCause == null ? null : r.rollbackCause.name())
+                            .add("text", r -> r.rollbackReason).add("text", r -> r.reason)
+                            .add("int8", r -> micros(r.startedAt)).add("int8", r -> micros(r.endedAt))
+                            .add("int8", r -> micros(r.soakStartedAt)).add("int8", r -> micros(r.soakEndsAt));
+                    int updated = update.executeUpdate();
+                    if (updated != some.size()) {
+                        throw new SQLException(some.size() + " runs to update, " + updated + " found at the version"
+                                + " they were read at: another transaction changed some without their lock");
+                    }
+                }
+            }
+        }
+    }
+}
