@@ -59,6 +59,9 @@ class ServiceProcessBenchmarkIT {
                     new ServiceProcess.Hawkbit(hawkbit.baseUrl(), "bench", "bench-password", "DEFAULT"), jvm,
                     Map.of("QAWK_INVENTORY_SYNC_INTERVAL", "1h", "QAWK_INVENTORY_INITIAL_DELAY", "1h",
                             "QAWK_ENGINE_INTERVAL", "2s", "QAWK_ENGINE_INITIAL_DELAY", "1s",
+                            // the first sync's request may take longer than the 60 s an idle connection is kept:
+                            // its time is a figure of the table, not a reason to cut the connection
+                            "QAWK_HTTP_IDLE_TIMEOUT", "300s",
                             // as the container image sets it: glibc's per-thread malloc arenas otherwise add
                             // tens of MB of resident memory for nothing
                             "MALLOC_ARENA_MAX", "2"))) {
