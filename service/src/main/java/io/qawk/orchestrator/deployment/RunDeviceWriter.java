@@ -8,6 +8,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
@@ -63,6 +64,28 @@ public class RunDeviceWriter {
     static final String SELECT = "select " + COLUMNS + " from run_device where run_id = any(cast(? as int8[]))"
             + " order by run_id, update_order, controller_id";
 
+    /** What hawkBit no longer knowing a device's target (an incomplete answer) leaves in its detail. */
+    static final String DROPPED = "hawkBit no longer knows this target";
+
+    /**
+     * Devices hawkBit took an assignment for become assigned, forward or back, each with hawkBit's action, in one
+     * statement and without reading them first: only those still in flight (an intent, or an assignment taken
+     * again), each as it was before, locked. The moves are those of {@link DeviceState#next}: ASSIGNING → ASSIGNED,
+     * ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED, or staying; {@link #markAssigned} checks them against the guard.
+     */
+    static final String MARK_ASSIGNED = "with v as (select * from unnest(cast(? as int8[]), cast(? as text[]),"
+            + " cast(? as int8[]), cast(? as bool[])) as v(run_id, controller_id, action_id, dropped)),"
+            + " old as (select d.run_id, d.controller_id, d.state from run_device d join v"
+            + " on d.run_id = v.run_id and d.controller_id = v.controller_id"
+            + " where d.state in ('ASSIGNING', 'ASSIGNED', 'ROLLBACK_ASSIGNING', 'ROLLBACK_ASSIGNED') for update of d)"
+            + " update run_device d set state = case when old.state in ('ROLLBACK_ASSIGNING', 'ROLLBACK_ASSIGNED')"
+            + " then 'ROLLBACK_ASSIGNED' else 'ASSIGNED' end, action_id = v.action_id,"
+            + " assigned_at = timestamptz 'epoch' + ? * interval '1 microsecond',"
+            + " detail = case when v.dropped then '" + DROPPED + "' else d.detail end"
+            + " from old join v on v.run_id = old.run_id and v.controller_id = old.controller_id"
+            + " where d.run_id = old.run_id and d.controller_id = old.controller_id"
+            + " returning d.run_id, d.controller_id, old.state, d.state";
+
     @Inject
     BeforeCommit beforeCommit;
 
@@ -82,11 +105,7 @@ public class RunDeviceWriter {
 
     /** The devices of these runs by run, each in order then controller id; plain objects, not entities. */
     Map<Long, List<RunDevice>> read(List<Long> runIds) {
-        Rows waiting = beforeCommit.existing(Rows.class);
-        if (waiting != null && !waiting.isEmpty()) {
-            throw new IllegalStateException("run devices are read in a transaction that has written some: it would not"
-                    + " see them");
-        }
+        refuseWhileWaiting();
         Map<Long, List<RunDevice>> out = new LinkedHashMap<>();
         if (runIds.isEmpty()) {
             return out;
@@ -104,6 +123,54 @@ public class RunDeviceWriter {
             throw new IllegalStateException("run devices could not be read: " + e.getMessage(), e);
         }
         return out;
+    }
+
+    /** A device hawkBit took an assignment for: its action (null when hawkBit named none), its target dropped. */
+    record Taken(long runId, String controllerId, Long actionId, boolean dropped) {
+    }
+
+    /** A device marked assigned: the state it was in and the one it is in now. */
+    record Marked(long runId, String controllerId, DeviceState was, DeviceState now) {
+    }
+
+    /**
+     * Marks these devices assigned at {@code at}, at once in this transaction (see {@link #MARK_ASSIGNED}): those
+     * not in flight any more are left alone. Returns those marked. A transaction with devices waiting to be written
+     * may not (they would be written over at its commit).
+     */
+    List<Marked> markAssigned(List<Taken> taken, Instant at) {
+        refuseWhileWaiting();
+        List<Marked> out = new ArrayList<>();
+        if (taken.isEmpty()) {
+            return out;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement mark = connection.prepareStatement(MARK_ASSIGNED)) {
+            new ArrayColumns<>(connection, taken, mark).add("int8", Taken::runId).add("text", Taken::controllerId)
+                    .add("int8", Taken::actionId).add("bool", Taken::dropped);
+            mark.setLong(5, micros(at));
+            try (ResultSet rs = mark.executeQuery()) {
+                while (rs.next()) {
+                    Marked m = new Marked(rs.getLong(1), rs.getString(2), DeviceState.valueOf(rs.getString(3)),
+                            DeviceState.valueOf(rs.getString(4)));
+                    if (m.was() != m.now()) {
+                        m.was().to(m.now()); // the guard: a move it does not allow rolls the transaction back
+                    }
+                    out.add(m);
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("run devices could not be marked assigned: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
+    private void refuseWhileWaiting() {
+        Rows waiting = beforeCommit.existing(Rows.class);
+        if (waiting != null && !waiting.isEmpty()) {
+            throw new IllegalStateException("run devices are read or marked in a transaction that has some waiting to be"
+                    + " written: it would not see them");
+        }
     }
 
     private static RunDevice row(ResultSet rs) throws SQLException {

@@ -341,37 +341,42 @@ public class RunStore {
         return decision.assignments();
     }
 
-    /** hawkBit answered an assignment: the intents become assignments with their actions. */
+    /**
+     * hawkBit answered an assignment: the intents become assignments with their actions, in one statement (thousands
+     * of devices per pass; see {@link RunDeviceWriter#markAssigned}).
+     */
     @Transactional
     public void recordAssignment(long setId, List<RunPlanner.Assign> assigns, AssignmentResult result, Set<String> dropped,
                                  Map<String, Long> runOfDevice, Instant at) {
-        Map<Long, List<TimelineEvent.Assignment>> perRun = new java.util.LinkedHashMap<>();
-        Map<String, RunDevice> byDevice = new java.util.HashMap<>();
-        // thousands of devices per pass: plain objects, written at the commit
-        deviceWriter.read(assigns.stream().map(a -> runOfDevice.get(a.controllerId())).filter(java.util.Objects::nonNull)
-                .distinct().sorted().toList())
-                .values().forEach(list -> list.forEach(d -> {
-                    if (java.util.Objects.equals(runOfDevice.get(d.controllerId), d.runId)) {
-                        byDevice.put(d.controllerId, d);
-                    }
-                }));
+        Map<String, RunDeviceWriter.Taken> taken = new java.util.LinkedHashMap<>();
         for (RunPlanner.Assign a : assigns) {
             Long runId = runOfDevice.get(a.controllerId());
-            RunDevice d = runId == null ? null : byDevice.get(a.controllerId());
-            if (d == null || !d.state.inFlight()) {
-                continue;
+            if (runId != null) {
+                taken.putIfAbsent(a.controllerId(), new RunDeviceWriter.Taken(runId, a.controllerId(),
+                        result.actionByTarget().get(a.controllerId()), dropped.contains(a.controllerId())));
             }
-            DeviceState was = d.state;
-            deviceWriter.changed(d);
-            markAssigned(d, result.actionByTarget().get(a.controllerId()), at);
-            if (was != d.state && result.actionByTarget().get(a.controllerId()) != null) {
-                metrics.devicesAssigned(d.state == DeviceState.ROLLBACK_ASSIGNED, 1);
+        }
+        Map<String, RunDeviceWriter.Marked> marked = new java.util.HashMap<>();
+        int forward = 0;
+        int back = 0;
+        for (RunDeviceWriter.Marked m : deviceWriter.markAssigned(List.copyOf(taken.values()), at)) {
+            marked.put(m.controllerId(), m);
+            if (m.was() != m.now() && taken.get(m.controllerId()).actionId() != null) {
+                if (m.now() == DeviceState.ROLLBACK_ASSIGNED) {
+                    back++;
+                } else {
+                    forward++;
+                }
             }
-            if (dropped.contains(a.controllerId())) {
-                d.detail = "hawkBit no longer knows this target";
+        }
+        metrics.devicesAssigned(false, forward);
+        metrics.devicesAssigned(true, back);
+        Map<Long, List<TimelineEvent.Assignment>> perRun = new java.util.LinkedHashMap<>();
+        for (RunDeviceWriter.Taken t : taken.values()) { // in the order they were sent
+            if (marked.containsKey(t.controllerId())) {
+                perRun.computeIfAbsent(t.runId(), k -> new ArrayList<>())
+                        .add(new TimelineEvent.Assignment(t.controllerId(), t.actionId()));
             }
-            Long action = result.actionByTarget().get(a.controllerId());
-            perRun.computeIfAbsent(runId, k -> new ArrayList<>()).add(new TimelineEvent.Assignment(a.controllerId(), action));
         }
         perRun.forEach((runId, devices) -> RunEvent.record(runId, at, new TimelineEvent.Assigned(setId, devices), null));
     }

@@ -191,4 +191,49 @@ class RunDeviceWriterTest {
         })).hasMessageContaining("would not see them");
         assertThat(stored()).isEmpty();
     }
+
+    @Test
+    void devicesHawkbitTookAreMarkedAssignedAtOnceOnlyWhileInFlight() {
+        RunDevice intent = device(runId, "t-intent", 1);
+        intent.state = DeviceState.ASSIGNING;
+        RunDevice back = device(runId, "t-back", 1);
+        back.state = DeviceState.ROLLBACK_ASSIGNING;
+        RunDevice again = device(runId, "t-again", 1);
+        again.state = DeviceState.ASSIGNED;
+        again.actionId = 5L;
+        RunDevice waiting = device(runId, "t-waiting", 2);
+        QuarkusTransaction.requiringNew().run(() -> writer.inserted(List.of(intent, back, again, waiting)));
+        List<RunDeviceWriter.Marked> marked = QuarkusTransaction.requiringNew().call(() -> writer.markAssigned(List.of(
+                new RunDeviceWriter.Taken(runId, "t-intent", 11L, false),
+                new RunDeviceWriter.Taken(runId, "t-back", 12L, false),
+                new RunDeviceWriter.Taken(runId, "t-again", 13L, true),
+                new RunDeviceWriter.Taken(runId, "t-waiting", 14L, false),
+                new RunDeviceWriter.Taken(NO_SUCH_RUN, "t-intent", 15L, false)), AT));
+        assertThat(marked).containsExactlyInAnyOrder(
+                new RunDeviceWriter.Marked(runId, "t-intent", DeviceState.ASSIGNING, DeviceState.ASSIGNED),
+                new RunDeviceWriter.Marked(runId, "t-back", DeviceState.ROLLBACK_ASSIGNING, DeviceState.ROLLBACK_ASSIGNED),
+                new RunDeviceWriter.Marked(runId, "t-again", DeviceState.ASSIGNED, DeviceState.ASSIGNED));
+        Map<String, RunDevice> rows = new java.util.HashMap<>();
+        stored().forEach(d -> rows.put(d.controllerId, d));
+        assertThat(rows.get("t-intent").state).isEqualTo(DeviceState.ASSIGNED);
+        assertThat(rows.get("t-intent").actionId).isEqualTo(11L);
+        assertThat(rows.get("t-intent").assignedAt).isEqualTo(AT);
+        assertThat(rows.get("t-intent").detail).isNull();
+        assertThat(rows.get("t-back").state).isEqualTo(DeviceState.ROLLBACK_ASSIGNED);
+        assertThat(rows.get("t-back").actionId).isEqualTo(12L);
+        assertThat(rows.get("t-again").actionId).as("an assignment taken again: hawkBit's latest action").isEqualTo(13L);
+        assertThat(rows.get("t-again").detail).isEqualTo(RunDeviceWriter.DROPPED);
+        assertThat(rows.get("t-waiting").state).as("not in flight: left alone").isEqualTo(DeviceState.WAITING);
+        assertThat(rows.get("t-waiting").actionId).isNull();
+        assertThat(rows.get("t-waiting").assignedAt).isNull();
+    }
+
+    @Test
+    void aTransactionWithDevicesWaitingMayNotMarkDevicesAssigned() {
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
+            writer.inserted(List.of(device(runId, "t-1", 1)));
+            writer.markAssigned(List.of(new RunDeviceWriter.Taken(runId, "t-1", 1L, false)), AT);
+        })).hasMessageContaining("would not see them");
+        assertThat(stored()).isEmpty();
+    }
 }
