@@ -20,12 +20,18 @@ final class ArrayColumns<T> {
     private final Connection connection;
     private final List<T> rows;
     private final PreparedStatement statement;
-    private int index = 1;
+    private int index;
 
     ArrayColumns(Connection connection, List<T> rows, PreparedStatement statement) {
+        this(connection, rows, statement, 1);
+    }
+
+    /** The columns as the statement's parameters from {@code first} on. */
+    ArrayColumns(Connection connection, List<T> rows, PreparedStatement statement, int first) {
         this.connection = connection;
         this.rows = rows;
         this.statement = statement;
+        this.index = first;
     }
 
     /** The next parameter: this column of every row, as an array of {@code type}. */

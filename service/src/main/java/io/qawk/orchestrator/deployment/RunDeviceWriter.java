@@ -68,23 +68,25 @@ public class RunDeviceWriter {
     static final String DROPPED = "hawkBit no longer knows this target";
 
     /**
-     * Devices hawkBit took an assignment for become assigned, forward or back, each with hawkBit's action, in one
-     * statement and without reading them first: only those still in flight (an intent, or an assignment taken
-     * again), each as it was before, locked. The moves are those of {@link DeviceState#next}: ASSIGNING → ASSIGNED,
-     * ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED, or staying; {@link #markAssigned} checks them against the guard.
+     * Devices hawkBit took an assignment for, in one of two states ({@code ?} after the arrays), get hawkBit's action
+     * and the time, without being read first; {@code %s}: their state after. A plain join of the devices with the
+     * arrays, as {@link #UPDATE}: a first form that read the old states in a CTE and joined it with the arrays again
+     * took seconds per statement at thousands of devices.
      */
-    static final String MARK_ASSIGNED = "with v as (select * from unnest(cast(? as int8[]), cast(? as text[]),"
-            + " cast(? as int8[]), cast(? as bool[])) as v(run_id, controller_id, action_id, dropped)),"
-            + " old as (select d.run_id, d.controller_id, d.state from run_device d join v"
-            + " on d.run_id = v.run_id and d.controller_id = v.controller_id"
-            + " where d.state in ('ASSIGNING', 'ASSIGNED', 'ROLLBACK_ASSIGNING', 'ROLLBACK_ASSIGNED') for update of d)"
-            + " update run_device d set state = case when old.state in ('ROLLBACK_ASSIGNING', 'ROLLBACK_ASSIGNED')"
-            + " then 'ROLLBACK_ASSIGNED' else 'ASSIGNED' end, action_id = v.action_id,"
+    private static final String MARK = "update run_device d set state = %s, action_id = v.action_id,"
             + " assigned_at = timestamptz 'epoch' + ? * interval '1 microsecond',"
             + " detail = case when v.dropped then '" + DROPPED + "' else d.detail end"
-            + " from old join v on v.run_id = old.run_id and v.controller_id = old.controller_id"
-            + " where d.run_id = old.run_id and d.controller_id = old.controller_id"
-            + " returning d.run_id, d.controller_id, old.state, d.state";
+            + " from unnest(cast(? as int8[]), cast(? as text[]), cast(? as int8[]), cast(? as bool[]))"
+            + " as v(run_id, controller_id, action_id, dropped)"
+            + " where d.run_id = v.run_id and d.controller_id = v.controller_id and d.state in (?, ?)"
+            + " returning d.run_id, d.controller_id, d.state";
+
+    /** Assignments hawkBit took again: the state stays, the action is hawkBit's latest. Runs before the next. */
+    static final String MARK_TAKEN_AGAIN = String.format(MARK, "d.state");
+
+    /** Intents hawkBit took: ASSIGNING → ASSIGNED, ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED. */
+    static final String MARK_INTENTS = String.format(MARK,
+            "case when d.state = 'ROLLBACK_ASSIGNING' then 'ROLLBACK_ASSIGNED' else 'ASSIGNED' end");
 
     @Inject
     BeforeCommit beforeCommit;
@@ -134,9 +136,10 @@ public class RunDeviceWriter {
     }
 
     /**
-     * Marks these devices assigned at {@code at}, at once in this transaction (see {@link #MARK_ASSIGNED}): those
-     * not in flight any more are left alone. Returns those marked. A transaction with devices waiting to be written
-     * may not (they would be written over at its commit).
+     * Marks these devices assigned at {@code at}, at once in this transaction: those in flight get hawkBit's action,
+     * intents become assignments (forward or back), assignments taken again keep their state, and devices not in
+     * flight any more are left alone. Returns those marked. A transaction with devices waiting to be written may not
+     * (they would be written over at its commit).
      */
     List<Marked> markAssigned(List<Taken> taken, Instant at) {
         refuseWhileWaiting();
@@ -144,25 +147,37 @@ public class RunDeviceWriter {
         if (taken.isEmpty()) {
             return out;
         }
-        try (Connection connection = dataSource.getConnection();
-             PreparedStatement mark = connection.prepareStatement(MARK_ASSIGNED)) {
-            new ArrayColumns<>(connection, taken, mark).add("int8", Taken::runId).add("text", Taken::controllerId)
-                    .add("int8", Taken::actionId).add("bool", Taken::dropped);
-            mark.setLong(5, micros(at));
-            try (ResultSet rs = mark.executeQuery()) {
-                while (rs.next()) {
-                    Marked m = new Marked(rs.getLong(1), rs.getString(2), DeviceState.valueOf(rs.getString(3)),
-                            DeviceState.valueOf(rs.getString(4)));
-                    if (m.was() != m.now()) {
-                        m.was().to(m.now()); // the guard: a move it does not allow rolls the transaction back
-                    }
-                    out.add(m);
-                }
-            }
+        try (Connection connection = dataSource.getConnection()) {
+            // taken again first: an intent marked by the second statement is not marked again by the first
+            mark(connection, MARK_TAKEN_AGAIN, taken, at, DeviceState.ASSIGNED, DeviceState.ROLLBACK_ASSIGNED, out);
+            mark(connection, MARK_INTENTS, taken, at, DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING, out);
         } catch (SQLException e) {
             throw new IllegalStateException("run devices could not be marked assigned: " + e.getMessage(), e);
         }
         return out;
+    }
+
+    /** One of the two statements, for devices in {@code forward} or {@code back}; each marked move through the guard. */
+    private static void mark(Connection connection, String sql, List<Taken> taken, Instant at, DeviceState forward,
+                             DeviceState back, List<Marked> out) throws SQLException {
+        try (PreparedStatement mark = connection.prepareStatement(sql)) {
+            mark.setLong(1, micros(at));
+            ArrayColumns<Taken> c = new ArrayColumns<>(connection, taken, mark, 2);
+            c.add("int8", Taken::runId).add("text", Taken::controllerId).add("int8", Taken::actionId)
+                    .add("bool", Taken::dropped);
+            mark.setString(6, forward.name());
+            mark.setString(7, back.name());
+            try (ResultSet rs = mark.executeQuery()) {
+                while (rs.next()) {
+                    DeviceState now = DeviceState.valueOf(rs.getString(3));
+                    DeviceState was = now.rollingBack() ? back : forward;
+                    if (was != now) {
+                        was.to(now); // the guard: a move it does not allow rolls the transaction back
+                    }
+                    out.add(new Marked(rs.getLong(1), rs.getString(2), was, now));
+                }
+            }
+        }
     }
 
     private void refuseWhileWaiting() {
