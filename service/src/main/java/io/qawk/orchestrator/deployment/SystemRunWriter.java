@@ -53,8 +53,12 @@ public class SystemRunWriter {
             + " started_at, ended_at, soak_started_at, soak_ends_at)"
             + " where r.id = v.id and r.version = v.version";
 
+    /**
+     * As Hibernate locks for {@code PESSIMISTIC_WRITE} on Postgres ({@code for no key update}): a run's timeline
+     * entries and devices, whose keys refer to it, may still be written by others meanwhile.
+     */
     static final String LOCK = "select " + COLUMNS + " from system_run where id = any(cast(? as int8[])) order by id"
-            + " for update";
+            + " for no key update";
 
     static final String TO_PLAN = "select " + COLUMNS + " from system_run where deployment_id = ?"
             + " and (state = any(cast(? as text[])) or (state = 'SUCCEEDED' and rollback_cause = 'MANUAL'))"
