@@ -17,6 +17,9 @@ import java.util.function.Function;
  */
 final class ArrayColumns<T> {
 
+    /** How many rows the writers send in one statement. */
+    static final int ROWS_PER_STATEMENT = 1000;
+
     private final Connection connection;
     private final List<T> rows;
     private final PreparedStatement statement;

@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static io.qawk.orchestrator.deployment.ArrayColumns.ROWS_PER_STATEMENT;
 import static io.qawk.orchestrator.deployment.ArrayColumns.instant;
 import static io.qawk.orchestrator.deployment.ArrayColumns.micros;
 import static io.qawk.orchestrator.deployment.ArrayColumns.time;
@@ -32,8 +33,6 @@ import static io.qawk.orchestrator.deployment.ArrayColumns.time;
  */
 @Singleton
 public class RunDeviceWriter {
-
-    static final int ROWS_PER_STATEMENT = 1000;
 
     static final String COLUMNS = "run_id, controller_id, component_type, update_order, from_set_id, from_set, to_set_id,"
             + " to_set, state, failed, intent_at, assigned_at, action_id, finished_at, detail, unobserved_seconds, failure,"

@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import static io.qawk.orchestrator.deployment.ArrayColumns.ROWS_PER_STATEMENT;
 import static io.qawk.orchestrator.deployment.ArrayColumns.instant;
 import static io.qawk.orchestrator.deployment.ArrayColumns.micros;
 import static io.qawk.orchestrator.deployment.ArrayColumns.time;
@@ -33,8 +34,6 @@ import static io.qawk.orchestrator.deployment.ArrayColumns.time;
  */
 @Singleton
 public class SystemRunWriter {
-
-    static final int ROWS_PER_STATEMENT = 1000;
 
     static final String COLUMNS = "id, deployment_id, system_name, system_type_id, group_name, seq, state,"
             + " current_order, failed_order, rollback_cause, rollback_reason, reason, attempt, started_at, ended_at,"

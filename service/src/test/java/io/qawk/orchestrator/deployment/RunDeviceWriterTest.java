@@ -13,7 +13,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -37,38 +36,21 @@ class RunDeviceWriterTest {
     @Inject
     EntityManager em;
 
-    long typeId;
-    long manifestId;
-    long deploymentId;
+    FinishedDeployment deployment;
     long runId;
 
     @BeforeEach
     void aFinishedRun() {
-        String name = "writer-" + UUID.randomUUID();
-        QuarkusTransaction.requiringNew().run(() -> {
-            typeId = id("insert into system_type (name, system_key, created_at, updated_at)"
-                    + " values (:n, 'attribute.device', now(), now()) returning id", name);
-            manifestId = id("insert into manifest (name, system_type_id, created_at, updated_at)"
-                    + " values (:n, " + typeId + ", now(), now()) returning id", name);
-            deploymentId = id("insert into system_deployment (name, manifest_id, max_parallel, max_failed, by_centre,"
-                    + " order_timeout_seconds, phase, created_at) values (:n, " + manifestId + ", 1, 0, false, 60,"
-                    + " 'FINISHED', now()) returning id", name);
-            runId = id("insert into system_run (deployment_id, system_name, seq, state, system_type_id)"
-                    + " values (" + deploymentId + ", :n, 1, 'SUCCEEDED', " + typeId + ") returning id", name);
-        });
+        deployment = FinishedDeployment.create(em, "writer");
+        runId = QuarkusTransaction.requiringNew().call(() -> FinishedDeployment.id(em,
+                "insert into system_run (deployment_id, system_name, seq, state, system_type_id) values ("
+                        + deployment.deploymentId() + ", :n, 1, 'SUCCEEDED', " + deployment.typeId() + ") returning id",
+                "run-1"));
     }
 
     @AfterEach
     void removeIt() {
-        QuarkusTransaction.requiringNew().run(() -> {
-            em.createNativeQuery("delete from system_deployment where id = " + deploymentId).executeUpdate();
-            em.createNativeQuery("delete from manifest where id = " + manifestId).executeUpdate();
-            em.createNativeQuery("delete from system_type where id = " + typeId).executeUpdate();
-        });
-    }
-
-    private long id(String sql, String name) {
-        return ((Number) em.createNativeQuery(sql).setParameter("n", name).getSingleResult()).longValue();
+        deployment.remove(em);
     }
 
     private static RunDevice device(long runId, String controllerId, int order) {
@@ -93,7 +75,7 @@ class RunDeviceWriterTest {
     @Test
     void newDevicesAreWrittenAsTheyAreAtTheCommitAndChangesOfReadOnesToo() {
         List<RunDevice> photo = new ArrayList<>();
-        for (int i = 0; i < RunDeviceWriter.ROWS_PER_STATEMENT + 2; i++) { // more than one statement
+        for (int i = 0; i < ArrayColumns.ROWS_PER_STATEMENT + 2; i++) { // more than one statement
             photo.add(device(runId, String.format("t-%05d", i), 1 + i % 2));
         }
         RunDevice first = photo.get(0);

@@ -10,7 +10,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -34,36 +33,17 @@ class SystemRunWriterTest {
     @Inject
     EntityManager em;
 
-    long typeId;
-    long manifestId;
-    long deploymentId;
+    FinishedDeployment deployment;
     int nextSeq = 1;
 
     @BeforeEach
     void aFinishedDeployment() {
-        String name = "run-writer-" + UUID.randomUUID();
-        QuarkusTransaction.requiringNew().run(() -> {
-            typeId = id("insert into system_type (name, system_key, created_at, updated_at)"
-                    + " values (:n, 'attribute.device', now(), now()) returning id", name);
-            manifestId = id("insert into manifest (name, system_type_id, created_at, updated_at)"
-                    + " values (:n, " + typeId + ", now(), now()) returning id", name);
-            deploymentId = id("insert into system_deployment (name, manifest_id, max_parallel, max_failed, by_centre,"
-                    + " order_timeout_seconds, phase, created_at) values (:n, " + manifestId + ", 1, 0, false, 60,"
-                    + " 'FINISHED', now()) returning id", name);
-        });
+        deployment = FinishedDeployment.create(em, "run-writer");
     }
 
     @AfterEach
     void removeIt() {
-        QuarkusTransaction.requiringNew().run(() -> {
-            em.createNativeQuery("delete from system_deployment where id = " + deploymentId).executeUpdate();
-            em.createNativeQuery("delete from manifest where id = " + manifestId).executeUpdate();
-            em.createNativeQuery("delete from system_type where id = " + typeId).executeUpdate();
-        });
-    }
-
-    private long id(String sql, String name) {
-        return ((Number) em.createNativeQuery(sql).setParameter("n", name).getSingleResult()).longValue();
+        deployment.remove(em);
     }
 
     /**
@@ -77,8 +57,8 @@ class SystemRunWriterTest {
                         + " (deployment_id, system_name, seq, state, system_type_id, rollback_cause) select :d,"
                         + " :prefix || lpad(i::text, 5, '0'), :from + i, :state, :t, :cause"
                         + " from generate_series(0, :n - 1) i returning id", Long.class)
-                .setParameter("d", deploymentId).setParameter("prefix", state.toLowerCase() + "-")
-                .setParameter("from", from).setParameter("state", state).setParameter("t", typeId)
+                .setParameter("d", deployment.deploymentId()).setParameter("prefix", state.toLowerCase() + "-")
+                .setParameter("from", from).setParameter("state", state).setParameter("t", deployment.typeId())
                 .setParameter("cause", rollbackCause).setParameter("n", count).getResultList().stream()
                 .map(Long.class::cast).sorted().toList());
     }
@@ -93,7 +73,7 @@ class SystemRunWriterTest {
 
     @Test
     void changedRunsAreWrittenAsTheyAreAtTheCommitWithTheirVersionRaisedAndUnchangedOnesAreNot() {
-        List<Long> ids = runs(SystemRunWriter.ROWS_PER_STATEMENT + 2, "RUNNING", null); // more than one statement
+        List<Long> ids = runs(ArrayColumns.ROWS_PER_STATEMENT + 2, "RUNNING", null); // more than one statement
         long untouched = ids.get(1);
         QuarkusTransaction.requiringNew().run(() -> {
             List<SystemRun> locked = writer.lock(ids);
@@ -184,7 +164,7 @@ class SystemRunWriterTest {
         List<Long> manual = runs(1, "SUCCEEDED", "MANUAL");
         runs(1, "PENDING", null);
         runs(1, "ROLLED_BACK", "FAILURE");
-        List<SystemRun> toPlan = QuarkusTransaction.requiringNew().call(() -> writer.toPlan(deploymentId));
+        List<SystemRun> toPlan = QuarkusTransaction.requiringNew().call(() -> writer.toPlan(deployment.deploymentId()));
         assertThat(toPlan).extracting(r -> r.id).containsExactlyInAnyOrder(running.get(0), verifying.get(0),
                 rollingBack.get(0), manual.get(0));
         assertThat(toPlan).extracting(r -> r.seq).as("in sequence").isSorted();
