@@ -27,9 +27,12 @@ import static io.qawk.orchestrator.deployment.ArrayColumns.time;
  * made to them, and {@link #inserted}/{@link #changed} name those to write. They are written just before the
  * transaction commits ({@link BeforeCommit}), each once and as it is then, a thousand rows per statement.
  * <p>
- * Nothing reads run devices in the transaction that writes them here ({@link #read} refuses while rows wait), and
- * these devices are never entities of the session: the other writes of run devices (a refusal, a recovered intent,
- * time not observed) are transactions of their own.
+ * One write is made at once, not at the commit: {@link #markAssigned}, the devices hawkBit took, in a transaction
+ * that has no rows waiting.
+ * <p>
+ * Nothing reads or marks run devices in the transaction that writes them here ({@link #read} and
+ * {@link #markAssigned} refuse while rows wait), and these devices are never entities of the session: the other
+ * writes of run devices (a refusal, a recovered intent, time not observed) are transactions of their own.
  */
 @Singleton
 public class RunDeviceWriter {
