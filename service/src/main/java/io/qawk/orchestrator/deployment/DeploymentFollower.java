@@ -7,6 +7,7 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -22,6 +23,9 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class DeploymentFollower {
+
+    @Inject
+    SystemRunWriter runWriter;
 
     @Inject
     DeploymentScope scope;
@@ -44,6 +48,7 @@ public class DeploymentFollower {
         Set<String> wanted = new HashSet<>();
         int seq = runs.values().stream().mapToInt(r -> r.seq).max().orElse(-1) + 1;
         int added = 0;
+        List<SystemRunWriter.Pending> joining = new ArrayList<>();
         Instant now = clock.instant();
         for (DeploymentScope.InScope s : inScope) {
             wanted.add(s.system());
@@ -56,11 +61,12 @@ public class DeploymentFollower {
                 RunEvent.record(known.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
                 added++;
             } else if (known == null) {
-                SystemRun.createPending(d.id, m.systemTypeId, s.system(), s.group(), seq++, now,
-                        new TimelineEvent.Created("joined the channel's scope after the release started"), null);
+                joining.add(new SystemRunWriter.Pending(s.system(), s.group(), seq++));
                 added++;
             }
         }
+        runWriter.insertPending(d.id, m.systemTypeId, joining, now,
+                new TimelineEvent.Created("joined the channel's scope after the release started"), null);
         Set<String> moving = scope.outOfScope(d, m).stream().filter(DeploymentScope.OutOfScope::mixed)
                 .map(DeploymentScope.OutOfScope::system).collect(Collectors.toSet());
         for (SystemRun run : runs.values()) {

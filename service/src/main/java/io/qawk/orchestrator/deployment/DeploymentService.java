@@ -37,6 +37,9 @@ public class DeploymentService implements ManifestUsage {
     static final int MAX_LIST = 1000;
 
     @Inject
+    SystemRunWriter runWriter;
+
+    @Inject
     Clock clock;
 
     @Inject
@@ -148,12 +151,13 @@ public class DeploymentService implements ManifestUsage {
         Manifest manifest = d.manifest();
         List<DeploymentScope.InScope> systems = scope.inScope(d, manifest);
         Instant now = clock.instant();
-        int seq = 0;
+        List<SystemRunWriter.Pending> pending = new ArrayList<>(systems.size());
         for (DeploymentScope.InScope s : systems) {
-            SystemRun.createPending(d.id, manifest.systemTypeId, s.system(), s.group(), seq++, now,
-                    new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"),
-                    actor);
+            pending.add(new SystemRunWriter.Pending(s.system(), s.group(), pending.size()));
         }
+        runWriter.insertPending(d.id, manifest.systemTypeId, pending, now,
+                new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"),
+                actor);
         d.startedAt = now;
         refreshPhase(d);
         wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "started"));

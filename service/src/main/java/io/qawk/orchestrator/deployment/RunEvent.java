@@ -55,8 +55,13 @@ public class RunEvent extends PanacheEntityBase {
 
     /** Records an entry of a run's timeline, written with the transaction's others just before it commits. */
     static void record(long runId, Instant at, TimelineEvent event, String actor) {
-        String message = event.message();
         io.quarkus.arc.Arc.container().instance(TimelineWriter.class).get().add(runId, at, event.kind(),
-                message.length() > 3900 ? message.substring(0, 3900) + "…" : message, event.json(), actor);
+                messageOf(event), event.json(), actor);
+    }
+
+    /** An event's message as stored: cut to fit the column. */
+    static String messageOf(TimelineEvent event) {
+        String message = event.message();
+        return message.length() > 3900 ? message.substring(0, 3900) + "…" : message;
     }
 }

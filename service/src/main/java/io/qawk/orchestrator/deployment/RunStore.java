@@ -200,16 +200,22 @@ public class RunStore {
         Instant now = clock.instant();
         for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates,
                 Math.min(Math.max(2 * slots, 100), StartGate.NAMES_PER_QUERY))) {
-            List<SystemRun> checked = SystemRun.list("id in ?1", chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
+            // read as plain rows (most start, and are only looked at); one that waits anew or is given up is changed
+            // as an entity, which the summaries below see
+            List<SystemRun> checked = runWriter.read(chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
             Map<String, StartGate.Verdict> verdicts = gate.check(d, systemTypeOf(checked),
                     checked.stream().map(r -> r.system).toList());
-            for (SystemRun run : checked) {
-                StartGate.Verdict v = verdicts.get(run.system);
+            for (SystemRun read : checked) {
+                StartGate.Verdict v = verdicts.get(read.system);
                 if (v == null) {
                     free++;
                     continue;
                 }
-                blocked.add(run.id);
+                blocked.add(read.id);
+                if (!v.giveUp() && v.reason().equals(read.reason)) {
+                    continue; // still waiting for the same reason: nothing to write
+                }
+                SystemRun run = SystemRun.findById(read.id);
                 if (v.giveUp()) {
                     run.moveTo(RunState.GIVEN_UP);
                     run.endedAt = now;

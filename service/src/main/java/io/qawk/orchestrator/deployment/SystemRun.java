@@ -80,20 +80,6 @@ public class SystemRun extends PanacheEntityBase {
     @Version
     public long version;
 
-    /** A new pending run of {@code system}, stored, with a CREATED event saying why it is in scope. */
-    static SystemRun createPending(long deploymentId, long systemTypeId, String system, String group, int seq,
-                                   java.time.Instant at, TimelineEvent.Created why, String actor) {
-        SystemRun run = new SystemRun();
-        run.deploymentId = deploymentId;
-        run.systemTypeId = systemTypeId;
-        run.system = system;
-        run.group = group;
-        run.seq = seq;
-        run.persist();
-        RunEvent.record(run.id, at, why, actor);
-        return run;
-    }
-
     /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
     void moveTo(RunState next) {
         state = state.to(next);

@@ -63,6 +63,21 @@ public class SystemRunWriter {
             + " and (state = any(cast(? as text[])) or (state = 'SUCCEEDED' and rollback_cause = 'MANUAL'))"
             + " order by seq";
 
+    /**
+     * A deployment's new pending runs and the CREATED entry of each, in one statement per thousand: at 25,000 systems,
+     * persisting them as entities was one insert of its own per run (an identity key cannot be batched).
+     */
+    static final String INSERT_PENDING = "with runs as (insert into system_run (deployment_id, system_name,"
+            + " system_type_id, group_name, seq, state, attempt, version)"
+            + " select ?, v.system_name, ?, v.group_name, v.seq, 'PENDING', 1, 0"
+            + " from unnest(cast(? as text[]), cast(? as text[]), cast(? as int4[])) as v(system_name, group_name, seq)"
+            + " returning id)"
+            + " insert into run_event (id, run_id, at, type, message, data, actor)"
+            + " select nextval('run_event_id_seq'), id, ?, ?, ?, cast(? as jsonb), ? from runs";
+
+    /** Runs read for a look only: not locked, never written from here. */
+    static final String READ = "select " + COLUMNS + " from system_run where id = any(cast(? as int8[])) order by id";
+
     @Inject
     BeforeCommit beforeCommit;
 
@@ -82,6 +97,49 @@ public class SystemRunWriter {
                 s -> s.setArray(1, s.getConnection().createArrayOf("int8", runIds.toArray())));
         out.forEach(r -> runs.read.put(r, Progress.of(r)));
         return out;
+    }
+
+    /** A system to take as a pending run: its name, group and place in the deployment's sequence. */
+    record Pending(String system, String group, int seq) {
+    }
+
+    /**
+     * Stores these systems as pending runs of a deployment, now, in the caller's transaction, each with the entry
+     * {@code why} on its timeline; returns how many were stored.
+     */
+    int insertPending(long deploymentId, long systemTypeId, List<Pending> systems, Instant at, TimelineEvent.Created why,
+                      String actor) {
+        int stored = 0;
+        if (systems.isEmpty()) {
+            return 0;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement insert = connection.prepareStatement(INSERT_PENDING)) {
+            for (int from = 0; from < systems.size(); from += ROWS_PER_STATEMENT) {
+                List<Pending> some = systems.subList(from, Math.min(systems.size(), from + ROWS_PER_STATEMENT));
+                insert.setLong(1, deploymentId);
+                insert.setLong(2, systemTypeId);
+                new ArrayColumns<>(connection, some, insert, 3).add("text", Pending::system)
+                        .add("text", Pending::group).add("int4", Pending::seq);
+                insert.setTimestamp(6, java.sql.Timestamp.from(at));
+                insert.setString(7, why.kind().name());
+                insert.setString(8, RunEvent.messageOf(why));
+                insert.setString(9, why.json());
+                insert.setString(10, actor);
+                stored += insert.executeUpdate();
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("pending runs could not be stored: " + e.getMessage(), e);
+        }
+        return stored;
+    }
+
+    /** These runs as they are now, in id order, as plain objects: not locked, and not written by this writer. */
+    List<SystemRun> read(List<Long> runIds) {
+        if (runIds.isEmpty()) {
+            return List.of();
+        }
+        return select(READ, s -> s.setArray(1, s.getConnection().createArrayOf("int8", runIds.toArray())));
     }
 
     /** A deployment's runs a pass may plan (under way, or gone back by hand), in sequence; read only, not locked. */

@@ -171,4 +171,47 @@ class SystemRunWriterTest {
         assertThat(toPlan).filteredOn(r -> r.id.equals(manual.get(0))).singleElement()
                 .satisfies(r -> assertThat(r.rollbackCause).isEqualTo(RollbackCause.MANUAL));
     }
+
+    @Test
+    void pendingRunsAreStoredInTheirOrderEachWithItsCreatedEntryAndNoneWhenTheTransactionRollsBack() {
+        int n = ArrayColumns.ROWS_PER_STATEMENT + 2; // more than one statement
+        List<SystemRunWriter.Pending> pending = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            pending.add(new SystemRunWriter.Pending("pending-" + i, i % 2 == 0 ? "centre-a" : null, i));
+        }
+        TimelineEvent.Created why = new TimelineEvent.Created("in scope of deployment 'run-writer'");
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
+            writer.insertPending(deployment.deploymentId(), deployment.typeId(), pending, AT, why, "alice");
+            throw new IllegalStateException("the start failed after its runs were stored");
+        })).hasMessageContaining("the start failed");
+        assertThat(QuarkusTransaction.requiringNew().call(() -> SystemRun.ofDeployment(deployment.deploymentId())))
+                .as("rolled back with its transaction").isEmpty();
+
+        int stored = QuarkusTransaction.requiringNew().call(() -> writer.insertPending(deployment.deploymentId(),
+                deployment.typeId(), pending, AT, why, "alice"));
+        assertThat(stored).as("timeline entries written").isEqualTo(n);
+        List<SystemRun> runs = QuarkusTransaction.requiringNew().call(() -> SystemRun.ofDeployment(deployment.deploymentId()));
+        assertThat(runs).extracting(r -> r.system).containsExactlyElementsOf(pending.stream().map(p -> p.system()).toList());
+        assertThat(runs).allSatisfy(r -> {
+            assertThat(r.state).isEqualTo(RunState.PENDING);
+            assertThat(r.attempt).isEqualTo(1);
+            assertThat(r.version).isZero();
+            assertThat(r.systemTypeId).isEqualTo(deployment.typeId());
+            assertThat(r.group).isEqualTo(r.seq % 2 == 0 ? "centre-a" : null);
+            assertThat(r.system).isEqualTo("pending-" + r.seq);
+        });
+        List<Object[]> events = QuarkusTransaction.requiringNew().call(() -> em.createNativeQuery("select e.run_id,"
+                        + " e.type, e.message, e.actor, e.at, e.data->>'why' from run_event e join system_run r on r.id = e.run_id"
+                        + " where r.deployment_id = :d order by e.run_id", Object[].class)
+                .setParameter("d", deployment.deploymentId()).getResultList());
+        assertThat(events).extracting(e -> ((Number) e[0]).longValue()).as("one entry per run")
+                .containsExactlyElementsOf(runs.stream().map(r -> r.id).sorted().toList());
+        assertThat(events).allSatisfy(e -> {
+            assertThat(e[1]).isEqualTo("CREATED");
+            assertThat(e[2]).isEqualTo("in scope of deployment 'run-writer'");
+            assertThat(e[3]).isEqualTo("alice");
+            assertThat(e[5]).isEqualTo("in scope of deployment 'run-writer'");
+        });
+        assertThat(events.get(0)[4]).isEqualTo(AT);
+    }
 }
