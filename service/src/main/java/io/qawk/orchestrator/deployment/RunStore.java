@@ -205,6 +205,7 @@ public class RunStore {
             List<SystemRun> checked = runWriter.read(chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
             Map<String, StartGate.Verdict> verdicts = gate.check(d, systemTypeOf(checked),
                     checked.stream().map(r -> r.system).toList());
+            List<Long> toWrite = new ArrayList<>();
             for (SystemRun read : checked) {
                 StartGate.Verdict v = verdicts.get(read.system);
                 if (v == null) {
@@ -212,10 +213,14 @@ public class RunStore {
                     continue;
                 }
                 blocked.add(read.id);
-                if (!v.giveUp() && v.reason().equals(read.reason)) {
-                    continue; // still waiting for the same reason: nothing to write
+                if (v.giveUp() || !v.reason().equals(read.reason)) {
+                    toWrite.add(read.id); // one still waiting for the same reason is not written
                 }
-                SystemRun run = SystemRun.findById(read.id);
+            }
+            // those with a new reason or given up, loaded as entities in one query, not one each
+            for (SystemRun run : toWrite.isEmpty() ? List.<SystemRun>of()
+                    : SystemRun.<SystemRun>list("id in ?1 order by id", toWrite)) {
+                StartGate.Verdict v = verdicts.get(run.system);
                 if (v.giveUp()) {
                     run.moveTo(RunState.GIVEN_UP);
                     run.endedAt = now;

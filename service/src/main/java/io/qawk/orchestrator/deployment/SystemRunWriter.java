@@ -109,10 +109,10 @@ public class SystemRunWriter {
      */
     int insertPending(long deploymentId, long systemTypeId, List<Pending> systems, Instant at, TimelineEvent.Created why,
                       String actor) {
-        int stored = 0;
         if (systems.isEmpty()) {
             return 0;
         }
+        int stored = 0;
         try (Connection connection = dataSource.getConnection();
              PreparedStatement insert = connection.prepareStatement(INSERT_PENDING)) {
             for (int from = 0; from < systems.size(); from += ROWS_PER_STATEMENT) {
