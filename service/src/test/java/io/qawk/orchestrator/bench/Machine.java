@@ -274,6 +274,76 @@ final class Machine {
         return ticks * TICK_NANOS;
     }
 
+    /** One thread's CPU so far: its name and utime + stime in nanoseconds. */
+    record ThreadCpu(String name, long nanos) {
+    }
+
+    /** A process's live threads by id, each with its name and CPU so far; empty when it is gone. */
+    static Map<String, ThreadCpu> cpuByThreadOf(long pid) {
+        Map<String, ThreadCpu> out = new HashMap<>();
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", String.valueOf(pid), "task"))) {
+            for (Path task : tasks.toList()) {
+                try {
+                    String stat = Files.readString(task.resolve("stat"));
+                    String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+                    String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+                    out.put(task.getFileName().toString(), new ThreadCpu(name,
+                            (Long.parseLong(f[11]) + Long.parseLong(f[12])) * TICK_NANOS));
+                } catch (IOException | RuntimeException e) {
+                    // the thread ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            return Map.of();
+        }
+        return out;
+    }
+
+    /**
+     * What a process spent between two {@link #cpuByThreadOf} readings, by what its threads do ({@link #workOf}):
+     * each thread's own difference (a thread begun meanwhile counts whole), and {@code other} whatever of
+     * {@code totalNanos} (the process's CPU over the same span) the named threads did not spend, which includes the
+     * threads that ended meanwhile.
+     */
+    static Map<String, Long> cpuByWork(Map<String, ThreadCpu> before, Map<String, ThreadCpu> after, long totalNanos) {
+        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        for (String kind : List.of("engine", "JIT", "GC")) {
+            out.put(kind, 0L);
+        }
+        long named = 0;
+        for (Map.Entry<String, ThreadCpu> e : after.entrySet()) {
+            String kind = workOf(e.getValue().name());
+            if (kind.equals("other")) {
+                continue;
+            }
+            ThreadCpu was = before.get(e.getKey());
+            long spent = e.getValue().nanos() - (was == null ? 0 : was.nanos());
+            out.merge(kind, spent, Long::sum);
+            named += spent;
+        }
+        out.put("other", Math.max(0, totalNanos - named));
+        return out;
+    }
+
+    /**
+     * What a thread of the service does, by its name (Linux keeps the first 15 characters): {@code engine} (the
+     * deployment engine's pass thread), {@code JIT} (the compiler threads and the code sweeper), {@code GC} (the VM
+     * thread, where the serial collector runs) or {@code other} (the API, the hawkBit client, metrics).
+     */
+    static String workOf(String threadName) {
+        if (threadName.startsWith("qawk-deployment")) {
+            return "engine";
+        }
+        if (threadName.startsWith("C1 CompilerThre") || threadName.startsWith("C2 CompilerThre")
+                || threadName.startsWith("Sweeper thread")) {
+            return "JIT";
+        }
+        if (threadName.equals("VM Thread")) {
+            return "GC";
+        }
+        return "other";
+    }
+
     /** Summed VmRSS of the given processes in bytes (shared pages counted once per process). */
     static long rssOf(List<Long> pids) {
         long sum = 0;

@@ -372,12 +372,18 @@ final class ScaleBenchmark {
 
     /** Version 2 of every component's set: display first, terminals second, the lane last. */
     static String manifestJson(String name, long typeId, List<String> componentTypes, Map<String, Long> setIds) {
+        return manifestJson(name, typeId, componentTypes, setIds, "2");
+    }
+
+    /** This version of every component's set: display first, terminals second, the lane last. */
+    static String manifestJson(String name, long typeId, List<String> componentTypes, Map<String, Long> setIds,
+                               String version) {
         Set<String> types = new HashSet<>(componentTypes);
         StringBuilder manifest = new StringBuilder();
         for (String type : List.of("display", "terminal", "lane")) {
             if (types.contains(type)) {
                 manifest.append(manifest.length() == 0 ? "" : ",").append("{\"componentType\": \"").append(type)
-                        .append("\", \"distributionSetId\": ").append(setIds.get(setNameOf(type) + ":2"))
+                        .append("\", \"distributionSetId\": ").append(setIds.get(setNameOf(type) + ":" + version))
                         .append(", \"order\": ").append(orderOf(type)).append("}");
             }
         }

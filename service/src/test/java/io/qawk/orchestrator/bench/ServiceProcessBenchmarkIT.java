@@ -108,36 +108,15 @@ class ServiceProcessBenchmarkIT {
 
                 int manifestId = api.post("/qawk/v1/manifests", ScaleBenchmark.manifestJson("bench", typeId,
                         componentTypes, setIds), 201).getInt("id");
-                Map<String, Double> before = Scrape.metrics(service.baseUrl(), "qawk_engine_pass_seconds");
-                long cpu0 = Machine.cpuNanosOf(List.of(pid));
-                long t0 = System.nanoTime();
-                int deployment = api.post("/qawk/v1/systemdeployments", "{\"name\": \"bench\", \"manifestId\": "
-                        + manifestId + ", \"maxParallel\": 5000, \"maxFailed\": 1000000}", 201).getInt("id");
-                api.post("/qawk/v1/systemdeployments/" + deployment + "/start", null, 200);
-                // measured until the deployment ends (or the time is up): passes after it, with nothing due, would
-                // thin the figure per pass. Asked once a second, as an operator's screen would (its CPU is counted)
-                long until = t0 + Duration.ofSeconds(deploySeconds).toNanos();
-                String state = "RUNNING";
-                while (System.nanoTime() < until && !state.matches("FINISHED|FAILED|ABORTED")) {
-                    Thread.sleep(1000);
-                    state = api.deployment(deployment).getString("state");
-                }
-                long cpu = Machine.cpuNanosOf(List.of(pid)) - cpu0;
-                Duration took = Duration.ofNanos(System.nanoTime() - t0);
-                Map<String, Double> engine = Scrape.delta(before, Scrape.metrics(service.baseUrl(),
-                        "qawk_engine_pass_seconds"));
-                double passes = Scrape.sum(engine, "qawk_engine_pass_seconds_count");
-                double passTime = Scrape.sum(engine, "qawk_engine_pass_seconds_sum");
-                var d = api.deployment(deployment);
-                String counts = d.getMap("counts") + ", " + d.getString("summary");
-                report.row("service process: deployment of all systems, maxParallel 5000, until it ends (at most "
-                                + deploySeconds + " s)",
-                        "≤ 1 s of the service's own time per pass", String.format(Locale.ROOT,
-                                "%.0f passes, %.2f s per pass (pass timer), service CPU %.2f s per pass (whole process,"
-                                        + " incl. API, GC, JIT, metrics), %s of hawkBit requests in %s, deployment %s; systems: %s",
-                                passes, passes == 0 ? 0 : passTime / passes, passes == 0 ? 0 : cpu / 1e9 / passes,
-                                String.format("%,d", hawkbit.snapshot().total()), ScaleBenchmark.seconds(took), state, counts),
-                        BenchReport.met(passes > 0 && cpu / 1e9 / passes <= 1.0));
+                deploy(report, pid, api, service, hawkbit, manifestId, deploySeconds, "a fresh JVM: the JIT's first"
+                        + " compilation of the engine's paths included");
+                // the inventory learns what the devices run now, then all of them go back: the same work again, with
+                // the engine's paths compiled, as in a service that has run a deployment before
+                api.sync();
+                int back = api.post("/qawk/v1/manifests", ScaleBenchmark.manifestJson("bench-back", typeId,
+                        componentTypes, setIds, "1"), 201).getInt("id");
+                deploy(report, pid, api, service, hawkbit, back, deploySeconds, "the second deployment of the process,"
+                        + " back to version 1");
 
                 sampler.interrupt();
                 long peak = Machine.peakRssOf(pid);
@@ -157,6 +136,69 @@ class ServiceProcessBenchmarkIT {
         } finally {
             LOG.infof("benchmark table written to %s", report.write("results.md"));
         }
+    }
+
+    /**
+     * A deployment of every system to this manifest (maxParallel 5,000) followed until it ends or the time is up, as
+     * a row: passes, the pass timer, the service's CPU per pass (whole process) and what of it is the engine's thread,
+     * the JIT's, the collector's and the rest's. The goal is judged on the whole process.
+     */
+    private static void deploy(BenchReport report, long pid, QawkApi api, ServiceProcess service, ScaleHawkbit hawkbit,
+                               int manifestId, int deploySeconds, String which) throws Exception {
+        hawkbit.reset();
+        Map<String, Double> before = Scrape.metrics(service.baseUrl(), "qawk_engine_pass_seconds");
+        long cpu0 = Machine.cpuNanosOf(List.of(pid));
+        Map<String, Machine.ThreadCpu> threads0 = Machine.cpuByThreadOf(pid);
+        long t0 = System.nanoTime();
+        int deployment = api.post("/qawk/v1/systemdeployments", "{\"name\": \"bench-" + manifestId
+                + "\", \"manifestId\": " + manifestId + ", \"maxParallel\": 5000, \"maxFailed\": 1000000}", 201)
+                .getInt("id");
+        api.post("/qawk/v1/systemdeployments/" + deployment + "/start", null, 200);
+        // measured until the deployment ends (or the time is up): passes after it, with nothing due, would
+        // thin the figure per pass. Asked once a second, as an operator's screen would (its CPU is counted)
+        long until = t0 + Duration.ofSeconds(deploySeconds).toNanos();
+        String state = "RUNNING";
+        while (System.nanoTime() < until && !state.matches("FINISHED|FAILED|ABORTED")) {
+            Thread.sleep(1000);
+            state = api.deployment(deployment).getString("state");
+        }
+        long cpu = Machine.cpuNanosOf(List.of(pid)) - cpu0;
+        Map<String, Long> work = Machine.cpuByWork(threads0, Machine.cpuByThreadOf(pid), cpu);
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        Map<String, Double> engine = Scrape.delta(before, Scrape.metrics(service.baseUrl(),
+                "qawk_engine_pass_seconds"));
+        double passes = Scrape.sum(engine, "qawk_engine_pass_seconds_count");
+        double passTime = Scrape.sum(engine, "qawk_engine_pass_seconds_sum");
+        StringBuilder split = new StringBuilder();
+        for (Map.Entry<String, Long> kind : work.entrySet()) {
+            long spent = kind.getValue();
+            split.append(split.length() == 0 ? "" : ", ").append(kind.getKey()).append(' ')
+                    .append(String.format(Locale.ROOT, "%.2f s", passes == 0 ? 0 : spent / 1e9 / passes));
+        }
+        var d = api.deployment(deployment);
+        String counts = d.getMap("counts") + ", " + d.getString("summary");
+        report.row("service process: deployment of all systems, maxParallel 5000, until it ends (at most "
+                        + deploySeconds + " s); " + which,
+                "≤ 1 s of the service's own time per pass", String.format(Locale.ROOT,
+                        "%.0f passes, %.2f s per pass (pass timer), service CPU %.2f s per pass (whole process;"
+                                + " per pass of it: %s), %s of hawkBit requests in %s, deployment %s; systems: %s",
+                        passes, passes == 0 ? 0 : passTime / passes, passes == 0 ? 0 : cpu / 1e9 / passes, split,
+                        String.format("%,d", hawkbit.snapshot().total()), ScaleBenchmark.seconds(took), state, counts),
+                verdict(passes, cpu, work.get("JIT")));
+    }
+
+    /**
+     * Met when the whole process spent at most 1 s per pass; when it did not, but would have without the JIT's
+     * compiling (a fresh JVM's first deployment compiles the engine's paths once), the verdict says so, with the figure.
+     */
+    static String verdict(double passes, long cpuNanos, long jitNanos) {
+        if (passes > 0 && cpuNanos / 1e9 / passes <= 1.0) {
+            return BenchReport.met(true);
+        }
+        if (passes > 0 && (cpuNanos - jitNanos) / 1e9 / passes <= 1.0) {
+            return String.format(Locale.ROOT, "**no**: bound by the JIT compiling, %.2f s per pass", jitNanos / 1e9 / passes);
+        }
+        return BenchReport.met(false);
     }
 
     /** One measured step: wall time, the service process's CPU, and the double's requests. */
