@@ -37,9 +37,20 @@ final class ArrayColumns<T> {
         this.index = first;
     }
 
-    /** The next parameter: this column of every row, as an array of {@code type}. */
+    /**
+     * The next parameter: this column of every row, as an array of {@code type}. The values go in a Java array of
+     * their own type ({@code Long[]} for {@code int8}, …): the driver sends those in Postgres' binary form, where an
+     * {@code Object[]} is written out as text, each element turned into a string and escaped (a seventh of the engine
+     * thread's time in a pass at 5,000 systems under way). A value of another type fails at once.
+     */
     ArrayColumns<T> add(String type, Function<T, Object> column) throws SQLException {
-        Object[] values = new Object[rows.size()];
+        Object[] values = switch (type) {
+            case "int8" -> new Long[rows.size()];
+            case "int4" -> new Integer[rows.size()];
+            case "bool" -> new Boolean[rows.size()];
+            case "text" -> new String[rows.size()];
+            default -> throw new IllegalArgumentException("no array of " + type + " for a column");
+        };
         for (int i = 0; i < values.length; i++) {
             values[i] = column.apply(rows.get(i));
         }

@@ -116,7 +116,7 @@ public class RunDeviceWriter {
         }
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(SELECT)) {
-            select.setArray(1, connection.createArrayOf("int8", runIds.toArray()));
+            select.setArray(1, connection.createArrayOf("int8", runIds.toArray(Long[]::new)));
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                     RunDevice d = row(rs);

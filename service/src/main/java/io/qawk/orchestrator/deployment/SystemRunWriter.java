@@ -94,7 +94,7 @@ public class SystemRunWriter {
         }
         Runs runs = beforeCommit.batch(Runs.class, Runs::new);
         List<SystemRun> out = select(LOCK,
-                s -> s.setArray(1, s.getConnection().createArrayOf("int8", runIds.toArray())));
+                s -> s.setArray(1, s.getConnection().createArrayOf("int8", runIds.toArray(Long[]::new))));
         out.forEach(r -> runs.read.put(r, Progress.of(r)));
         return out;
     }
@@ -139,7 +139,8 @@ public class SystemRunWriter {
         if (runIds.isEmpty()) {
             return List.of();
         }
-        return select(READ, s -> s.setArray(1, s.getConnection().createArrayOf("int8", runIds.toArray())));
+        return select(READ, s -> s.setArray(1, s.getConnection().createArrayOf("int8",
+                runIds.toArray(Long[]::new))));
     }
 
     /** A deployment's runs a pass may plan (under way, or gone back by hand), in sequence; read only, not locked. */
@@ -147,7 +148,7 @@ public class SystemRunWriter {
         return select(TO_PLAN, s -> {
             s.setLong(1, deploymentId);
             s.setArray(2, s.getConnection().createArrayOf("text",
-                    RunState.UNDER_WAY.stream().map(Enum::name).toArray()));
+                    RunState.UNDER_WAY.stream().map(Enum::name).toArray(String[]::new)));
         });
     }
 
