@@ -59,6 +59,11 @@ final class ArrayColumns<T> {
         return this;
     }
 
+    /** Ids as one {@code int8[]} parameter, sent in binary as {@link #add}'s columns are. */
+    static Array ids(Connection connection, List<Long> ids) throws SQLException {
+        return connection.createArrayOf("int8", ids.toArray(Long[]::new));
+    }
+
     /** A time column of the arrays ({@code v.column}, microseconds since 1970) as a {@code timestamptz}. */
     static String time(String column) {
         return "timestamptz 'epoch' + v." + column + " * interval '1 microsecond'";

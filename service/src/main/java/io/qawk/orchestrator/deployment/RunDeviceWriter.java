@@ -116,7 +116,7 @@ public class RunDeviceWriter {
         }
         try (Connection connection = dataSource.getConnection();
              PreparedStatement select = connection.prepareStatement(SELECT)) {
-            select.setArray(1, connection.createArrayOf("int8", runIds.toArray(Long[]::new)));
+            select.setArray(1, ArrayColumns.ids(connection, runIds));
             try (ResultSet rs = select.executeQuery()) {
                 while (rs.next()) {
                     RunDevice d = row(rs);

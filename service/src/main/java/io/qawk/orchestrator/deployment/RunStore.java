@@ -213,8 +213,9 @@ public class RunStore {
                     continue;
                 }
                 blocked.add(read.id);
+                // one still waiting for the same reason is not written
                 if (v.giveUp() || !v.reason().equals(read.reason)) {
-                    toWrite.add(read.id); // one still waiting for the same reason is not written
+                    toWrite.add(read.id);
                 }
             }
             // those with a new reason or given up, loaded as entities in one query, not one each

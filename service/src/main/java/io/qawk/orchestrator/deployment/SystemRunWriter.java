@@ -52,12 +52,14 @@ public class SystemRunWriter {
             + " started_at, ended_at, soak_started_at, soak_ends_at)"
             + " where r.id = v.id and r.version = v.version";
 
+    /** Runs read for a look only: not locked, never written from here. */
+    static final String READ = "select " + COLUMNS + " from system_run where id = any(cast(? as int8[])) order by id";
+
     /**
      * As Hibernate locks for {@code PESSIMISTIC_WRITE} on Postgres ({@code for no key update}): a run's timeline
      * entries and devices, whose keys refer to it, may still be written by others meanwhile.
      */
-    static final String LOCK = "select " + COLUMNS + " from system_run where id = any(cast(? as int8[])) order by id"
-            + " for no key update";
+    static final String LOCK = READ + " for no key update";
 
     static final String TO_PLAN = "select " + COLUMNS + " from system_run where deployment_id = ?"
             + " and (state = any(cast(? as text[])) or (state = 'SUCCEEDED' and rollback_cause = 'MANUAL'))"
@@ -75,9 +77,6 @@ public class SystemRunWriter {
             + " insert into run_event (id, run_id, at, type, message, data, actor)"
             + " select nextval('run_event_id_seq'), id, ?, ?, ?, cast(? as jsonb), ? from runs";
 
-    /** Runs read for a look only: not locked, never written from here. */
-    static final String READ = "select " + COLUMNS + " from system_run where id = any(cast(? as int8[])) order by id";
-
     @Inject
     BeforeCommit beforeCommit;
 
@@ -94,7 +93,7 @@ public class SystemRunWriter {
         }
         Runs runs = beforeCommit.batch(Runs.class, Runs::new);
         List<SystemRun> out = select(LOCK,
-                s -> s.setArray(1, s.getConnection().createArrayOf("int8", runIds.toArray(Long[]::new))));
+                s -> s.setArray(1, ArrayColumns.ids(s.getConnection(), runIds)));
         out.forEach(r -> runs.read.put(r, Progress.of(r)));
         return out;
     }
@@ -139,8 +138,7 @@ public class SystemRunWriter {
         if (runIds.isEmpty()) {
             return List.of();
         }
-        return select(READ, s -> s.setArray(1, s.getConnection().createArrayOf("int8",
-                runIds.toArray(Long[]::new))));
+        return select(READ, s -> s.setArray(1, ArrayColumns.ids(s.getConnection(), runIds)));
     }
 
     /** A deployment's runs a pass may plan (under way, or gone back by hand), in sequence; read only, not locked. */
