@@ -9,7 +9,9 @@ import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The metric gate, as the rest of the service uses it: {@link #check} a gate given in a request (deployment or
@@ -125,8 +127,8 @@ public class MetricGates {
                 away = u.why();
             }
             Timer.builder(METRIC).description("Metric gate evaluations, by outcome")
-                    .tag("outcome", v.outcome().name().toLowerCase(java.util.Locale.ROOT))
-                    .register(registry).record(System.nanoTime() - start, java.util.concurrent.TimeUnit.NANOSECONDS);
+                    .tag("outcome", v.outcome().name().toLowerCase(Locale.ROOT))
+                    .register(registry).record(System.nanoTime() - start, TimeUnit.NANOSECONDS);
             LOG.debugf("%s (system %s)", v.reason(), s.system());
             out.add(v);
         }

@@ -1,13 +1,17 @@
 package io.qawk.orchestrator.common;
 
+import io.qawk.orchestrator.query.TargetQuerySyntax;
+
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.regex.Pattern;
 
 /** Collects every problem of a request before answering, so the caller sees all of them at once. */
 public final class FieldErrors {
 
     /** Names operators give things (system types, manifests, channels): readable, safe in URLs, logs and queries. */
-    public static final java.util.regex.Pattern NAME = java.util.regex.Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
+    public static final Pattern NAME = Pattern.compile("[\\p{L}\\p{N}][\\p{L}\\p{N} _.:\\-]{0,127}");
     public static final String NAME_RULE =
             "must start with a letter or digit and hold only letters, digits, spaces, '_', '-', '.', ':'";
 
@@ -69,7 +73,7 @@ public final class FieldErrors {
             add(field, "must be a target query such as " + example + ", or left out");
             return false;
         }
-        java.util.Optional<String> problem = io.qawk.orchestrator.query.TargetQuerySyntax.problem(query);
+        Optional<String> problem = TargetQuerySyntax.problem(query);
         problem.ifPresent(p -> add(field, p));
         return problem.isEmpty();
     }

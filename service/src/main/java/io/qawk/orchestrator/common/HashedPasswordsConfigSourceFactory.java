@@ -12,6 +12,7 @@ import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -33,7 +34,7 @@ public class HashedPasswordsConfigSourceFactory implements ConfigSourceFactory {
         }
         Map<String, String> props = new HashMap<>();
         for (String user : List.of("admin", "viewer")) {
-            String prefix = "QAWK_" + user.toUpperCase(java.util.Locale.ROOT) + "_PASSWORD";
+            String prefix = "QAWK_" + user.toUpperCase(Locale.ROOT) + "_PASSWORD";
             String hash = valueOf(context.getValue(prefix + "_HASH"));
             String plain = valueOf(context.getValue(prefix));
             if (hash.isBlank() && !plain.isEmpty()) {

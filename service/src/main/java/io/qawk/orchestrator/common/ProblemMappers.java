@@ -5,8 +5,10 @@ import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.InvalidFormatException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import com.fasterxml.jackson.databind.exc.UnrecognizedPropertyException;
+import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import jakarta.persistence.OptimisticLockException;
+import jakarta.persistence.PersistenceException;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -14,8 +16,12 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
+import java.io.IOException;
 import java.sql.SQLException;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
@@ -57,7 +63,7 @@ public class ProblemMappers {
 
     /** hawkBit refused a request of ours (4xx): not the caller's fault and not a bug here; a 502 that says so. */
     @ServerExceptionMapper
-    public Response hawkbitRefused(io.qawk.orchestrator.hawkbit.HawkbitRequestException e, UriInfo uri) {
+    public Response hawkbitRefused(HawkbitRequestException e, UriInfo uri) {
         LOG.warnf("hawkBit refused a request while answering %s: %s", path(uri), e.getMessage());
         return Problem.response(502, "Bad Gateway", "hawkBit refused a request of the service: " + e.getMessage(),
                 path(uri));
@@ -76,7 +82,7 @@ public class ProblemMappers {
      * moment (both pass the name check, one loses at the unique constraint): a 409 (or 400), not a 500.
      */
     @ServerExceptionMapper
-    public Response persistence(jakarta.persistence.PersistenceException e, UriInfo uri) {
+    public Response persistence(PersistenceException e, UriInfo uri) {
         return database(e, uri).orElseGet(() -> bug(e, uri));
     }
 
@@ -157,7 +163,7 @@ public class ProblemMappers {
         if (refused.isPresent()) {
             return refused.get();
         }
-        if (e instanceof java.io.IOException) {
+        if (e instanceof IOException) {
             // reading the body failed: the client stalled past the timeout or went away; nobody is listening
             LOG.debugf("request body of %s could not be read: %s", path(uri), e.getMessage());
             return Problem.response(Response.Status.BAD_REQUEST, "the request body could not be read completely "
@@ -201,7 +207,7 @@ public class ProblemMappers {
                 constraint = UNIQUE.keySet().stream().filter(message::contains).findFirst().orElse(null);
             }
             if (state.equals("23505")) {
-                String what = constraint == null ? null : UNIQUE.get(constraint.toLowerCase(java.util.Locale.ROOT));
+                String what = constraint == null ? null : UNIQUE.get(constraint.toLowerCase(Locale.ROOT));
                 LOG.debugf("unique violation answered 409: %s", message);
                 return Optional.of(Problem.response(Response.Status.CONFLICT, (what == null
                         ? "an object with the same unique value already exists" : what)
@@ -251,7 +257,7 @@ public class ProblemMappers {
         if (type == String.class) {
             return "a string";
         }
-        if (java.util.Collection.class.isAssignableFrom(type) || type.isArray()) {
+        if (Collection.class.isAssignableFrom(type) || type.isArray()) {
             return "an array";
         }
         return "an object";
@@ -260,7 +266,7 @@ public class ProblemMappers {
     private static String lastNodes(String propertyPath) {
         // "create.request.components[0].match" -> "components[0].match"
         String[] parts = propertyPath.split("\\.");
-        return parts.length > 2 ? String.join(".", java.util.Arrays.copyOfRange(parts, 2, parts.length)) : propertyPath;
+        return parts.length > 2 ? String.join(".", Arrays.copyOfRange(parts, 2, parts.length)) : propertyPath;
     }
 
     private static String abbreviate(String s) {

@@ -5,6 +5,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.List;
 import java.util.function.Function;
@@ -76,7 +77,7 @@ final class ArrayColumns<T> {
 
     /** A {@code timestamptz} column of a result, or null. */
     static Instant instant(ResultSet rs, int column) throws SQLException {
-        java.sql.Timestamp t = rs.getTimestamp(column);
+        Timestamp t = rs.getTimestamp(column);
         return t == null ? null : t.toInstant();
     }
 }

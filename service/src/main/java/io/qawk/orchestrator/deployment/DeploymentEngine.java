@@ -3,7 +3,10 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.engine.DeviceObserver;
 import io.qawk.orchestrator.engine.EngineConfig;
 import io.qawk.orchestrator.engine.EngineLock;
+import io.qawk.orchestrator.engine.EngineWake;
 import io.qawk.orchestrator.engine.Outcome;
+import io.qawk.orchestrator.engine.PassLoop;
+import io.qawk.orchestrator.hawkbit.ActionOutcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentRefusedException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
@@ -11,10 +14,9 @@ import io.qawk.orchestrator.hawkbit.HawkbitException;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
+import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
 import io.qawk.orchestrator.window.CentreWindows;
-import io.qawk.orchestrator.engine.EngineWake;
-import io.qawk.orchestrator.engine.PassLoop;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;
@@ -30,12 +32,14 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
@@ -94,7 +98,7 @@ public class DeploymentEngine {
      * When this replica last observed each deployment. Only a hint for where an unobserved stretch began; what
      * counts is stored ({@link RunStore#markUnobserved}), and without the hint it begins at the failed pass.
      */
-    private final Map<Long, java.time.Instant> lastObserved = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Map<Long, Instant> lastObserved = new ConcurrentHashMap<>();
 
     @Inject
     HawkbitNotConfigured notConfigured;
@@ -187,14 +191,14 @@ public class DeploymentEngine {
             }
             Map<String, Outcome> outcomes;
             Map<String, Boolean> verified;
-            Map<String, String> refused = new java.util.HashMap<>();
+            Map<String, String> refused = new HashMap<>();
             Map<Long, Health> verdicts;
             try {
                 if (!snap.intents().isEmpty()) {
                     recoverIntents(snap);
                     snap = store.load(deploymentId);
                 }
-                outcomes = new java.util.HashMap<>(observer.observe(snap.inFlight()));
+                outcomes = new HashMap<>(observer.observe(snap.inFlight()));
                 verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);
                 verdicts = health.check(SystemHealth.soaking(snap), snap.metricGate());
             } catch (HawkbitException away) {
@@ -202,7 +206,7 @@ public class DeploymentEngine {
                         : "hawkBit refused Qawk's requests");
                 throw away;
             }
-            java.time.Instant observedAt = clock.instant();
+            Instant observedAt = clock.instant();
             if (snap.phase() == DeploymentPhase.PAUSED) {
                 // a paused deployment's devices are not looked at, so its time does not count toward their timeouts
                 store.markUnobserved(deploymentId, lastObservation(deploymentId, observedAt), "paused");
@@ -214,12 +218,12 @@ public class DeploymentEngine {
                 outcomes.put(left, Outcome.LEFT);
             }
             Map<String, String> takenBy = takenBy(outcomes);
-            Map<String, String> reports = new java.util.HashMap<>(reportsOfFailing(snap, verified, refused.keySet()));
+            Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, verified, refused.keySet()));
             reports.putAll(refused);
             Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), verified, reports, null);
             List<RunPlanner.Assign> toSend = new ArrayList<>();
             Map<String, Long> runOfDevice = new LinkedHashMap<>();
-            java.time.Instant now = clock.instant();
+            Instant now = clock.instant();
             List<Long> toPlan = new ArrayList<>();
             for (RunStore.RunView run : snap.runsToPlan()) {
                 // nothing for the planner to decide: only waiting for hawkBit, with no news (and no manual rollback)
@@ -308,7 +312,7 @@ public class DeploymentEngine {
      * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
      */
     private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified,
-                                                 java.util.Set<String> refused) {
+                                                 Set<String> refused) {
         List<DeviceVerifier.Ask> failing = DeviceVerifier.failing(snap, verified, clock.instant().plus(config.interval()))
                 .stream().filter(a -> !refused.contains(a.controllerId())).toList();
         if (failing.isEmpty()) {
@@ -330,7 +334,7 @@ public class DeploymentEngine {
             if (o == Outcome.TAKEN_OVER) {
                 try {
                     hawkbit.assignedSet(id).ifPresent(set -> out.put(id, set.label()));
-                } catch (io.qawk.orchestrator.hawkbit.TargetNotFoundException gone) {
+                } catch (TargetNotFoundException gone) {
                     // named as "another set"
                 }
             }
@@ -355,9 +359,9 @@ public class DeploymentEngine {
      * When this replica last observed the deployment, if that was the pass before (within two intervals and a
      * minute): an older one means another replica drove it meanwhile, and the stretch begins {@code now}.
      */
-    private java.time.Instant lastObservation(long deploymentId, java.time.Instant now) {
-        java.time.Instant last = lastObserved.get(deploymentId);
-        java.time.Instant recent = now.minus(config.interval().multipliedBy(2)).minusSeconds(60);
+    private Instant lastObservation(long deploymentId, Instant now) {
+        Instant last = lastObserved.get(deploymentId);
+        Instant recent = now.minus(config.interval().multipliedBy(2)).minusSeconds(60);
         return last == null || last.isBefore(recent) || last.isAfter(now) ? now : last;
     }
 
@@ -380,7 +384,7 @@ public class DeploymentEngine {
             Optional<IntentRecovery.Action> action;
             try {
                 action = actionOfIntent(d);
-            } catch (io.qawk.orchestrator.hawkbit.TargetNotFoundException gone) {
+            } catch (TargetNotFoundException gone) {
                 store.confirmAssigned(d.runId, d.controllerId, null, clock.instant(), "its target was deleted in hawkBit");
                 continue;
             }
@@ -400,11 +404,11 @@ public class DeploymentEngine {
         List<IntentRecovery.Action> actions = hawkbit.actions(d.controllerId, null).stream()
                 .map(a -> new IntentRecovery.Action(a.id(), a.createdAt(), a.distributionSetId())).toList();
         return IntentRecovery.adopted(intent, actions, a -> {
-            io.qawk.orchestrator.hawkbit.ActionOutcome outcome = hawkbit.actionOutcome(d.controllerId, a.id());
+            ActionOutcome outcome = hawkbit.actionOutcome(d.controllerId, a.id());
             return new IntentRecovery.DeviceNow(outcome,
-                    outcome == io.qawk.orchestrator.hawkbit.ActionOutcome.RUNNING
+                    outcome == ActionOutcome.RUNNING
                             ? hawkbit.assignedSet(d.controllerId).map(s -> s.id()).orElse(null) : null,
-                    outcome == io.qawk.orchestrator.hawkbit.ActionOutcome.SUCCEEDED
+                    outcome == ActionOutcome.SUCCEEDED
                             ? hawkbit.installedSet(d.controllerId).map(s -> s.id()).orElse(null) : null);
         });
     }

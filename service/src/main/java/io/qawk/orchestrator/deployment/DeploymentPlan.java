@@ -10,6 +10,7 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -93,12 +94,12 @@ public class DeploymentPlan {
                         dev.installedSet(), component.distributionSet,
                         Objects.equals(dev.installedSetId(), component.distributionSetId))));
             }
-            devices.sort(java.util.Comparator.comparingInt(DevicePlan::order).thenComparing(DevicePlan::controllerId));
+            devices.sort(Comparator.comparingInt(DevicePlan::order).thenComparing(DevicePlan::controllerId));
             out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, why, devices));
         }
         List<DeploymentScope.OutOfScope> excluded = d.phase == DeploymentPhase.DRAFT ? scope.outOfScope(d, m) : List.of();
         List<CentreWindows.CentreWindow> centres = !windows.any() ? List.of() : inScope.stream()
-                .map(DeploymentScope.InScope::group).collect(java.util.stream.Collectors.toCollection(LinkedHashSet::new))
+                .map(DeploymentScope.InScope::group).collect(Collectors.toCollection(LinkedHashSet::new))
                 .stream().map(windows::state).toList();
         return new Plan(d.id, m.name, m.orders(), out, excluded, centres);
     }

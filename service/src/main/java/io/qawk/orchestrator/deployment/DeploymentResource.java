@@ -1,5 +1,8 @@
 package io.qawk.orchestrator.deployment;
 
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.window.CentreWindows;
@@ -16,10 +19,14 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** System deployments: create a draft, start it, steer it, and read how every system went. */
 @Path("/qawk/v1/systemdeployments")
@@ -58,7 +65,7 @@ public class DeploymentResource {
     @POST
     @Path("plan")
     @Consumes(MediaType.APPLICATION_JSON)
-    public com.fasterxml.jackson.databind.node.ObjectNode preview(DeploymentRequest request) {
+    public ObjectNode preview(DeploymentRequest request) {
         return preview.plan(request, actor());
     }
 
@@ -111,9 +118,9 @@ public class DeploymentResource {
         // two queries, not one per run: the screen polls this while tens of thousands of systems go through
         Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
                 + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
-                .collect(java.util.stream.Collectors.groupingBy(dev -> dev.runId));
+                .collect(Collectors.groupingBy(dev -> dev.runId));
         CentreWindows windows = windowsNow(d);
-        java.time.Instant now = clock.instant();
+        Instant now = clock.instant();
         return SystemRun.ofDeployment(id).stream()
                 .map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), windows, now))
                 .toList();
@@ -171,7 +178,7 @@ public class DeploymentResource {
     }
 
     private String actor() {
-        return io.qawk.orchestrator.common.Actors.of(identity);
+        return Actors.of(identity);
     }
 
     /**
@@ -180,10 +187,10 @@ public class DeploymentResource {
      * entries from before they were stored).
      */
     /** {@code data}: the event's fields, the stored JSON text passed through as a JSON object. */
-    public record EventView(long id, java.time.Instant at, RunEventKind type, String message, String actor,
-                            @com.fasterxml.jackson.annotation.JsonRawValue
-                            @org.eclipse.microprofile.openapi.annotations.media.Schema(type =
-                                    org.eclipse.microprofile.openapi.annotations.enums.SchemaType.OBJECT)
+    public record EventView(long id, Instant at, RunEventKind type, String message, String actor,
+                            @JsonRawValue
+                            @Schema(type =
+                                    SchemaType.OBJECT)
                             String data) {
     }
 }

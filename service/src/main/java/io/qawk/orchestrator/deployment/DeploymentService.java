@@ -5,6 +5,7 @@ import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.engine.EngineConfig;
+import io.qawk.orchestrator.engine.EngineWake;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
@@ -12,6 +13,7 @@ import io.qawk.orchestrator.window.Windows;
 import io.qawk.orchestrator.window.WindowsValidation;
 import io.quarkus.panache.common.Parameters;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
@@ -21,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -53,7 +56,7 @@ public class DeploymentService implements ManifestUsage {
 
     /** Tells the engine, once the command committed, to pass now rather than at its next tick. */
     @Inject
-    jakarta.enterprise.event.Event<io.qawk.orchestrator.engine.EngineWake> wakes;
+    Event<EngineWake> wakes;
 
     public List<SystemDeployment> list() {
         return SystemDeployment.list("order by id desc");
@@ -160,7 +163,7 @@ public class DeploymentService implements ManifestUsage {
                 actor);
         d.startedAt = now;
         refreshPhase(d);
-        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "started"));
+        wakes.fire(new EngineWake(d.id, "started"));
         return d;
     }
 
@@ -184,7 +187,7 @@ public class DeploymentService implements ManifestUsage {
         }
         d.paused = false;
         refreshPhase(d);
-        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "resumed"));
+        wakes.fire(new EngineWake(d.id, "resumed"));
         recordOnUnderWay(d, new TimelineEvent.Resumed(), actor);
         return d;
     }
@@ -205,7 +208,7 @@ public class DeploymentService implements ManifestUsage {
             RunEvent.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
         refreshPhase(d);
-        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "aborted"));
+        wakes.fire(new EngineWake(d.id, "aborted"));
         return d;
     }
 
@@ -231,7 +234,7 @@ public class DeploymentService implements ManifestUsage {
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
         RunEvent.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
         refreshPhase(d);
-        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "rollback requested"));
+        wakes.fire(new EngineWake(d.id, "rollback requested"));
         return run;
     }
 
@@ -266,7 +269,7 @@ public class DeploymentService implements ManifestUsage {
         RunEvent.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
                 reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
         refreshPhase(d);
-        wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "taken again"));
+        wakes.fire(new EngineWake(d.id, "taken again"));
         return run;
     }
 
@@ -274,7 +277,7 @@ public class DeploymentService implements ManifestUsage {
      * Another deployment's run of this system (or of one sharing a device with it) under way, or started after this
      * one ended: going back to this run's photograph would undo it.
      */
-    private static java.util.Optional<String> otherDriver(SystemRun run) {
+    private static Optional<String> otherDriver(SystemRun run) {
         @SuppressWarnings("unchecked")
         List<Object[]> rows = SystemRun.getEntityManager().createNativeQuery("select d.id, d.name, r.state from system_run r"
                         + " join system_deployment d on d.id = r.deployment_id where r.deployment_id <> :dep and ("

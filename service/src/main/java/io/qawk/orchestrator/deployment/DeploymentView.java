@@ -6,6 +6,7 @@ import io.qawk.orchestrator.window.CentreWindows;
 import io.qawk.orchestrator.window.Windows;
 
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -33,7 +34,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         static Counts of(List<SystemRun.Tally> runs) {
             int[] n = new int[RunState.values().length];
             runs.forEach(t -> n[t.state().ordinal()] += (int) t.count());
-            return new Counts(java.util.Arrays.stream(n).sum(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
+            return new Counts(Arrays.stream(n).sum(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
                     n[RunState.VERIFYING.ordinal()], n[RunState.ROLLING_BACK.ordinal()], n[RunState.SUCCEEDED.ordinal()],
                     n[RunState.ROLLED_BACK.ordinal()], n[RunState.ROLLBACK_FAILED.ordinal()],
                     n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()]);

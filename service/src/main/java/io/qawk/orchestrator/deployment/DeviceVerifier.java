@@ -8,6 +8,7 @@ import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -87,7 +88,7 @@ public class DeviceVerifier {
     }
 
     /** The devices that do not match their verification query and will have run out of time by {@code soon}. */
-    static List<Ask> failing(RunStore.Snapshot snap, Map<String, Boolean> verified, java.time.Instant soon) {
+    static List<Ask> failing(RunStore.Snapshot snap, Map<String, Boolean> verified, Instant soon) {
         List<Ask> out = new ArrayList<>();
         for (RunStore.RunView run : snap.runsToPlan()) {
             for (RunPlanner.Device d : run.devices()) {

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,7 +41,7 @@ public record Health(Verdict verdict, String why, List<String> devices) {
         if (verdict == Verdict.HEALTHY) {
             return this;
         }
-        List<String> both = new java.util.ArrayList<>(devices);
+        List<String> both = new ArrayList<>(devices);
         other.devices.stream().filter(d -> !both.contains(d)).forEach(both::add);
         return new Health(verdict, why + "; " + other.why, both);
     }

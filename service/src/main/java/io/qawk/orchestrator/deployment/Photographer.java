@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -21,6 +22,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
 
 /**
  * Takes systems' photographs before anything moves: their devices (from the inventory) that fill a component of
@@ -78,8 +81,8 @@ public class Photographer {
         List<SystemsQuery.SystemDevice> unknown = new ArrayList<>();
         Map<String, RunDevice> byController = new HashMap<>();
         Map<Long, Map<String, List<SystemsQuery.SystemDevice>>> devicesByType = new HashMap<>();
-        contexts.stream().collect(java.util.stream.Collectors.groupingBy(ctx -> ctx.manifest().systemTypeId,
-                        java.util.stream.Collectors.mapping(ctx -> ctx.run().system, java.util.stream.Collectors.toList())))
+        contexts.stream().collect(Collectors.groupingBy(ctx -> ctx.manifest().systemTypeId,
+                        Collectors.mapping(ctx -> ctx.run().system, Collectors.toList())))
                 .forEach((type, names) -> devicesByType.put(type, systems.devicesOf(type, names)));
         for (Context ctx : contexts) {
             List<RunDevice> photo = new ArrayList<>();
@@ -137,8 +140,8 @@ public class Photographer {
     /** Confirms the inventory's installed sets with one query per set and chunk; the unconfirmed join {@code unknown}. */
     private void confirmInBulk(Map<Long, List<SystemsQuery.SystemDevice>> seenBySet, Map<String, RunDevice> byController,
                                List<SystemsQuery.SystemDevice> unknown) {
-        List<SystemsQuery.SystemDevice> unconfirmed = java.util.Collections.synchronizedList(new ArrayList<>());
-        Map<Long, DistributionSetRef> sets = new java.util.concurrent.ConcurrentHashMap<>();
+        List<SystemsQuery.SystemDevice> unconfirmed = Collections.synchronizedList(new ArrayList<>());
+        Map<Long, DistributionSetRef> sets = new ConcurrentHashMap<>();
         fanOut.runAll(seenBySet.keySet().stream().<Runnable>map(id -> () -> hawkbit.knownDistributionSet(id)
                 .ifPresent(set -> sets.put(id, set))).toList());
         List<Runnable> chunks = new ArrayList<>();

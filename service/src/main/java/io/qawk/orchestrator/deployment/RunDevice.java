@@ -10,6 +10,7 @@ import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
 
 import java.io.Serializable;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -98,7 +99,7 @@ public class RunDevice extends PanacheEntityBase {
 
     RunPlanner.Device planned() {
         return new RunPlanner.Device(controllerId, order, fromSetId, toSetId, state, assignedAt, failed,
-                java.time.Duration.ofSeconds(unobservedSeconds), failure, verifyQuery, healthQuery, verifyingSince);
+                Duration.ofSeconds(unobservedSeconds), failure, verifyQuery, healthQuery, verifyingSince);
     }
 
     /** The set this device is being sent now: its destination, or its photographed set on the way back. */

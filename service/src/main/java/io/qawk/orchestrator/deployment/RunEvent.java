@@ -1,12 +1,17 @@
 package io.qawk.orchestrator.deployment;
 
+import io.quarkus.arc.Arc;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.SequenceGenerator;
 import jakarta.persistence.Table;
+import org.hibernate.annotations.ColumnTransformer;
 
 import java.time.Instant;
 
@@ -24,7 +29,7 @@ public class RunEvent extends PanacheEntityBase {
      */
     @Id
     @GeneratedValue(strategy = GenerationType.SEQUENCE, generator = "run_event_ids")
-    @jakarta.persistence.SequenceGenerator(name = "run_event_ids", sequenceName = "run_event_id_seq", allocationSize = 50)
+    @SequenceGenerator(name = "run_event_ids", sequenceName = "run_event_id_seq", allocationSize = 50)
     public Long id;
 
     @Column(name = "run_id", nullable = false)
@@ -34,7 +39,7 @@ public class RunEvent extends PanacheEntityBase {
     public Instant at;
 
     /** What happened; its {@link #data} are the fields of the {@link TimelineEvent} record of that kind. */
-    @jakarta.persistence.Enumerated(jakarta.persistence.EnumType.STRING)
+    @Enumerated(EnumType.STRING)
     @Column(name = "type", nullable = false)
     public RunEventKind kind;
 
@@ -44,7 +49,7 @@ public class RunEvent extends PanacheEntityBase {
      * of every event's data to check for changes and went through a JSON library both ways, a tenth of what an engine
      * pass allocated (docs/benchmarks.md, "Issue 16, third look"). Written once, never updated.
      */
-    @org.hibernate.annotations.ColumnTransformer(write = "cast(? as jsonb)")
+    @ColumnTransformer(write = "cast(? as jsonb)")
     @Column(updatable = false, columnDefinition = "jsonb")
     public String data;
 
@@ -55,7 +60,7 @@ public class RunEvent extends PanacheEntityBase {
 
     /** Records an entry of a run's timeline, written with the transaction's others just before it commits. */
     static void record(long runId, Instant at, TimelineEvent event, String actor) {
-        io.quarkus.arc.Arc.container().instance(TimelineWriter.class).get().add(runId, at, event.kind(),
+        Arc.container().instance(TimelineWriter.class).get().add(runId, at, event.kind(),
                 messageOf(event), event.json(), actor);
     }
 

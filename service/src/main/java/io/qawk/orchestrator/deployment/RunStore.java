@@ -12,9 +12,16 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
@@ -84,7 +91,7 @@ public class RunStore {
         for (SystemRun r : candidates) {
             List<RunDevice> own = devices.getOrDefault(r.id, List.of());
             List<RunPlanner.Device> planned = new ArrayList<>(own.size());
-            Map<String, String> componentOf = new java.util.HashMap<>();
+            Map<String, String> componentOf = new HashMap<>();
             for (RunDevice dev : own) {
                 planned.add(dev.planned());
                 componentOf.put(dev.controllerId, dev.componentType);
@@ -194,7 +201,7 @@ public class RunStore {
     public Gated holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> runs,
                           List<DeploymentPhase.RunSummary> candidates, int slots) {
         long deploymentId = d.id;
-        Set<Long> blocked = new java.util.HashSet<>();
+        Set<Long> blocked = new HashSet<>();
         boolean gaveUp = false;
         int free = 0;
         Instant now = clock.instant();
@@ -360,7 +367,7 @@ public class RunStore {
     @Transactional
     public void recordAssignment(long setId, List<RunPlanner.Assign> assigns, AssignmentResult result, Set<String> dropped,
                                  Map<String, Long> runOfDevice, Instant at) {
-        Map<String, RunDeviceWriter.Taken> taken = new java.util.LinkedHashMap<>();
+        Map<String, RunDeviceWriter.Taken> taken = new LinkedHashMap<>();
         for (RunPlanner.Assign a : assigns) {
             Long runId = runOfDevice.get(a.controllerId());
             if (runId != null) {
@@ -368,7 +375,7 @@ public class RunStore {
                         result.actionByTarget().get(a.controllerId()), dropped.contains(a.controllerId())));
             }
         }
-        Map<String, RunDeviceWriter.Marked> marked = new java.util.HashMap<>();
+        Map<String, RunDeviceWriter.Marked> marked = new HashMap<>();
         int forward = 0;
         int back = 0;
         for (RunDeviceWriter.Marked m : deviceWriter.markAssigned(List.copyOf(taken.values()), at)) {
@@ -383,7 +390,7 @@ public class RunStore {
         }
         metrics.devicesAssigned(false, forward);
         metrics.devicesAssigned(true, back);
-        Map<Long, List<TimelineEvent.Assignment>> perRun = new java.util.LinkedHashMap<>();
+        Map<Long, List<TimelineEvent.Assignment>> perRun = new LinkedHashMap<>();
         for (RunDeviceWriter.Taken t : taken.values()) { // in the order they were sent
             if (marked.containsKey(t.controllerId())) {
                 perRun.computeIfAbsent(t.runId(), k -> new ArrayList<>())
@@ -437,7 +444,7 @@ public class RunStore {
     public void recordRefusal(String setLabel, List<String> controllerIds, String statusAndReason,
                               Map<String, Long> runOfDevice, Instant at) {
         Set<String> refused = Set.copyOf(controllerIds);
-        List<Long> runIds = controllerIds.stream().map(runOfDevice::get).filter(java.util.Objects::nonNull)
+        List<Long> runIds = controllerIds.stream().map(runOfDevice::get).filter(Objects::nonNull)
                 .distinct().sorted().toList();
         List<SystemRun> runs = locked(runIds);
         Map<Long, List<RunDevice>> devices = devicesOf(runIds);
@@ -445,7 +452,7 @@ public class RunStore {
             List<String> named = new ArrayList<>();
             String label = null;
             for (RunDevice d : devices.getOrDefault(run.id, List.of())) {
-                if (!refused.contains(d.controllerId) || !java.util.Objects.equals(runOfDevice.get(d.controllerId), run.id)) {
+                if (!refused.contains(d.controllerId) || !Objects.equals(runOfDevice.get(d.controllerId), run.id)) {
                     continue;
                 }
                 String set = d.state == DeviceState.ROLLBACK_ASSIGNING ? d.fromSet : d.toSet;
@@ -541,10 +548,10 @@ public class RunStore {
         return !soaking.isEmpty();
     }
 
-    private static final java.time.format.DateTimeFormatter TIME =
-            java.time.format.DateTimeFormatter.ofPattern("HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
-    private static final java.time.format.DateTimeFormatter DATE_TIME =
-            java.time.format.DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(java.time.ZoneOffset.UTC);
+    private static final DateTimeFormatter TIME =
+            DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter DATE_TIME =
+            DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss").withZone(ZoneOffset.UTC);
 
     /** {@code 18:25:16 UTC}. */
     static String clock(Instant at) {
@@ -553,9 +560,9 @@ public class RunStore {
 
     /** {@code 18:25:16–18:26:01 UTC}, with dates when it spans midnight. */
     static String span(Instant from, Instant to) {
-        boolean sameDay = from.truncatedTo(java.time.temporal.ChronoUnit.DAYS)
-                .equals(to.truncatedTo(java.time.temporal.ChronoUnit.DAYS));
-        java.time.format.DateTimeFormatter f = sameDay ? TIME : DATE_TIME;
+        boolean sameDay = from.truncatedTo(ChronoUnit.DAYS)
+                .equals(to.truncatedTo(ChronoUnit.DAYS));
+        DateTimeFormatter f = sameDay ? TIME : DATE_TIME;
         return f.format(from) + "–" + f.format(to) + " UTC";
     }
 

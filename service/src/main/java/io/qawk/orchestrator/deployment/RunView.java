@@ -4,6 +4,7 @@ import io.qawk.orchestrator.window.CentreWindows;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -32,7 +33,7 @@ public record RunView(long id, long deploymentId, String system, String group, R
     static RunView of(SystemRun r, List<RunDevice> devices, CentreWindows windows, Instant now) {
         Map<String, List<DeviceView>> components = new LinkedHashMap<>();
         for (RunDevice d : devices) {
-            components.computeIfAbsent(d.componentType, k -> new java.util.ArrayList<>()).add(new DeviceView(
+            components.computeIfAbsent(d.componentType, k -> new ArrayList<>()).add(new DeviceView(
                     d.controllerId, d.order, d.fromSetId, d.fromSet, d.toSetId, d.toSet, d.state, d.failed, d.detail,
                     d.actionId, d.assignedAt, d.finishedAt, d.verifyQuery, d.healthQuery,
                     d.state == DeviceState.VERIFYING ? d.verifyingSince : null));

@@ -9,6 +9,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,7 +63,7 @@ public class SystemHealth {
         List<DeviceVerifier.Ask> asks = new ArrayList<>();
         systems.forEach(s -> s.devices().stream().filter(d -> d.health() != null)
                 .forEach(d -> asks.add(new DeviceVerifier.Ask(d.controllerId(), d.health()))));
-        Map<String, String> refused = new java.util.HashMap<>();
+        Map<String, String> refused = new HashMap<>();
         Map<String, Boolean> matches = asks.isEmpty() ? Map.of() : verifier.matches(asks, refused);
         for (HealthGate.Soaking s : systems) {
             List<String> bad = new ArrayList<>();

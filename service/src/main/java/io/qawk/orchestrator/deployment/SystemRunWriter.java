@@ -2,18 +2,19 @@ package io.qawk.orchestrator.deployment;
 
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import javax.sql.DataSource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import javax.sql.DataSource;
 
 import static io.qawk.orchestrator.deployment.ArrayColumns.ROWS_PER_STATEMENT;
 import static io.qawk.orchestrator.deployment.ArrayColumns.instant;
@@ -120,7 +121,7 @@ public class SystemRunWriter {
                 insert.setLong(2, systemTypeId);
                 new ArrayColumns<>(connection, some, insert, 3).add("text", Pending::system)
                         .add("text", Pending::group).add("int4", Pending::seq);
-                insert.setTimestamp(6, java.sql.Timestamp.from(at));
+                insert.setTimestamp(6, Timestamp.from(at));
                 insert.setString(7, why.kind().name());
                 insert.setString(8, RunEvent.messageOf(why));
                 insert.setString(9, why.json());

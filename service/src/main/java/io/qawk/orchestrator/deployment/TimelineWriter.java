@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.quarkus.arc.Unremovable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -21,7 +22,7 @@ import java.util.List;
  * {@code GET …/events} reads them).
  */
 @Singleton
-@io.quarkus.arc.Unremovable // looked up by RunEvent.record, a static method of an entity
+@Unremovable // looked up by RunEvent.record, a static method of an entity
 public class TimelineWriter {
 
     static final String INSERT = "insert into run_event (id, run_id, at, type, message, data, actor)"

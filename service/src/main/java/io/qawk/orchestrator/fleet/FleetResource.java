@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.fleet;
 
+import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
@@ -118,6 +119,6 @@ public class FleetResource {
     }
 
     private String actor() {
-        return io.qawk.orchestrator.common.Actors.of(identity);
+        return Actors.of(identity);
     }
 }

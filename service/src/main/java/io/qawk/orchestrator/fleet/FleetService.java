@@ -3,6 +3,7 @@ package io.qawk.orchestrator.fleet;
 import io.qawk.orchestrator.analysis.MetricGates;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
+import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
 import io.qawk.orchestrator.deployment.DeploymentPhase;
@@ -19,6 +20,7 @@ import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -65,7 +67,7 @@ public class FleetService {
     @Transactional
     public Fleet create(FleetRequest r, String actor) {
         if (r == null) {
-            throw new io.qawk.orchestrator.common.InvalidRequestException("", "a JSON body with name and match is required");
+            throw new InvalidRequestException("", "a JSON body with name and match is required");
         }
         FieldErrors errors = new FieldErrors();
         errors.name(r.name(), "name");
@@ -93,7 +95,7 @@ public class FleetService {
     @Transactional
     public Fleet update(long id, FleetRequest r, String actor) {
         if (r == null) {
-            throw new io.qawk.orchestrator.common.InvalidRequestException("", "a JSON body is required");
+            throw new InvalidRequestException("", "a JSON body is required");
         }
         Fleet f = Fleet.findById(id, LockModeType.PESSIMISTIC_WRITE);
         if (f == null) {
@@ -409,7 +411,7 @@ public class FleetService {
         Instant now = clock.instant();
         if (now.isBefore(soaked)) {
             return new FleetView.Gate(false, "the release must soak in '" + f.name + "' until " + soaked + " ("
-                    + java.time.Duration.between(now, soaked).toSeconds() + " s more)");
+                    + Duration.between(now, soaked).toSeconds() + " s more)");
         }
         return new FleetView.Gate(true, "ready to promote to " + Fleet.<Fleet>findById(f.promotesToId).name);
     }

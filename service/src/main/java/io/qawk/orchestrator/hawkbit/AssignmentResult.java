@@ -1,6 +1,9 @@
 package io.qawk.orchestrator.hawkbit;
 
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * hawkBit's answer to a bulk assignment, summed over batches.
@@ -12,15 +15,15 @@ import java.util.List;
  * @param actionByTarget  the new action of each target, where hawkBit's answer links them
  */
 public record AssignmentResult(int assigned, int alreadyAssigned, int total, List<Long> actionIds,
-                               java.util.Map<String, Long> actionByTarget) {
+                               Map<String, Long> actionByTarget) {
 
     public AssignmentResult {
         actionIds = List.copyOf(actionIds);
-        actionByTarget = java.util.Map.copyOf(actionByTarget);
+        actionByTarget = Map.copyOf(actionByTarget);
     }
 
     public AssignmentResult(int assigned, int alreadyAssigned, int total, List<Long> actionIds) {
-        this(assigned, alreadyAssigned, total, actionIds, java.util.Map.of());
+        this(assigned, alreadyAssigned, total, actionIds, Map.of());
     }
 
     static AssignmentResult empty() {
@@ -33,9 +36,9 @@ public record AssignmentResult(int assigned, int alreadyAssigned, int total, Lis
     }
 
     AssignmentResult plus(AssignmentResult other) {
-        var ids = new java.util.ArrayList<>(actionIds);
+        var ids = new ArrayList<>(actionIds);
         ids.addAll(other.actionIds);
-        var byTarget = new java.util.HashMap<>(actionByTarget);
+        var byTarget = new HashMap<>(actionByTarget);
         byTarget.putAll(other.actionByTarget);
         return new AssignmentResult(assigned + other.assigned, alreadyAssigned + other.alreadyAssigned,
                 total + other.total, ids, byTarget);

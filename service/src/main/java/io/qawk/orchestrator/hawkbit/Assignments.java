@@ -1,8 +1,11 @@
 package io.qawk.orchestrator.hawkbit;
 
+import org.jboss.logging.Logger;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Locale;
@@ -10,8 +13,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
-
-import org.jboss.logging.Logger;
 
 /**
  * Bulk assignment of a set to targets ({@link HawkbitGateway#assign}): checks the set, sends batches, sums hawkBit's
@@ -114,7 +115,7 @@ final class Assignments {
     /** Which of {@code ids} hawkBit does not know; empty if that cannot be found out now. */
     private List<String> unknownAmong(List<String> ids) {
         try {
-            Set<String> existing = new java.util.HashSet<>();
+            Set<String> existing = new HashSet<>();
             for (int from = 0; from < ids.size(); from += EXISTENCE_CHUNK) {
                 existing.addAll(knownAmong.apply(ids.subList(from, Math.min(ids.size(), from + EXISTENCE_CHUNK))));
             }

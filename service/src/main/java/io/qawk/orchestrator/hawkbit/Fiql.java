@@ -4,6 +4,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 
@@ -102,7 +103,7 @@ public final class Fiql {
      * {@code maxCount} items, and their ids as a quoted list at most {@code maxEncodedChars} once URL-encoded (hawkBit's
      * Tomcat refuses a request line over 8 KB). Order is kept.
      */
-    public static <T> List<List<T>> inChunks(List<T> items, java.util.function.Function<T, String> id, int maxCount,
+    public static <T> List<List<T>> inChunks(List<T> items, Function<T, String> id, int maxCount,
                                              int maxEncodedChars) {
         List<List<T>> out = new ArrayList<>();
         List<T> current = new ArrayList<>();

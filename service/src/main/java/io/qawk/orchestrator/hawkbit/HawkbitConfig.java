@@ -1,10 +1,11 @@
 package io.qawk.orchestrator.hawkbit;
 
-import java.time.Duration;
-import java.util.Optional;
-
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+
+import java.time.Duration;
+import java.util.Locale;
+import java.util.Optional;
 
 /**
  * How Qawk reaches hawkBit's Management API ({@code qawk.hawkbit.*}).
@@ -74,7 +75,7 @@ public interface HawkbitConfig {
 
         /** The value hawkBit expects in the {@code type} field. */
         public String wireName() {
-            return name().toLowerCase(java.util.Locale.ROOT);
+            return name().toLowerCase(Locale.ROOT);
         }
     }
 }

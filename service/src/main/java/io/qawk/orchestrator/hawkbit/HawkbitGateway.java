@@ -1,5 +1,13 @@
 package io.qawk.orchestrator.hawkbit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.annotation.PreDestroy;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -14,14 +22,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
-
-import jakarta.annotation.PreDestroy;
-import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.inject.Inject;
-
-import com.fasterxml.jackson.databind.JsonNode;
-
-import io.micrometer.core.instrument.MeterRegistry;
 
 /**
  * The facade to hawkBit's Management API: the only class the rest of Qawk talks to hawkBit through. It asks domain
@@ -61,7 +61,7 @@ public class HawkbitGateway {
     private final DistributionSets sets;
     private final Assignments assignments;
 
-    void warmUp(@jakarta.enterprise.event.Observes io.quarkus.runtime.StartupEvent event) {
+    void warmUp(@Observes StartupEvent event) {
         client.warmUp();
     }
 

@@ -7,20 +7,23 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.Callable;
+import javax.sql.DataSource;
 
 /**
  * Reads and writes the inventory tables with plain JDBC in batches: a sync writes tens of thousands of rows.
@@ -45,7 +48,7 @@ public class InventoryStore {
     InventoryConfig config;
 
     /** {@code work} in the caller's transaction, or in one of its own with the sync's timeout (not the requests'). */
-    private <T> T inTransaction(java.util.concurrent.Callable<T> work) {
+    private <T> T inTransaction(Callable<T> work) {
         return QuarkusTransaction.joiningExisting().timeout(timeoutSeconds(config)).call(work);
     }
 
@@ -172,9 +175,9 @@ public class InventoryStore {
         if (stored == null) {
             return false;
         }
-        if (!java.util.Objects.equals(stored.lastPollAt(), seen.lastPollAt())) {
+        if (!Objects.equals(stored.lastPollAt(), seen.lastPollAt())) {
             if (stored.lastPollAt() == null || seen.lastPollAt() == null
-                    || java.time.Duration.between(stored.lastPollAt(), seen.lastPollAt()).abs().compareTo(POLL_RESOLUTION) >= 0) {
+                    || Duration.between(stored.lastPollAt(), seen.lastPollAt()).abs().compareTo(POLL_RESOLUTION) >= 0) {
                 return false;
             }
         }
@@ -184,7 +187,7 @@ public class InventoryStore {
     }
 
     /** How stale a device's stored last poll may get before its row is rewritten for it. */
-    static final java.time.Duration POLL_RESOLUTION = java.time.Duration.ofMinutes(1);
+    static final Duration POLL_RESOLUTION = Duration.ofMinutes(1);
 
     /**
      * Recomputes the discovered systems from the memberships and channel membership: devices, devices per component,

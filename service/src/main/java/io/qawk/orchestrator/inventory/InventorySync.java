@@ -12,7 +12,9 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
 import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
@@ -21,11 +23,13 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,10 +66,10 @@ public class InventorySync {
     Clock clock;
 
     @Inject
-    jakarta.enterprise.event.Event<InventorySynced> synced;
+    Event<InventorySynced> synced;
 
     @Inject
-    jakarta.enterprise.inject.Instance<InventoryContributor> contributors;
+    Instance<InventoryContributor> contributors;
 
     private final ReentrantLock running = new ReentrantLock();
     private ExecutorService pool;
@@ -121,7 +125,7 @@ public class InventorySync {
             int perDevice = refreshDevices(types, matched, observed, known, needMetadata, fresh);
             requests += perDevice;
 
-            java.util.Set<Membership> memberships = new java.util.HashSet<>();
+            Set<Membership> memberships = new HashSet<>();
             for (SystemType type : types) {
                 DeviceKey systemKey = DeviceKey.parse(type.systemKey).orElseThrow();
                 DeviceKey groupKey = type.groupKey != null ? DeviceKey.parse(type.groupKey).orElse(null) : defaultGroup;
@@ -152,8 +156,8 @@ public class InventorySync {
     private int refreshDevices(List<SystemType> types, Map<Long, Map<String, List<String>>> matched,
                                Map<String, HawkbitTarget> observed, Map<String, DeviceRecord> known,
                                boolean needMetadata, Map<String, DeviceRecord> fresh) {
-        java.util.Set<String> confirmed = new java.util.HashSet<>();
-        java.util.Set<String> changed = ConcurrentHashMap.newKeySet();
+        Set<String> confirmed = new HashSet<>();
+        Set<String> changed = ConcurrentHashMap.newKeySet();
         List<CompletableFuture<Integer>> checks = new ArrayList<>();
         for (SystemType type : types) {
             List<DeviceKey> keys = new ArrayList<>(2);

@@ -1,12 +1,13 @@
 package io.qawk.orchestrator.inventory;
 
+import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -17,7 +18,9 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
+import javax.sql.DataSource;
 
 /** Answers what systems the devices form, from the inventory in Postgres; never waits for hawkBit. */
 @ApplicationScoped
@@ -38,17 +41,17 @@ public class SystemsQuery {
 
     /** {@link #systems} and the problem count in one transaction; empty when there is no such system type. */
     @Transactional
-    public java.util.Optional<Listing> listing(long systemTypeId, String group, int offset, int limit) {
+    public Optional<Listing> listing(long systemTypeId, String group, int offset, int limit) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("select (select count(*) from system_member m"
                      + " where m.system_type_id = t.id and m.problem is not null) from system_type t where t.id = ?")) {
             ps.setLong(1, systemTypeId);
             try (ResultSet rs = ps.executeQuery()) {
                 if (!rs.next()) {
-                    return java.util.Optional.empty();
+                    return Optional.empty();
                 }
                 long problems = rs.getLong(1);
-                return java.util.Optional.of(new Listing(systems(c, systemTypeId, group, offset, limit), problems));
+                return Optional.of(new Listing(systems(c, systemTypeId, group, offset, limit), problems));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Could not read the systems", e);
@@ -95,7 +98,7 @@ public class SystemsQuery {
                 }
             }
             return new Page<>(total, content);
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+        } catch (JsonProcessingException e) {
             throw new IllegalStateException("Unreadable components of a discovered system", e);
         }
     }
@@ -212,7 +215,7 @@ public class SystemsQuery {
      * devices are in ({@code fleet}); {@code mixed} when its devices are not all in one channel.
      */
     public record SystemSummary(String system, int devices, Map<String, Integer> components, String group,
-                                String fleet, boolean mixed, @com.fasterxml.jackson.annotation.JsonIgnore Long fleetId) {
+                                String fleet, boolean mixed, @JsonIgnore Long fleetId) {
     }
 
 

@@ -16,6 +16,7 @@ import jakarta.persistence.Table;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -116,7 +117,7 @@ public class ManifestRevision extends PanacheEntityBase {
 
     private static Set<List<Object>> content(List<ManifestComponent> components) {
         Set<List<Object>> out = new HashSet<>();
-        components.forEach(c -> out.add(java.util.Arrays.asList(c.componentType, c.distributionSetId, c.distributionSet,
+        components.forEach(c -> out.add(Arrays.asList(c.componentType, c.distributionSetId, c.distributionSet,
                 c.order, c.verify)));
         return out;
     }

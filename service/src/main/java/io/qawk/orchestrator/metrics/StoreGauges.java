@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.metrics;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.qawk.orchestrator.common.OwnedMeters;
@@ -9,7 +10,6 @@ import io.qawk.orchestrator.deployment.RunState;
 import io.qawk.orchestrator.inventory.InventorySynced;
 import io.qawk.orchestrator.window.CentreWindows;
 import io.qawk.orchestrator.window.Windows;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.runtime.Startup;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
@@ -19,7 +19,7 @@ import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-import javax.sql.DataSource;
+import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -31,6 +31,7 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
+import javax.sql.DataSource;
 
 /**
  * Gauges read from Postgres, so every replica reports the same numbers: refreshed on a short schedule
@@ -190,7 +191,7 @@ public class StoreGauges {
     private CentreWindows windowsOf(String stored, Instant now) {
         try {
             return CentreWindows.of(json.readValue(stored, Windows.class), now);
-        } catch (java.io.IOException e) {
+        } catch (IOException e) {
             LOG.debugf("Windows not readable: %s", e.getMessage());
             return CentreWindows.NONE;
         }

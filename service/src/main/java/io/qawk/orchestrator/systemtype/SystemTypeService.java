@@ -4,6 +4,7 @@ import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.NotFoundException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
+import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Transactional;
@@ -26,7 +27,7 @@ public class SystemTypeService {
     Event<SystemTypeChanged> changed;
 
     @Inject
-    jakarta.enterprise.inject.Instance<SystemTypeUsage> usages;
+    Instance<SystemTypeUsage> usages;
 
     public List<SystemType> list() {
         return SystemType.list("order by name");

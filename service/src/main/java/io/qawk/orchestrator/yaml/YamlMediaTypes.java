@@ -1,11 +1,14 @@
 package io.qawk.orchestrator.yaml;
 
 import io.qawk.orchestrator.common.Problem;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
+import java.net.URI;
 import java.util.Set;
+import java.util.function.Function;
 
 /** The content types an import accepts, and the answer when another is sent. */
 final class YamlMediaTypes {
@@ -31,17 +34,17 @@ final class YamlMediaTypes {
      * The shared shape of both imports: refuse a body that is not YAML, import it, and answer 201 with its location
      * when it was created, 200 when it was updated or unchanged.
      */
-    static jakarta.ws.rs.core.Response importAnswer(byte[] body, jakarta.ws.rs.core.HttpHeaders headers,
-                                                    jakarta.ws.rs.core.UriInfo uri, String collection,
-                                                    java.util.function.Function<byte[], ImportResult> importer) {
+    static Response importAnswer(byte[] body, HttpHeaders headers,
+                                                    UriInfo uri, String collection,
+                                                    Function<byte[], ImportResult> importer) {
         if (!accepted(headers.getMediaType())) {
             return unsupported(headers.getMediaType(), uri);
         }
         ImportResult result = importer.apply(body);
         if (result.created()) {
-            return jakarta.ws.rs.core.Response.created(java.net.URI.create(collection + "/" + result.id()))
+            return Response.created(URI.create(collection + "/" + result.id()))
                     .entity(result).build();
         }
-        return jakarta.ws.rs.core.Response.ok(result).build();
+        return Response.ok(result).build();
     }
 }

@@ -2,6 +2,7 @@ package io.qawk.orchestrator.yaml;
 
 import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -13,6 +14,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import io.qawk.orchestrator.common.FieldError;
 import io.qawk.orchestrator.common.InvalidRequestException;
+import io.qawk.orchestrator.common.UnstorableTextException;
 import org.yaml.snakeyaml.LoaderOptions;
 import org.yaml.snakeyaml.error.Mark;
 import org.yaml.snakeyaml.error.MarkedYAMLException;
@@ -103,7 +105,7 @@ final class YamlParsing {
                 return "the body is not valid YAML" + where + ": " + clean(problem) + context;
             }
         }
-        if (e instanceof com.fasterxml.jackson.core.JsonProcessingException j) {
+        if (e instanceof JsonProcessingException j) {
             String where = j.getLocation() == null ? "" : " at " + position(j.getLocation());
             return "the body is not usable YAML" + where + ": " + clean(j.getOriginalMessage());
         }
@@ -176,7 +178,7 @@ final class YamlParsing {
 
         /** Text the database can hold as it is: no U+0000 (YAML's "\\0" escape), no lone surrogate. */
         private static String storable(String text, String path, String where) {
-            String problem = io.qawk.orchestrator.common.UnstorableTextException.whyUnstorable(text);
+            String problem = UnstorableTextException.whyUnstorable(text);
             if (problem != null) {
                 throw new InvalidRequestException(List.of(new FieldError(path, "a text " + problem + where)));
             }
