@@ -46,12 +46,48 @@ class PackageDependenciesTest {
         assertThat(cycles).as("package cycles among io.qawk.orchestrator.*").isEmpty();
     }
 
+    /**
+     * The rooms of {@code deployment/} are layered, each using only those below it: {@code model} (entities, states,
+     * the timeline's records) ← {@code plan} (pure decisions) ← {@code store} (reads and writes) ← {@code engine} (the
+     * loop and what it asks of hawkBit) ← the feature's own room (the service, what channels use) ← {@code api}.
+     */
+    static final List<String> DEPLOYMENT_ROOMS = List.of("model", "plan", "store", "engine", "", "api");
+
+    @Test
+    void deploymentRoomsUseOnlyTheRoomsBelowThem() {
+        Path deployment = MAIN.resolve("deployment");
+        Pattern room = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.(?:([a-z]\\w*)\\.)?[A-Z]");
+        Set<String> upward = new TreeSet<>();
+        Set<String> rooms = new TreeSet<>();
+        for (Path file : javaFiles(deployment)) {
+            Path rel = deployment.relativize(file);
+            String from = rel.getNameCount() == 1 ? "" : rel.getName(0).toString();
+            rooms.add(from);
+            Matcher m = room.matcher(code(read(file)));
+            while (m.find()) {
+                String to = m.group(1) == null ? "" : m.group(1);
+                if (!DEPLOYMENT_ROOMS.contains(from) || !DEPLOYMENT_ROOMS.contains(to)) {
+                    upward.add(rel + ": room " + (from.isEmpty() ? "deployment" : from) + " is not one of "
+                            + DEPLOYMENT_ROOMS);
+                } else if (DEPLOYMENT_ROOMS.indexOf(to) > DEPLOYMENT_ROOMS.indexOf(from)) {
+                    upward.add(rel + " (" + name(from) + ") uses " + name(to));
+                }
+            }
+        }
+        assertThat(rooms).as("rooms found in %s", deployment).containsExactlyInAnyOrderElementsOf(DEPLOYMENT_ROOMS);
+        assertThat(upward).as("deployment rooms using a room above them").isEmpty();
+    }
+
+    private static String name(String room) {
+        return room.isEmpty() ? "deployment" : "deployment." + room;
+    }
+
     /** Channels reach deployments through their small public API, never their entities or engine internals. */
     @Test
     void channelsUseOnlyTheDeploymentsPublicApi() {
         Set<String> allowed = Set.of("ChannelDeployments", "DeploymentRequest", "DeploymentPhase");
         Map<String, Set<String>> used = new TreeMap<>();
-        Pattern deploymentClass = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.([A-Z]\\w*)");
+        Pattern deploymentClass = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.(?:[a-z]\\w*\\.)*([A-Z]\\w*)");
         for (Path file : javaFiles(MAIN.resolve("fleet"))) {
             Matcher m = deploymentClass.matcher(code(read(file)));
             while (m.find()) {

@@ -8,6 +8,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
 
 /**
  * What channels ask of system deployments: the whole of the deployments' API the {@code fleet} package uses, so that

@@ -14,6 +14,13 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.SystemRunWriter;
+import io.qawk.orchestrator.deployment.store.TimelineWriter;
 
 /**
  * A channel's deployment follows the channel: on every pass it asks again which systems are in scope. Systems that
@@ -58,7 +65,7 @@ public class DeploymentFollower {
                 known.moveTo(RunState.PENDING);
                 known.endedAt = null;
                 known.reason = null;
-                RunEvent.record(known.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
+                TimelineWriter.record(known.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
                 added++;
             } else if (known == null) {
                 joining.add(new SystemRunWriter.Pending(s.system(), s.group(), seq++));
@@ -74,7 +81,7 @@ public class DeploymentFollower {
                 run.moveTo(RunState.GIVEN_UP);
                 run.endedAt = now;
                 run.reason = "given up: its devices left the channel (or its centres) before the orchestrator reached it";
-                RunEvent.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
+                TimelineWriter.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
             }
         }
         d.refreshPhase(SystemRun.summaries(d.id), clock.instant());

@@ -10,6 +10,7 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
 
 /** Which discovered systems a deployment takes, in which sequence, and why the others are left out. */
 @ApplicationScoped

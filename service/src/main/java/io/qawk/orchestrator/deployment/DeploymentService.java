@@ -4,8 +4,8 @@ import io.qawk.orchestrator.analysis.MetricGates;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
-import io.qawk.orchestrator.engine.EngineConfig;
-import io.qawk.orchestrator.engine.EngineWake;
+import io.qawk.orchestrator.pass.EngineConfig;
+import io.qawk.orchestrator.pass.EngineWake;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
@@ -25,11 +25,21 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import io.qawk.orchestrator.deployment.engine.StartGate;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.SystemRunWriter;
+import io.qawk.orchestrator.deployment.store.TimelineWriter;
 
 /**
  * Creates deployments and records what people decide (start, pause, resume, abort, roll back, take again).
  * Commands only record intent and re-derive the phase; the engine does the work on its next pass, which each command
- * brings forward to right after its commit ({@link io.qawk.orchestrator.engine.EngineWake}).
+ * brings forward to right after its commit ({@link io.qawk.orchestrator.pass.EngineWake}).
  * <p>
  * About 330 lines because it holds one method per command, each with its checks and the words of its 409s, and the
  * validation of a new deployment; they are read together when what an operator may do is checked.
@@ -205,7 +215,7 @@ public class DeploymentService implements ManifestUsage {
             run.moveTo(RunState.SKIPPED);
             run.reason = TimelineEvent.Skipped.REASON;
             run.endedAt = now;
-            RunEvent.record(run.id, now, new TimelineEvent.Skipped(), actor);
+            TimelineWriter.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "aborted"));
@@ -232,7 +242,7 @@ public class DeploymentService implements ManifestUsage {
         }
         run.rollbackCause = RollbackCause.MANUAL;
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
-        RunEvent.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
+        TimelineWriter.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "rollback requested"));
         return run;
@@ -266,7 +276,7 @@ public class DeploymentService implements ManifestUsage {
         run.soakEndsAt = null;
         String previous = run.reason;
         run.reason = null;
-        RunEvent.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
+        TimelineWriter.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
                 reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "taken again"));
@@ -325,7 +335,7 @@ public class DeploymentService implements ManifestUsage {
     private void recordOnUnderWay(SystemDeployment d, TimelineEvent event, String actor) {
         Instant now = clock.instant();
         for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state in ?2", d.id, RunState.UNDER_WAY)) {
-            RunEvent.record(run.id, now, event, actor);
+            TimelineWriter.record(run.id, now, event, actor);
         }
     }
 

@@ -6,7 +6,7 @@ import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
-import io.qawk.orchestrator.deployment.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;

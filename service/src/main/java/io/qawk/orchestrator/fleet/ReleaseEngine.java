@@ -1,10 +1,10 @@
 package io.qawk.orchestrator.fleet;
 
 import io.qawk.orchestrator.deployment.ChannelDeployments;
-import io.qawk.orchestrator.engine.DeviceObserver;
-import io.qawk.orchestrator.engine.EngineConfig;
-import io.qawk.orchestrator.engine.EngineLock;
-import io.qawk.orchestrator.engine.Outcome;
+import io.qawk.orchestrator.pass.DeviceObserver;
+import io.qawk.orchestrator.pass.EngineConfig;
+import io.qawk.orchestrator.pass.EngineLock;
+import io.qawk.orchestrator.pass.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;

@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.fleet;
 
-import io.qawk.orchestrator.deployment.DeploymentPhase;
-import io.qawk.orchestrator.engine.Outcome;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.pass.Outcome;
 
 import java.time.Duration;
 import java.time.Instant;

@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.fleet;
 
 import io.qawk.orchestrator.deployment.ChannelDeployments;
-import io.qawk.orchestrator.deployment.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;

@@ -38,7 +38,7 @@ import javax.sql.DataSource;
 
 import org.jboss.logging.Logger;
 
-import io.qawk.orchestrator.deployment.DeploymentEngine;
+import io.qawk.orchestrator.deployment.engine.DeploymentEngine;
 import io.qawk.orchestrator.inventory.InventorySync;
 import io.qawk.orchestrator.testsupport.Api;
 import io.restassured.path.json.JsonPath;

@@ -11,7 +11,7 @@ import jakarta.inject.Inject;
 
 import org.junit.jupiter.api.Test;
 
-import io.qawk.orchestrator.deployment.DeploymentEngine;
+import io.qawk.orchestrator.deployment.engine.DeploymentEngine;
 import io.qawk.orchestrator.inventory.InventorySync;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;

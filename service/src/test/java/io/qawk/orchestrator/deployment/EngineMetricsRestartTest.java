@@ -12,6 +12,7 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import io.qawk.orchestrator.deployment.engine.EngineMetrics;
 
 /**
  * The engine's meters when one JVM starts the application again, as the tests do when surefire runs them in two

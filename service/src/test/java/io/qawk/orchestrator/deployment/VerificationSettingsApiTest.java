@@ -25,6 +25,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
+import io.qawk.orchestrator.deployment.engine.DeviceVerifier;
 
 /**
  * The settings of issue 15 in the API and in Mender YAML: a system type component's {@code health} and a manifest

@@ -2,8 +2,8 @@ package io.qawk.orchestrator.metrics;
 
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.qawk.orchestrator.deployment.DeploymentPhase;
-import io.qawk.orchestrator.deployment.RunState;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.testsupport.QuarkusRegistries;
 import org.junit.jupiter.api.Test;
 

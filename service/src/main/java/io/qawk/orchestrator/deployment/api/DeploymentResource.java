@@ -1,0 +1,204 @@
+package io.qawk.orchestrator.deployment.api;
+
+import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qawk.orchestrator.common.Actors;
+import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.window.CentreWindows;
+import io.quarkus.security.identity.SecurityIdentity;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunEvent;
+import io.qawk.orchestrator.deployment.model.RunEventKind;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.CommandRequest;
+import io.qawk.orchestrator.deployment.DeploymentRequest;
+
+/** System deployments: create a draft, start it, steer it, and read how every system went. */
+@Path("/qawk/v1/systemdeployments")
+@Produces(MediaType.APPLICATION_JSON)
+public class DeploymentResource {
+
+    @Inject
+    DeploymentService service;
+
+    @Inject
+    PlanView plans;
+
+    @Inject
+    DeploymentPreview preview;
+
+    @Inject
+    SecurityIdentity identity;
+
+    @Inject
+    Clock clock;
+
+    @GET
+    @Transactional
+    public List<DeploymentView> list() {
+        return service.list().stream().map(this::view).toList();
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response create(DeploymentRequest request, @Context UriInfo uri) {
+        SystemDeployment d = service.create(request, actor());
+        return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(d.id)).build()).entity(get(d.id)).build();
+    }
+
+    /** What this request would do if created and started now (as {@code GET {id}/plan} of a draft); stores nothing. */
+    @POST
+    @Path("plan")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public ObjectNode preview(DeploymentRequest request) {
+        return preview.plan(request, actor());
+    }
+
+    @GET
+    @Path("{id}")
+    @Transactional
+    public DeploymentView get(@PathParam("id") long id) {
+        return view(service.get(id));
+    }
+
+    @POST
+    @Path("{id}/start")
+    public DeploymentView start(@PathParam("id") long id) {
+        service.start(id, actor());
+        return get(id);
+    }
+
+    @POST
+    @Path("{id}/pause")
+    public DeploymentView pause(@PathParam("id") long id) {
+        service.pause(id, actor());
+        return get(id);
+    }
+
+    @POST
+    @Path("{id}/resume")
+    public DeploymentView resume(@PathParam("id") long id) {
+        service.resume(id, actor());
+        return get(id);
+    }
+
+    @POST
+    @Path("{id}/abort")
+    public DeploymentView abort(@PathParam("id") long id) {
+        service.abort(id, actor());
+        return get(id);
+    }
+
+    @GET
+    @Path("{id}/plan")
+    public PlanView.Plan plan(@PathParam("id") long id) {
+        return plans.plan(id);
+    }
+
+    @GET
+    @Path("{id}/runs")
+    @Transactional
+    public List<RunView> runs(@PathParam("id") long id) {
+        SystemDeployment d = service.get(id);
+        // two queries, not one per run: the screen polls this while tens of thousands of systems go through
+        Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
+                + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
+                .collect(Collectors.groupingBy(dev -> dev.runId));
+        CentreWindows windows = windowsNow(d);
+        Instant now = clock.instant();
+        return SystemRun.ofDeployment(id).stream()
+                .map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), windows, now))
+                .toList();
+    }
+
+    @GET
+    @Path("{id}/runs/{runId}")
+    @Transactional
+    public RunView run(@PathParam("id") long id, @PathParam("runId") long runId) {
+        SystemRun r = runOf(id, runId);
+        return RunView.of(r, RunDevice.ofRun(r.id), windowsNow(service.get(id)), clock.instant());
+    }
+
+    @GET
+    @Path("{id}/runs/{runId}/events")
+    @Transactional
+    public List<EventView> events(@PathParam("id") long id, @PathParam("runId") long runId) {
+        runOf(id, runId);
+        return RunEvent.<RunEvent>list("runId = ?1 order by at, id", runId).stream()
+                .map(e -> new EventView(e.id, e.at, e.kind, e.message, e.actor, e.data)).toList();
+    }
+
+    @POST
+    @Path("{id}/runs/{runId}/rollback")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public RunView rollback(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
+        service.rollback(id, runId, body == null ? null : body.reason(), actor());
+        return run(id, runId);
+    }
+
+    @POST
+    @Path("{id}/runs/{runId}/retry")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public RunView retry(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
+        service.retry(id, runId, body == null ? null : body.reason(), actor());
+        return run(id, runId);
+    }
+
+    private SystemRun runOf(long id, long runId) {
+        service.get(id);
+        SystemRun r = SystemRun.findById(runId);
+        if (r == null || r.deploymentId != id) {
+            throw new NotFoundException("run", runId + " of system deployment " + id);
+        }
+        return r;
+    }
+
+    private DeploymentView view(SystemDeployment d) {
+        Manifest m = Manifest.findById(d.manifestId);
+        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), windowsNow(d));
+    }
+
+    private CentreWindows windowsNow(SystemDeployment d) {
+        return CentreWindows.of(d.windows, clock.instant());
+    }
+
+    private String actor() {
+        return Actors.of(identity);
+    }
+
+    /**
+     * One entry of a run's timeline: its kind ({@code type}), the words operators read, who did it (null: the
+     * engine), and the kind's fields ({@code data}, as {@link TimelineEvent}'s record of that kind has them; null for
+     * entries from before they were stored).
+     */
+    /** {@code data}: the event's fields, the stored JSON text passed through as a JSON object. */
+    public record EventView(long id, Instant at, RunEventKind type, String message, String actor,
+                            @JsonRawValue
+                            @Schema(type =
+                                    SchemaType.OBJECT)
+                            String data) {
+    }
+}

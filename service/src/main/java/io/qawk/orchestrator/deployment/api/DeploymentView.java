@@ -1,0 +1,97 @@
+package io.qawk.orchestrator.deployment.api;
+
+import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.manifest.ManifestRevision;
+import io.qawk.orchestrator.window.CentreWindows;
+import io.qawk.orchestrator.window.Windows;
+
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+
+/**
+ * A deployment as the API shows it: settings, phase, and how its systems stand in numbers and in words; which revision
+ * of its manifest it runs (null while a draft) and whether the manifest has been changed since; its metric gate; its
+ * maintenance {@code windows} as set (null: none), each centre's window now ({@code centreWindows}: the centres of its
+ * systems, or of its settings while a draft; empty without windows) and how many pending systems wait for one
+ * ({@code waitingForWindow}).
+ */
+public record DeploymentView(long id, String name, long manifestId, String manifestName, Long fleetId,
+                             List<String> groups, List<String> systems, int maxParallel, int maxFailed,
+                             boolean byCentre, int orderTimeoutSeconds, int verifyTimeoutSeconds, int soakSeconds,
+                             DeploymentPhase state, boolean paused,
+                             boolean aborted, Counts counts, String summary, Instant createdAt, String createdBy,
+                             Instant startedAt, Instant endedAt, Integer manifestRevision,
+                             boolean manifestChangedSince, MetricGate metricGate, Windows windows,
+                             List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow) {
+
+    /** Systems by how their runs stand; {@code verifying}: every order done, soaking before they count as updated. */
+    public record Counts(int systems, int pending, int running, int verifying, int rollingBack, int succeeded,
+                         int rolledBack, int rollbackFailed, int skipped, int givenUp) {
+
+        static Counts of(List<SystemRun.Tally> runs) {
+            int[] n = new int[RunState.values().length];
+            runs.forEach(t -> n[t.state().ordinal()] += (int) t.count());
+            return new Counts(Arrays.stream(n).sum(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
+                    n[RunState.VERIFYING.ordinal()], n[RunState.ROLLING_BACK.ordinal()], n[RunState.SUCCEEDED.ordinal()],
+                    n[RunState.ROLLED_BACK.ordinal()], n[RunState.ROLLBACK_FAILED.ordinal()],
+                    n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()]);
+        }
+
+        /** "7 of 8 updated, 1 rolled back" — with the worst case called out. */
+        String words() {
+            StringBuilder sb = new StringBuilder().append(succeeded).append(" of ").append(systems).append(" updated");
+            int back = rolledBack + rollbackFailed;
+            if (back > 0 || systems > 0) {
+                sb.append(", ").append(back).append(" rolled back");
+            }
+            if (rollbackFailed > 0) {
+                sb.append(" (").append(rollbackFailed).append(" failed to go back)");
+            }
+            if (running + rollingBack > 0) {
+                sb.append(", ").append(running + rollingBack).append(" under way");
+            }
+            if (verifying > 0) {
+                sb.append(", ").append(verifying).append(" verifying");
+            }
+            if (skipped > 0) {
+                sb.append(", ").append(skipped).append(" skipped");
+            }
+            if (givenUp > 0) {
+                sb.append(", ").append(givenUp).append(" given up");
+            }
+            return sb.toString();
+        }
+    }
+
+    /** {@code runs}: its runs counted by state and group, in the order of each one's first run. */
+    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun.Tally> runs, CentreWindows windows) {
+        Counts c = Counts.of(runs);
+        ManifestRevision.Pinned pinned = ManifestRevision.pinned(d.manifestRevisionId);
+        List<CentreWindows.CentreWindow> centres = List.of();
+        int waiting = 0;
+        if (windows.any()) {
+            Set<String> names = new LinkedHashSet<>();
+            runs.forEach(t -> names.add(t.group()));
+            if (runs.isEmpty()) {
+                names.addAll(!d.groups.isEmpty() ? d.groups
+                        : d.windows.centres() == null ? List.of() : d.windows.centres().keySet());
+            }
+            centres = names.stream().map(windows::state).toList();
+            waiting = (int) runs.stream().filter(t -> t.state() == RunState.PENDING && windows.closed(t.group()))
+                    .mapToLong(SystemRun.Tally::count).sum();
+        }
+        return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
+                d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,
+                d.aborted, c,
+                d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
+                d.createdAt, d.createdBy, d.startedAt, d.endedAt, pinned == null ? null : pinned.revision(),
+                pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting);
+    }
+}

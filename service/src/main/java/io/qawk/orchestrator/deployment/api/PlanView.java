@@ -1,0 +1,114 @@
+package io.qawk.orchestrator.deployment.api;
+
+import io.qawk.orchestrator.inventory.SystemsQuery;
+import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestComponent;
+import io.qawk.orchestrator.window.CentreWindows;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+import io.qawk.orchestrator.deployment.engine.StartGate;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.DeploymentScope;
+
+/**
+ * What a deployment will do (before start) or is doing: per system in scope, which device gets which set at which
+ * order and which already run it; and which systems are out of scope and why. Read from the inventory, so it does
+ * not wait for hawkBit; a started system shows its photograph instead.
+ */
+@ApplicationScoped
+public class PlanView {
+
+    @Inject
+    DeploymentService deployments;
+
+    @Inject
+    DeploymentScope scope;
+
+    @Inject
+    SystemsQuery systems;
+
+    @Inject
+    StartGate gate;
+
+    @Inject
+    Clock clock;
+
+    /** The whole plan; {@code windows}: each centre in scope, its maintenance window now (empty without windows). */
+    public record Plan(long deploymentId, String manifest, List<Integer> orders, List<SystemPlan> systems,
+                       List<DeploymentScope.OutOfScope> outOfScope, List<CentreWindows.CentreWindow> windows) {
+    }
+
+    /**
+     * One system: its devices, and whether this comes from its photograph or from the inventory; {@code waiting} says
+     * why a system not yet started would not start now (its centre's window is closed, another deployment drives it,
+     * it is mixed, …).
+     */
+    public record SystemPlan(String system, String group, RunState state, boolean photographed, String waiting,
+                             List<DevicePlan> devices) {
+    }
+
+    /** One device: at which order it gets which set, and whether it already runs it. */
+    public record DevicePlan(String controllerId, String componentType, int order, String runs, String gets,
+                             boolean alreadyOnIt) {
+    }
+
+    @Transactional
+    public Plan plan(long deploymentId) {
+        SystemDeployment d = deployments.get(deploymentId);
+        Manifest m = d.manifest();
+        Map<String, SystemRun> runs = SystemRun.ofDeployment(deploymentId).stream()
+                .collect(Collectors.toMap(r -> r.system, Function.identity()));
+        List<SystemPlan> out = new ArrayList<>();
+        List<DeploymentScope.InScope> inScope = d.phase == DeploymentPhase.DRAFT ? scope.inScope(d, m)
+                : SystemRun.ofDeployment(deploymentId).stream().map(r -> new DeploymentScope.InScope(r.system, r.group)).toList();
+        Map<String, StartGate.Verdict> waiting = gate.check(d, m.systemTypeId, inScope.stream()
+                .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
+                .map(DeploymentScope.InScope::system).toList());
+        boolean halted = gate.halted(d);
+        CentreWindows windows = CentreWindows.of(d.windows, clock.instant());
+        for (DeploymentScope.InScope s : inScope) {
+            SystemRun run = runs.get(s.system());
+            String closed = run == null || run.state == RunState.PENDING ? windows.waitingReason(s.group()) : null;
+            String why = closed != null ? closed : waiting.containsKey(s.system()) ? waiting.get(s.system()).reason()
+                    : halted && (run == null || run.state == RunState.PENDING && run.attempt == 1) ? StartGate.HALTED : null;
+            List<RunDevice> photo = run == null ? List.of() : RunDevice.ofRun(run.id);
+            if (!photo.isEmpty()) {
+                out.add(new SystemPlan(s.system(), s.group(), run.state, true, null, photo.stream().map(p -> new DevicePlan(
+                        p.controllerId, p.componentType, p.order, p.fromSet, p.toSet,
+                        p.fromSetId != null && p.fromSetId == p.toSetId)).toList()));
+                continue;
+            }
+            List<DevicePlan> devices = new ArrayList<>();
+            for (SystemsQuery.SystemDevice dev : systems.devices(m.systemTypeId, s.system())) {
+                Optional<ManifestComponent> c = m.component(dev.componentType());
+                c.ifPresent(component -> devices.add(new DevicePlan(dev.controllerId(), dev.componentType(), component.order,
+                        dev.installedSet(), component.distributionSet,
+                        Objects.equals(dev.installedSetId(), component.distributionSetId))));
+            }
+            devices.sort(Comparator.comparingInt(DevicePlan::order).thenComparing(DevicePlan::controllerId));
+            out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, why, devices));
+        }
+        List<DeploymentScope.OutOfScope> excluded = d.phase == DeploymentPhase.DRAFT ? scope.outOfScope(d, m) : List.of();
+        List<CentreWindows.CentreWindow> centres = !windows.any() ? List.of() : inScope.stream()
+                .map(DeploymentScope.InScope::group).collect(Collectors.toCollection(LinkedHashSet::new))
+                .stream().map(windows::state).toList();
+        return new Plan(d.id, m.name, m.orders(), out, excluded, centres);
+    }
+}

@@ -1,0 +1,107 @@
+package io.qawk.orchestrator.deployment.engine;
+
+import io.qawk.orchestrator.deployment.plan.RunPlanner;
+import io.qawk.orchestrator.deployment.store.RunStore;
+import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
+import io.qawk.orchestrator.hawkbit.AssignmentRefusedException;
+import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
+import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
+import io.qawk.orchestrator.pass.EngineConfig;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The pass's steps "send" and "record hawkBit's answers": the decided assignments, already stored as intents, go to
+ * hawkBit one call per distribution set, and hawkBit's actions are recorded. A set hawkBit refuses fails the devices
+ * it was for (their runs go back on the next pass); targets hawkBit silently dropped are named; hawkBit away only
+ * delays (the intents stay, the next pass recovers them). None of these stops the other sets from being sent.
+ */
+@ApplicationScoped
+public class AssignmentSender {
+
+    private static final Logger LOG = Logger.getLogger(AssignmentSender.class);
+
+    @Inject
+    HawkbitGateway hawkbit;
+
+    @Inject
+    RunStore store;
+
+    @Inject
+    EngineMetrics metrics;
+
+    @Inject
+    EngineConfig config;
+
+    @Inject
+    Clock clock;
+
+    void send(Outbox outbox) {
+        Map<String, Long> runOfDevice = outbox.runOfDevice();
+        Map<Long, List<RunPlanner.Assign>> bySet = outbox.assignments().stream()
+                .collect(Collectors.groupingBy(RunPlanner.Assign::setId, LinkedHashMap::new, Collectors.toList()));
+        for (Map.Entry<Long, List<RunPlanner.Assign>> e : bySet.entrySet()) {
+            List<String> ids = e.getValue().stream().map(RunPlanner.Assign::controllerId).distinct().toList();
+            List<RunPlanner.Assign> sent = e.getValue();
+            AssignmentResult result;
+            Set<String> dropped = new HashSet<>();
+            try {
+                result = hawkbit.assign(e.getKey(), ids);
+            } catch (AssignmentRefusedException refused) {
+                Set<String> refusedIds = new HashSet<>();
+                for (AssignmentRefusedException.Refusal r : refused.refusals()) {
+                    LOG.warnf("hawkBit refused set %d (%s) for %d device(s): %s", e.getKey(), refused.setLabel(),
+                            r.controllerIds().size(), r.statusAndReason());
+                    store.recordRefusal(refused.setLabel(), r.controllerIds(), r.statusAndReason(), runOfDevice,
+                            clock.instant());
+                    refusedIds.addAll(r.controllerIds());
+                }
+                sent = sent.stream().filter(a -> !refusedIds.contains(a.controllerId())).toList();
+                if (sent.isEmpty()) {
+                    continue;
+                }
+                result = refused.result();
+            } catch (AssignmentIncompleteException incomplete) {
+                result = incomplete.result();
+                dropped.addAll(incomplete.unknownTargets());
+            } catch (HawkbitUnavailableException down) {
+                LOG.warnf("Assignment of set %d to %d device(s) waits for hawkBit: %s", e.getKey(), ids.size(),
+                        down.getMessage());
+                continue; // intents stay; the next pass recovers them
+            } catch (HawkbitRequestException notAllowed) {
+                // not a refusal of this set (see HawkbitAnswer): Qawk's own access to hawkBit. No device is concerned.
+                LOG.errorf("Assignment of set %d to %d device(s) waits: %s", e.getKey(), ids.size(),
+                        notAllowed.getMessage());
+                continue;
+            }
+            faultRecordDelay();
+            RunStore.Assigned assigned = store.recordAssignment(e.getKey(), sent, result, dropped, runOfDevice,
+                    clock.instant());
+            metrics.devicesAssigned(false, assigned.forward());
+            metrics.devicesAssigned(true, assigned.back());
+        }
+    }
+
+    /** See {@link EngineConfig#faultRecordDelay()}: only crash tests set it. */
+    private void faultRecordDelay() {
+        long millis = config.faultRecordDelay().toMillis();
+        if (millis > 0) {
+            try {
+                Thread.sleep(millis);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}

@@ -1,0 +1,390 @@
+package io.qawk.orchestrator.deployment.engine;
+
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.plan.Health;
+import io.qawk.orchestrator.deployment.plan.RunPlanner;
+import io.qawk.orchestrator.deployment.plan.RunScheduler;
+import io.qawk.orchestrator.deployment.plan.Verification;
+import io.qawk.orchestrator.deployment.store.RunStore;
+import io.qawk.orchestrator.hawkbit.HawkbitException;
+import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
+import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
+import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
+import io.qawk.orchestrator.pass.DeviceObserver;
+import io.qawk.orchestrator.pass.EngineConfig;
+import io.qawk.orchestrator.pass.EngineLock;
+import io.qawk.orchestrator.pass.EngineWake;
+import io.qawk.orchestrator.pass.Outcome;
+import io.qawk.orchestrator.pass.PassLoop;
+import io.qawk.orchestrator.window.CentreWindows;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ManagedContext;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.ShutdownEvent;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.event.TransactionPhase;
+import jakarta.inject.Inject;
+import org.jboss.logging.Logger;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The thin loop around {@link RunPlanner}. A pass of one deployment, under its Postgres lock, is an ordered list of
+ * steps, each of which completes or leaves the rest to the next pass: load what to follow; recover unconfirmed
+ * intents ({@link IntentRecoverer}); observe hawkBit (devices in flight, verifications, soaking systems' health);
+ * account for time nobody could observe ({@link UnobservedTime}); plan each run with news and store its decision;
+ * photograph the systems the scheduler starts and store their photographs; send the stored intents and record
+ * hawkBit's answers ({@link AssignmentSender}). Every step can be repeated after a crash. When passes come is
+ * {@link PassLoop}'s; this class starts it, wakes it after commands and tells it whether devices are due.
+ */
+@ApplicationScoped
+public class DeploymentEngine {
+
+    private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
+
+    @Inject
+    HawkbitGateway hawkbit;
+
+    @Inject
+    DeviceObserver observer;
+
+    @Inject
+    Photographer photographer;
+
+    @Inject
+    RunStore store;
+
+    @Inject
+    StartGate gate;
+
+    @Inject
+    IntentRecoverer intents;
+
+    @Inject
+    UnobservedTime unobserved;
+
+    @Inject
+    AssignmentSender sender;
+
+    @Inject
+    EngineLock locks;
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    EngineConfig config;
+
+    @Inject
+    EngineMetrics metrics;
+
+    @Inject
+    DeviceVerifier verifier;
+
+    @Inject
+    SystemHealth health;
+
+    @Inject
+    HawkbitNotConfigured notConfigured;
+
+    private final ReentrantLock passLock = new ReentrantLock();
+
+    /** When passes come: at once when woken, every busy interval while devices are due, else every interval. */
+    private PassLoop loop;
+
+    /** Whether a deployment of the pass under way (guarded by {@link #passLock}) has devices due from hawkBit. */
+    private boolean due;
+
+    void start(@Observes StartupEvent e) {
+        loop = new PassLoop(this::loopPass, config.busyInterval(), config.interval(), config.initialDelay());
+        loop.start("qawk-deployment-engine");
+    }
+
+    void stop(@Observes ShutdownEvent e) throws InterruptedException {
+        if (loop != null) {
+            loop.stop(Duration.ofSeconds(30));
+        }
+    }
+
+    /**
+     * A deployment was started or commanded: the next pass comes now, not at the next tick. Called once the command's
+     * transaction committed, so the pass sees it.
+     */
+    void wake(@Observes(during = TransactionPhase.AFTER_SUCCESS) EngineWake wake) {
+        if (loop != null) {
+            loop.wake();
+        }
+    }
+
+    /** The loop's pass, with a request context as scheduled methods have; true when devices are due. */
+    private boolean loopPass() {
+        if (notConfigured.test(null)) {
+            return false;
+        }
+        ManagedContext requests = Arc.container().requestContext();
+        requests.activate();
+        try {
+            passLock.lock();
+            try {
+                passAll();
+                return due;
+            } finally {
+                passLock.unlock();
+            }
+        } finally {
+            requests.terminate();
+        }
+    }
+
+    /** One pass over every deployment that has something to follow; returns how many were driven. */
+    public int passAll() {
+        passLock.lock();
+        long passStarted = metrics.passStarted();
+        due = false;
+        try {
+            int driven = 0;
+            for (long id : store.activeDeploymentIds()) {
+                try {
+                    if (pass(id)) {
+                        driven++;
+                    }
+                } catch (HawkbitUnavailableException e) {
+                    metrics.hawkbitUnavailable();
+                    LOG.warnf("Deployment %d waits: hawkBit is unavailable (%s)", id, e.getMessage());
+                } catch (RuntimeException e) {
+                    metrics.engineError();
+                    LOG.errorf(e, "Pass of deployment %d failed; it is tried again next pass", id);
+                }
+            }
+            metrics.passEnded(passStarted);
+            return driven;
+        } finally {
+            passLock.unlock();
+        }
+    }
+
+    /** One pass of one deployment, step by step; false when another replica holds it. */
+    boolean pass(long deploymentId) {
+        Optional<EngineLock.Held> lock = locks.tryLock((int) deploymentId);
+        if (lock.isEmpty()) {
+            return false;
+        }
+        try (EngineLock.Held held = lock.get()) {
+            RunStore.Snapshot snap = store.load(deploymentId);
+            if (snap == null) {
+                unobserved.forget(deploymentId);
+                return true;
+            }
+            Observation seen = observe(snap);
+            snap = unobserved.observed(seen.snapshot(), seen.at());
+            Outbox outbox = planAndSave(snap, seen);
+            outbox.addAll(photographAndStart(snap));
+            sender.send(outbox);
+            store.refreshPhase(deploymentId);
+            // devices sent to, waiting for hawkBit's answer or for their verification: the next pass comes soon
+            due |= snap.phase() != DeploymentPhase.PAUSED && (!snap.inFlight().isEmpty() || !outbox.isEmpty()
+                    || !seen.verified().isEmpty() || !seen.snapshot().intents().isEmpty());
+            return true;
+        }
+    }
+
+    /**
+     * What hawkBit says of a deployment at {@code at}: its devices in flight ({@code outcomes}, with those that left
+     * their system), whether those waiting to verify match their queries ({@code verified}; {@code refused}: those
+     * whose query hawkBit refused, with why), and the health of its soaking systems.
+     */
+    record Observation(RunStore.Snapshot snapshot, Instant at, Map<String, Outcome> outcomes,
+                       Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts) {
+    }
+
+    /**
+     * The steps "recover intents" and "observe": both ask hawkBit, and hawkBit away fails the pass as a whole (so no
+     * device is judged on a missing answer), the deployment marked unobserved from its last observation.
+     */
+    private Observation observe(RunStore.Snapshot loaded) {
+        try {
+            RunStore.Snapshot snap = intents.recover(loaded);
+            Map<String, Outcome> outcomes = new HashMap<>(observer.observe(snap.inFlight()));
+            Map<String, String> refused = new HashMap<>();
+            Map<String, Boolean> verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);
+            Map<Long, Health> verdicts = health.check(SystemHealth.soaking(snap), snap.metricGate());
+            for (String left : snap.leftTheirSystem()) {
+                outcomes.put(left, Outcome.LEFT);
+            }
+            return new Observation(snap, clock.instant(), outcomes, verified, refused, verdicts);
+        } catch (HawkbitException away) {
+            unobserved.notObserved(loaded.deploymentId(), clock.instant(),
+                    away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");
+            throw away;
+        }
+    }
+
+    /**
+     * The step "plan and save": every run with news is planned by {@link RunPlanner} and its decision stored, a few
+     * hundred runs per transaction, intent first (devices to be sent are stored as assigning). Runs that only wait
+     * for devices still at it, with no news, are skipped.
+     */
+    private Outbox planAndSave(RunStore.Snapshot snap, Observation seen) {
+        Map<String, Outcome> outcomes = seen.outcomes();
+        Map<String, String> takenBy = takenBy(outcomes);
+        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
+        reports.putAll(seen.refused());
+        Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), reports, null);
+        Instant now = clock.instant();
+        List<Long> toPlan = new ArrayList<>();
+        for (RunStore.PlannableRun run : snap.runsToPlan()) {
+            // nothing for the planner to decide: only waiting for hawkBit, with no news (and no manual rollback)
+            boolean onlyWaiting = run.state().underWay()
+                    && RunPlanner.onlyWaiting(run.devices(), outcomes, now, snap.orderTimeout());
+            if (!onlyWaiting) {
+                toPlan.add(run.id());
+            }
+        }
+        Outbox outbox = new Outbox();
+        for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
+            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), outcomes, takenBy, snap.orderTimeout(),
+                    verification, seen.verdicts()));
+        }
+        return outbox;
+    }
+
+    /**
+     * The step "photograph and start": the systems the scheduler starts now are photographed (what they run,
+     * confirmed with hawkBit), and each photograph stored before anything is sent, with the first orders planned in
+     * the same transaction.
+     */
+    private Outbox photographAndStart(RunStore.Snapshot snap) {
+        long deploymentId = snap.deploymentId();
+        Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
+        Outbox outbox = new Outbox();
+        Verification none = new Verification(snap.verifyTimeout(), snap.soak(), Map.of(), Map.of(), null);
+        for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
+            Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
+            batch.forEach(id -> some.put(id, photos.get(id)));
+            try {
+                outbox.addAll(planAndSave(() -> store.storePhotographs(some), Map.of(), Map.of(), snap.orderTimeout(),
+                        none, Map.of()));
+            } catch (RuntimeException e) {
+                if (!anotherDriverWon(e)) {
+                    throw e;
+                }
+                // another replica's deployment started one of these systems first: nothing was stored or sent;
+                // next pass the gate sees the other run and these wait for it with a reason
+                metrics.engineError();
+                LOG.warnf("Deployment %d: another deployment started one of %s first; they wait", deploymentId, batch);
+            }
+        }
+        return outbox;
+    }
+
+    /**
+     * In one transaction: the runs {@code load} locks are each planned by {@link RunPlanner} and its decision stored
+     * (intent first: devices to be sent are stored as assigning); returns the assignments to send after the commit.
+     */
+    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Map<String, Outcome> outcomes,
+                               Map<String, String> takenBy, Duration timeout, Verification verification,
+                               Map<Long, Health> verdicts) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            Outbox out = new Outbox();
+            for (RunStore.ToPlan planned : load.get()) {
+                Instant now = clock.instant();
+                SystemRun run = planned.run();
+                RunState before = run.state;
+                RunPlanner.Decision decision = RunPlanner.plan(planned.input(outcomes, takenBy, now, timeout,
+                        verification, verdicts));
+                out.add(run.id, store.save(planned, decision, now));
+                metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());
+            }
+            return out;
+        });
+    }
+
+    /**
+     * Which pending systems start now, in one transaction with the deployment locked: {@link RunScheduler} picks the
+     * candidates (not those whose centre's maintenance window is closed now) and the free slots, the
+     * {@link StartGate} holds back those that may not start, and the scheduler picks among those left.
+     */
+    private List<Long> runsToStart(long deploymentId) {
+        return QuarkusTransaction.requiringNew().call(() -> {
+            RunStore.ToStart s = store.lockToStart(deploymentId);
+            SystemDeployment d = s.deployment();
+            boolean halted = gate.halted(d);
+            CentreWindows windows = CentreWindows.of(d.windows, clock.instant());
+            List<DeploymentPhase.RunSummary> candidates = RunScheduler.candidates(d.phase, d.maxFailed, d.byCentre,
+                    halted, s.runs(), windows::closed);
+            int slots = RunScheduler.slots(d.maxParallel, s.runs());
+            if (candidates.isEmpty() || slots == 0) {
+                return List.<Long>of();
+            }
+            StartGate.Gated gated = gate.holdBack(d, s.runs(), candidates, slots);
+            return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, gated.runs(),
+                    gated.blocked(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
+        });
+    }
+
+    /**
+     * For devices about to fail verification (not matching, their verify timeout run out by the time this pass plans),
+     * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
+     */
+    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified,
+                                                 Set<String> refused) {
+        List<DeviceVerifier.Ask> failing = DeviceVerifier.failing(snap, verified, clock.instant().plus(config.interval()))
+                .stream().filter(a -> !refused.contains(a.controllerId())).toList();
+        if (failing.isEmpty()) {
+            return Map.of();
+        }
+        try {
+            return verifier.reports(failing);
+        } catch (HawkbitException away) {
+            LOG.warnf("What %d device(s) report instead of their verification query could not be read: %s",
+                    failing.size(), away.getMessage());
+            return Map.of();
+        }
+    }
+
+    /** For devices someone else gave another set while ours was open: that set's name, as hawkBit says it. */
+    private Map<String, String> takenBy(Map<String, Outcome> outcomes) {
+        Map<String, String> out = new LinkedHashMap<>();
+        outcomes.forEach((id, o) -> {
+            if (o == Outcome.TAKEN_OVER) {
+                try {
+                    hawkbit.assignedSet(id).ifPresent(set -> out.put(id, set.label()));
+                } catch (TargetNotFoundException gone) {
+                    // named as "another set"
+                }
+            }
+        });
+        return out;
+    }
+
+    /** The unique index {@code system_run_one_driver} refused a second run under way for one system. */
+    static boolean anotherDriverWon(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t.getMessage() != null && t.getMessage().contains("system_run_one_driver")) {
+                return true;
+            }
+            if (t.getCause() == t) {
+                break;
+            }
+        }
+        return false;
+    }
+}

@@ -1,0 +1,201 @@
+package io.qawk.orchestrator.deployment.engine;
+
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.SystemRunWriter;
+import io.qawk.orchestrator.deployment.store.TimelineWriter;
+import io.qawk.orchestrator.pass.DeviceObserver;
+import io.qawk.orchestrator.pass.ReleaseHalts;
+import io.quarkus.hibernate.orm.panache.Panache;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Whether a pending system may be started at this moment, asked just before it would start (and by the plan):
+ * <ul>
+ * <li>another deployment drives it (a run of it, or of a system sharing one of its devices, is under way): it waits
+ *     until that run ended — one system, one driver;</li>
+ * <li>a channel's deployment starts a system only while it is whole in the channel: a mixed system stays pending;</li>
+ * <li>a system none of whose devices is in the inventory any more is given up, never counted as updated.</li>
+ * </ul>
+ * A halted release is the scheduler's business (it still starts systems taken again); {@link #halted} tells it.
+ * Reads Postgres only (the inventory and the runs), inside the caller's transaction. The unique index
+ * {@code system_run_one_driver} stays the referee between replicas; this is what lets the loser wait with a reason.
+ */
+@ApplicationScoped
+public class StartGate {
+
+    /** Under way, or about to go back by hand: the runs that drive their system. */
+    public static final String DRIVING = "(r.state in ('RUNNING', 'VERIFYING', 'ROLLING_BACK')"
+            + " or (r.state = 'SUCCEEDED' and r.rollback_cause = 'MANUAL'))";
+
+    @Inject
+    Instance<ReleaseHalts> halts;
+
+    @Inject
+    SystemRunWriter runWriter;
+
+    @Inject
+    Clock clock;
+
+    /** What the gate said of the scheduler's candidates: those held back, and the runs as they are after it. */
+    public record Gated(Set<Long> blocked, List<DeploymentPhase.RunSummary> runs) {
+    }
+
+    /** Why a system does not start now; {@code giveUp} when it never will. */
+    public record Verdict(String reason, boolean giveUp) {
+    }
+
+    /** Names per query: each is bound twice in one statement, far below Postgres' 32,767 parameters. */
+    public static final int NAMES_PER_QUERY = 1000;
+
+    /** The systems of {@code names} that may not start now, with why; the others are absent from the map. */
+    public Map<String, Verdict> check(SystemDeployment d, long systemTypeId, Collection<String> names) {
+        Map<String, Verdict> out = new LinkedHashMap<>();
+        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
+            checkChunk(d, systemTypeId, chunk, out);
+        }
+        return out;
+    }
+
+    private void checkChunk(SystemDeployment d, long systemTypeId, List<String> list, Map<String, Verdict> out) {
+        Map<String, List<Object[]>> devices = new LinkedHashMap<>();
+        for (Object[] row : rows("select m.system_name, m.controller_id,"
+                + " bool_or(fm.fleet_id = :fleet and not fm.conflict) as in_fleet,"
+                + " string_agg(distinct f.name, ', ') as fleets"
+                + " from system_member m left join fleet_member fm on fm.controller_id = m.controller_id"
+                + " left join fleet f on f.id = fm.fleet_id"
+                + " where m.system_type_id = :type and m.problem is null and m.system_name in (:names)"
+                + " group by m.system_name, m.controller_id order by m.system_name, m.controller_id",
+                Map.of("fleet", d.fleetId == null ? -1L : d.fleetId, "type", systemTypeId, "names", list))) {
+            devices.computeIfAbsent((String) row[0], k -> new ArrayList<>()).add(row);
+        }
+        for (Object[] row : rows("select m.system_name, d.id, d.name from system_member m"
+                + " join run_device rd on rd.controller_id = m.controller_id join system_run r on r.id = rd.run_id"
+                + " join system_deployment d on d.id = r.deployment_id"
+                + " where m.system_type_id = :type and m.problem is null and m.system_name in (:names)"
+                + " and r.deployment_id <> :dep and " + DRIVING
+                + " union select r.system_name, d.id, d.name from system_run r join system_deployment d on d.id = r.deployment_id"
+                + " where r.system_type_id = :type and r.system_name in (:names) and r.deployment_id <> :dep and " + DRIVING,
+                Map.of("type", systemTypeId, "names", list, "dep", d.id))) {
+            out.putIfAbsent((String) row[0], new Verdict(waitingFor((String) row[2], ((Number) row[1]).longValue()), false));
+        }
+        for (String name : list) {
+            List<Object[]> own = devices.get(name);
+            if (own == null) {
+                out.putIfAbsent(name, new Verdict("given up: none of its devices is in the inventory any more", true));
+            } else if (d.fleetId != null) {
+                TreeMap<String, String> outside = new TreeMap<>();
+                for (Object[] dev : own) {
+                    if (!Boolean.TRUE.equals(dev[2])) {
+                        outside.put((String) dev[1], dev[3] == null ? "no channel" : (String) dev[3]);
+                    }
+                }
+                if (outside.size() == own.size()) {
+                    out.putIfAbsent(name, new Verdict("its devices are not in the deployment's channel", false));
+                } else if (!outside.isEmpty()) {
+                    Map.Entry<String, String> first = outside.firstEntry();
+                    out.putIfAbsent(name, new Verdict("mixed: " + first.getKey() + " is in " + first.getValue()
+                            + (outside.size() > 1 ? " (and " + (outside.size() - 1) + " more device(s) outside the channel)" : ""), false));
+                }
+            }
+        }
+    }
+
+    /**
+     * The first candidates in sequence are asked of this gate (held by another deployment? whole in the
+     * channel? still there?) until {@code slots} free ones are found; those that may not start keep their place and
+     * say why, and a system that vanished is given up ({@code runs} are then read again, the phase re-derived).
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public Gated holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> runs,
+                          List<DeploymentPhase.RunSummary> candidates, int slots) {
+        long deploymentId = d.id;
+        Set<Long> blocked = new HashSet<>();
+        boolean gaveUp = false;
+        int free = 0;
+        Instant now = clock.instant();
+        for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates,
+                Math.min(Math.max(2 * slots, 100), NAMES_PER_QUERY))) {
+            // read as plain rows (most start, and are only looked at); one that waits anew or is given up is changed
+            // as an entity, which the summaries below see
+            List<SystemRun> checked = runWriter.read(chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
+            Map<String, Verdict> verdicts = check(d, systemTypeOf(checked),
+                    checked.stream().map(r -> r.system).toList());
+            List<Long> toWrite = new ArrayList<>();
+            for (SystemRun read : checked) {
+                Verdict v = verdicts.get(read.system);
+                if (v == null) {
+                    free++;
+                    continue;
+                }
+                blocked.add(read.id);
+                // one still waiting for the same reason is not written
+                if (v.giveUp() || !v.reason().equals(read.reason)) {
+                    toWrite.add(read.id);
+                }
+            }
+            // those with a new reason or given up, loaded as entities in one query, not one each
+            for (SystemRun run : toWrite.isEmpty() ? List.<SystemRun>of()
+                    : SystemRun.<SystemRun>list("id in ?1 order by id", toWrite)) {
+                Verdict v = verdicts.get(run.system);
+                if (v.giveUp()) {
+                    run.moveTo(RunState.GIVEN_UP);
+                    run.endedAt = now;
+                    gaveUp = true;
+                }
+                if (!v.reason().equals(run.reason)) {
+                    run.reason = v.reason();
+                    TimelineWriter.record(run.id, now, v.giveUp() ? new TimelineEvent.GivenUp(v.reason())
+                            : new TimelineEvent.Waiting(v.reason()), null);
+                }
+            }
+            if (free >= slots) {
+                break;
+            }
+        }
+        if (gaveUp) {
+            runs = SystemRun.summaries(deploymentId);
+            d.refreshPhase(runs, now);
+        }
+        return new Gated(blocked, runs);
+    }
+
+    private static long systemTypeOf(List<SystemRun> runs) {
+        return runs.isEmpty() ? -1 : runs.get(0).systemTypeId;
+    }
+
+    public static final String HALTED = "waiting: the channel's release is halted; resume it on the channel";
+
+    /** Whether the channel release this deployment belongs to is halted. */
+    public boolean halted(SystemDeployment d) {
+        return d.fleetId != null && halts.isResolvable() && halts.get().halted(d.id);
+    }
+
+    static String waitingFor(String deployment, long id) {
+        return "waiting for deployment \"" + deployment + "\" (#" + id + ") to finish with this system";
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<Object[]> rows(String sql, Map<String, Object> params) {
+        var q = Panache.getEntityManager().createNativeQuery(sql);
+        params.forEach(q::setParameter);
+        return (List<Object[]>) q.getResultList();
+    }
+}

@@ -1,0 +1,129 @@
+package io.qawk.orchestrator.deployment.model;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.Id;
+import jakarta.persistence.IdClass;
+import jakarta.persistence.Table;
+
+import java.io.Serializable;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+
+/** A device of a run: its photograph (from-set) and destination (to-set), and how far it got. */
+@Entity
+@Table(name = "run_device")
+@IdClass(RunDevice.Key.class)
+public class RunDevice extends PanacheEntityBase {
+
+    @Id
+    @Column(name = "run_id")
+    public long runId;
+
+    @Id
+    @Column(name = "controller_id")
+    public String controllerId;
+
+    @Column(name = "component_type", nullable = false)
+    public String componentType;
+
+    @Column(name = "update_order", nullable = false)
+    public int order;
+
+    @Column(name = "from_set_id")
+    public Long fromSetId;
+
+    @Column(name = "from_set")
+    public String fromSet;
+
+    @Column(name = "to_set_id", nullable = false)
+    public long toSetId;
+
+    @Column(name = "to_set", nullable = false)
+    public String toSet;
+
+    /** Changed only by {@link #moveTo}, through {@link DeviceState#to}. */
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public DeviceState state = DeviceState.WAITING;
+
+    @Column(nullable = false)
+    public boolean failed;
+
+    @Column(name = "intent_at")
+    public Instant intentAt;
+
+    @Column(name = "assigned_at")
+    public Instant assignedAt;
+
+    @Column(name = "action_id")
+    public Long actionId;
+
+    @Column(name = "finished_at")
+    public Instant finishedAt;
+
+    public String detail;
+
+    /** Seconds of the current assignment during which hawkBit could not be observed (or it was paused): not counted. */
+    @Column(name = "unobserved_seconds", nullable = false)
+    public long unobservedSeconds;
+
+    /** How it failed, for the run's reason, when that is more than "it reported a failure" (timed out, refused). */
+    public String failure;
+
+    /** Its component's verification query in the deployment's manifest revision, when photographed; null: none. */
+    @Column(name = "verify_query")
+    public String verifyQuery;
+
+    /** Its component's health query in the system type, when photographed; null: none. */
+    @Column(name = "health_query")
+    public String healthQuery;
+
+    /** Since when it waits to match {@link #verifyQuery} (it finished installing then); null unless VERIFYING. */
+    @Column(name = "verifying_since")
+    public Instant verifyingSince;
+
+    /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
+    public void moveTo(DeviceState next) {
+        state = state.to(next);
+    }
+
+    public static List<RunDevice> ofRun(long runId) {
+        return list("runId = ?1 order by order, controllerId", runId);
+    }
+
+
+    /** The set this device is being sent now: its destination, or its photographed set on the way back. */
+    public long setInFlight() {
+        return state.rollingBack() ? fromSetId : toSetId;
+    }
+
+    /** Composite key: run and controller id. */
+    public static class Key implements Serializable {
+        public long runId;
+        public String controllerId;
+
+        public Key() {
+        }
+
+        public Key(long runId, String controllerId) {
+            this.runId = runId;
+            this.controllerId = controllerId;
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.runId == runId && Objects.equals(k.controllerId, controllerId);
+        }
+
+        @Override
+        public int hashCode() {
+            return Objects.hash(runId, controllerId);
+        }
+    }
+}

@@ -1,0 +1,161 @@
+package io.qawk.orchestrator.deployment.model;
+
+import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestRevision;
+import io.qawk.orchestrator.window.Windows;
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.LockModeType;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** A manifest applied to systems, a few at a time. Its phase is derived from its flags and runs on every change. */
+@Entity
+@Table(name = "system_deployment")
+public class SystemDeployment extends PanacheEntityBase {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(nullable = false)
+    public String name;
+
+    @Column(name = "manifest_id", nullable = false)
+    public long manifestId;
+
+    /** The manifest's content frozen when this deployment started; null while it is a draft. */
+    @Column(name = "manifest_revision_id")
+    public Long manifestRevisionId;
+
+    @Column(name = "fleet_id")
+    public Long fleetId;
+
+    /** Only these centres, in this order; empty = every centre, by name. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "groups", nullable = false)
+    public List<String> groups = new ArrayList<>();
+
+    /** Only these systems; empty = all in scope. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "systems", nullable = false)
+    public List<String> systems = new ArrayList<>();
+
+    @Column(name = "max_parallel", nullable = false)
+    public int maxParallel;
+
+    @Column(name = "max_failed", nullable = false)
+    public int maxFailed;
+
+    @Column(name = "by_centre", nullable = false)
+    public boolean byCentre;
+
+    @Column(name = "order_timeout_seconds", nullable = false)
+    public int orderTimeoutSeconds;
+
+    /** The metric gate's query and condition ({@link #metricGate()}); both null without one. */
+    @Column(name = "metric_gate_query")
+    public String metricGateQuery;
+
+    @Column(name = "metric_gate_condition")
+    public String metricGateCondition;
+
+    /** When systems may start, per centre; null: every centre always open. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "windows")
+    public Windows windows;
+    /** How long a device that finished may take to match its verification query. */
+    @Column(name = "verify_timeout_seconds", nullable = false)
+    public int verifyTimeoutSeconds = DEFAULT_VERIFY_TIMEOUT_SECONDS;
+
+    /** How long a system must stay healthy after its last order before it counts as updated; 0: no soak. */
+    @Column(name = "soak_seconds", nullable = false)
+    public int soakSeconds;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public DeploymentPhase phase = DeploymentPhase.DRAFT;
+
+    @Column(nullable = false)
+    public boolean paused;
+
+    @Column(nullable = false)
+    public boolean aborted;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "created_by")
+    public String createdBy;
+
+    @Column(name = "started_at")
+    public Instant startedAt;
+
+    @Column(name = "ended_at")
+    public Instant endedAt;
+
+    @Version
+    public long version;
+
+    /**
+     * What this deployment runs: the manifest as it was when the deployment started (its revision), for every system
+     * it takes, however the manifest has been edited since; while a draft, the manifest as it is.
+     */
+    public Manifest manifest() {
+        return manifestRevisionId == null ? Manifest.findById(manifestId)
+                : ManifestRevision.<ManifestRevision>findById(manifestRevisionId).content();
+    }
+
+    /** The metric gate its soak asks ({@link io.qawk.orchestrator.analysis.MetricGates#verdict}), or null for none. */
+    public MetricGate metricGate() {
+        return metricGateQuery == null ? null : new MetricGate(metricGateQuery, metricGateCondition);
+    }
+    public static final int DEFAULT_VERIFY_TIMEOUT_SECONDS = 300;
+    /** The longest verify timeout and soak: a day. */
+    public static final int MAX_VERIFY_SECONDS = 86_400;
+
+    public Duration orderTimeout() {
+        return Duration.ofSeconds(orderTimeoutSeconds);
+    }
+
+    public Duration verifyTimeout() {
+        return Duration.ofSeconds(verifyTimeoutSeconds);
+    }
+
+    public Duration soak() {
+        return Duration.ofSeconds(soakSeconds);
+    }
+
+    /** This deployment, locked for the rest of the transaction. */
+    public static SystemDeployment lock(long id) {
+        SystemDeployment d = findById(id, LockModeType.PESSIMISTIC_WRITE);
+        if (d == null) {
+            throw new NotFoundException("system deployment", id);
+        }
+        return d;
+    }
+
+    /** Re-derives the phase from the flags and these runs; sets the end time ({@code now}) when it ends. */
+    public void refreshPhase(List<DeploymentPhase.RunSummary> runs, Instant now) {
+        DeploymentPhase derived = DeploymentPhase.derive(startedAt != null, paused, aborted, maxFailed, runs);
+        if (derived != phase) {
+            phase = derived;
+            endedAt = derived.ended() ? now : null;
+        }
+    }
+}

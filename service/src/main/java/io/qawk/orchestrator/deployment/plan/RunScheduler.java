@@ -1,0 +1,86 @@
+package io.qawk.orchestrator.deployment.plan;
+
+import java.util.Comparator;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Predicate;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+
+/**
+ * Which pending systems a deployment starts now: in their sequence (centres in the deployment's order, then by
+ * system name), never more under way than {@code maxParallel}, and with {@code byCentre} only from the first centre
+ * that still has systems not done. Once more systems failed than {@code maxFailed} allows, or while the channel's
+ * release is halted, only systems a person took again are started: the budget and the halt stop systems that were
+ * never started, not a person's decision about one system. Systems {@code blocked} (another deployment drives them,
+ * they are not whole in the channel) are passed over and do not take a slot. Nor do systems of a centre whose
+ * maintenance window is {@code closed} (taken again or not); with {@code byCentre} a closed centre holds the later
+ * centres back like a centre under way does, since byCentre promises one centre after the other. Systems under way
+ * are never stopped by a window: they finish or roll back.
+ */
+public final class RunScheduler {
+
+    private RunScheduler() {
+    }
+
+    /** The systems to start now; {@code closed} says of a centre (null: a system without one) whether its window is shut. */
+    public static List<DeploymentPhase.RunSummary> toStart(DeploymentPhase phase, int maxParallel, int maxFailed,
+                                                    boolean byCentre, boolean halted,
+                                                    List<DeploymentPhase.RunSummary> runs, Set<Long> blocked,
+                                                    Predicate<String> closed) {
+        return candidates(phase, maxFailed, byCentre, halted, runs, closed).stream()
+                .filter(r -> !blocked.contains(r.id()))
+                .limit(slots(maxParallel, runs))
+                .toList();
+    }
+
+    /** Every centre open. */
+    public static List<DeploymentPhase.RunSummary> toStart(DeploymentPhase phase, int maxParallel, int maxFailed,
+                                                    boolean byCentre, boolean halted,
+                                                    List<DeploymentPhase.RunSummary> runs, Set<Long> blocked) {
+        return toStart(phase, maxParallel, maxFailed, byCentre, halted, runs, blocked, ALWAYS_OPEN);
+    }
+
+    /** Without halts, blocked systems or windows (tests and callers that have none). */
+    public static List<DeploymentPhase.RunSummary> toStart(DeploymentPhase phase, int maxParallel, int maxFailed,
+                                                    boolean byCentre, List<DeploymentPhase.RunSummary> runs) {
+        return toStart(phase, maxParallel, maxFailed, byCentre, false, runs, Set.of());
+    }
+
+    static final Predicate<String> ALWAYS_OPEN = centre -> false;
+
+    /** How many more systems may be under way. */
+    public static int slots(int maxParallel, List<DeploymentPhase.RunSummary> runs) {
+        long underWay = runs.stream().filter(r -> r.state().underWay()).count();
+        return (int) Math.max(0, maxParallel - underWay);
+    }
+
+    /**
+     * Every pending system that may start if nothing blocks it, in the order they are taken (the caller checks
+     * the first ones for blocks and hands those to {@link #toStart}).
+     */
+    public static List<DeploymentPhase.RunSummary> candidates(DeploymentPhase phase, int maxFailed, boolean byCentre,
+                                                       boolean halted, List<DeploymentPhase.RunSummary> runs,
+                                                       Predicate<String> closed) {
+        if (phase != DeploymentPhase.RUNNING) {
+            return List.of();
+        }
+        List<DeploymentPhase.RunSummary> bySeq = runs.stream()
+                .sorted(Comparator.comparingInt(DeploymentPhase.RunSummary::seq)).toList();
+        if (halted || DeploymentPhase.failures(runs) > maxFailed) {
+            return bySeq.stream().filter(r -> r.state() == RunState.PENDING && r.takenAgain())
+                    .filter(r -> !closed.test(r.group())).toList();
+        }
+        String centre = null;
+        if (byCentre) {
+            centre = bySeq.stream().filter(r -> !r.state().terminal()).map(r -> String.valueOf(r.group()))
+                    .findFirst().orElse(null);
+        }
+        String onlyCentre = centre;
+        return bySeq.stream()
+                .filter(r -> r.state() == RunState.PENDING)
+                .filter(r -> onlyCentre == null || onlyCentre.equals(String.valueOf(r.group())))
+                .filter(r -> !closed.test(r.group()))
+                .toList();
+    }
+}

@@ -1,0 +1,495 @@
+package io.qawk.orchestrator.deployment.store;
+
+import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.DeploymentUnobserved;
+import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.plan.Health;
+import io.qawk.orchestrator.deployment.plan.RunPlanner;
+import io.qawk.orchestrator.deployment.plan.Verification;
+import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import io.qawk.orchestrator.pass.DeviceObserver;
+import io.qawk.orchestrator.pass.Outcome;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
+import jakarta.transaction.Transactional;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * The engine's reads and writes, each its own transaction (or, for planning, the engine's): one run per transaction,
+ * locked while it changes. It decides nothing: what the planner decided is stored as it is.
+ *
+ * <p>It is long (about 560 lines) because every write of the pass is here, next to the locking and the queries it
+ * depends on (intents, assignments, refusals, unobserved time): kept together so the order of locks and writes
+ * can be checked in one place.
+ */
+@ApplicationScoped
+public class RunStore {
+
+    @Inject
+    Clock clock;
+
+    @Inject
+    RunDeviceWriter deviceWriter;
+
+    @Inject
+    SystemRunWriter runWriter;
+
+    /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
+    public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<PlannableRun> runsToPlan,
+                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
+                           Duration verifyTimeout, Duration soak, MetricGate metricGate) {
+    }
+
+    /**
+     * A run the pass may plan, with its devices as they were loaded; for a soaking run what its health is judged by
+     * (its system, the soak's span, each device's component).
+     */
+    public record PlannableRun(long id, RunState state, List<RunPlanner.Device> devices, long systemTypeId, String system,
+                          String group, Instant soakStartedAt, Instant soakEndsAt, Map<String, String> componentOf) {
+    }
+
+    @Transactional
+    public List<Long> activeDeploymentIds() {
+        return SystemDeployment.<SystemDeployment>list("phase in ?1 order by id",
+                List.of(DeploymentPhase.RUNNING, DeploymentPhase.ABORTING, DeploymentPhase.PAUSED))
+                .stream().map(d -> d.id).toList();
+    }
+
+    @Transactional
+    public Snapshot load(long deploymentId) {
+        SystemDeployment d = SystemDeployment.findById(deploymentId);
+        if (d == null || !d.phase.active()) {
+            return null;
+        }
+        List<SystemRun> candidates = runWriter.toPlan(deploymentId); // plain objects: thousands, read only here
+        if (d.phase == DeploymentPhase.PAUSED) {
+            candidates = candidates.stream().filter(r -> r.rollbackCause == RollbackCause.MANUAL).toList();
+        }
+        List<Long> runIds = candidates.stream().map(r -> r.id).toList();
+        // read as plain objects: a pass with thousands of systems under way reads tens of thousands of devices
+        Map<Long, List<RunDevice>> devices = deviceWriter.read(runIds);
+        List<PlannableRun> runs = new ArrayList<>();
+        List<DeviceObserver.InFlight> inFlight = new ArrayList<>();
+        boolean anyIntent = false;
+        for (SystemRun r : candidates) {
+            List<RunDevice> own = devices.getOrDefault(r.id, List.of());
+            List<RunPlanner.Device> planned = new ArrayList<>(own.size());
+            Map<String, String> componentOf = new HashMap<>();
+            for (RunDevice dev : own) {
+                planned.add(RunPlanner.Device.of(dev));
+                componentOf.put(dev.controllerId, dev.componentType);
+                if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
+                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
+                } else if (dev.state == DeviceState.ASSIGNING || dev.state == DeviceState.ROLLBACK_ASSIGNING) {
+                    anyIntent = true;
+                }
+            }
+            runs.add(new PlannableRun(r.id, r.state, planned, r.systemTypeId, r.system, r.group, r.soakStartedAt, r.soakEndsAt,
+                    componentOf));
+        }
+        List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
+                List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
+        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents, leftTheirSystem(deploymentId),
+                d.verifyTimeout(), d.soak(), d.metricGate());
+    }
+
+    /**
+     * Devices of this deployment's runs going forward that no longer fill their component of their system in the
+     * inventory (another system key, another component, gone): the planner fails those runs safe.
+     */
+    @SuppressWarnings("unchecked")
+    private static Set<String> leftTheirSystem(long deploymentId) {
+        List<String> ids = RunDevice.getEntityManager().createNativeQuery("select rd.controller_id from run_device rd"
+                        + " join system_run r on r.id = rd.run_id where r.deployment_id = :d"
+                        + " and r.state in ('RUNNING', 'VERIFYING')"
+                        + " and not exists (select 1 from system_member m where m.controller_id = rd.controller_id"
+                        + " and m.system_type_id = r.system_type_id and m.system_name = r.system_name"
+                        + " and m.component_type = rd.component_type and m.problem is null)")
+                .setParameter("d", deploymentId).getResultList();
+        return Set.copyOf(ids);
+    }
+
+    /** A run locked for this transaction with its devices, as the planner is to see it. */
+    public record ToPlan(SystemRun run, List<RunDevice> devices) {
+
+        /** What the planner decides this run from; {@code health}: the verdicts of soaking runs by run id. */
+        public RunPlanner.Input input(Map<String, Outcome> outcomes, Map<String, String> takenBy, Instant now, Duration timeout,
+                               Verification verification, Map<Long, Health> health) {
+            Health verdict = health.get(run.id);
+            return new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder, run.rollbackCause,
+                    run.rollbackReason, devices.stream().map(RunPlanner.Device::of).toList(), outcomes, now, timeout, takenBy,
+                    run.soakStartedAt, run.soakEndsAt, verdict == null ? verification : verification.withHealth(verdict));
+        }
+    }
+
+    /**
+     * These runs locked together, their devices read in one query, those the planner may decide for (under way, or
+     * to go back by hand). The caller plans and {@link #save saves} them in the same transaction: the engine hands
+     * over a few hundred runs at a time, since one transaction per run made a pass with thousands of systems under
+     * way cost thousands of commits.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<ToPlan> lockToPlan(List<Long> runIds) {
+        List<ToPlan> out = new ArrayList<>();
+        List<SystemRun> runs = runWriter.lock(runIds);
+        Map<Long, List<RunDevice>> read = deviceWriter.read(runIds); // under the runs' locks; save names the changed
+        for (SystemRun run : runs) {
+            if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
+                out.add(new ToPlan(run, read.getOrDefault(run.id, List.of())));
+            }
+        }
+        return out;
+    }
+
+    /** These runs, locked for this transaction, in id order (the order every replica locks them in). */
+    private static List<SystemRun> locked(List<Long> runIds) {
+        if (runIds.isEmpty()) {
+            return List.of();
+        }
+        return SystemRun.<SystemRun>find("id in ?1 order by id", runIds).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+    }
+
+    /** These runs' devices as entities, for a refusal (a few devices, in a transaction of its own). */
+    private static Map<Long, List<RunDevice>> devicesOf(List<Long> runIds) {
+        if (runIds.isEmpty()) {
+            return Map.of();
+        }
+        return RunDevice.<RunDevice>list("runId in ?1 order by runId, order, controllerId", runIds).stream()
+                .collect(Collectors.groupingBy(d -> d.runId));
+    }
+
+    /** A deployment locked to start systems, its phase re-derived from its runs. */
+    public record ToStart(SystemDeployment deployment, List<DeploymentPhase.RunSummary> runs) {
+    }
+
+    /** The deployment locked for the caller's transaction, in which the scheduler picks the systems to start. */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public ToStart lockToStart(long deploymentId) {
+        SystemDeployment d = SystemDeployment.lock(deploymentId);
+        List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
+        d.refreshPhase(runs, clock.instant());
+        return new ToStart(d, runs);
+    }
+
+    /**
+     * Stores the photographs of these systems (before anything is sent) and starts their runs, in the caller's
+     * transaction; returns the runs started, for the planner to decide their first orders in the same transaction.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<ToPlan> storePhotographs(Map<Long, List<RunDevice>> photos) {
+        List<ToPlan> out = new ArrayList<>();
+        List<SystemRun> runs = runWriter.lock(List.copyOf(photos.keySet()));
+        for (SystemRun run : runs) {
+            if (run.state == RunState.PENDING) {
+                deviceWriter.inserted(photos.get(run.id)); // written at the commit, with the first orders save decides
+            }
+        }
+        for (SystemRun run : runs) {
+            if (start(run, photos.get(run.id))) {
+                out.add(new ToPlan(run, photos.get(run.id)));
+            }
+        }
+        return out;
+    }
+
+    private boolean start(SystemRun run, List<RunDevice> photo) {
+        if (run.state != RunState.PENDING) {
+            return false;
+        }
+        Instant now = clock.instant();
+        if (photo.isEmpty()) { // its devices vanished between the gate and the photograph: never "updated"
+            run.moveTo(RunState.GIVEN_UP);
+            run.endedAt = now;
+            run.reason = "given up: none of its devices is in the inventory any more";
+            TimelineWriter.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
+            return false;
+        }
+        run.moveTo(RunState.RUNNING);
+        run.startedAt = now;
+        run.reason = null; // a reason it waited for is history now (the timeline keeps it)
+        TimelineWriter.record(run.id, now, new TimelineEvent.Snapshot(photo.stream()
+                .map(d -> new TimelineEvent.Photo(d.controllerId, d.componentType, d.order, d.fromSet, d.toSet))
+                .toList()), null);
+        return true;
+    }
+
+    /**
+     * Stores what the planner decided for a locked run ({@code now}: the time it planned with; its devices are
+     * written when the transaction commits); returns the assignments to send.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<RunPlanner.Assign> save(ToPlan planned, RunPlanner.Decision decision, Instant now) {
+        SystemRun run = planned.run();
+        List<RunDevice> devices = planned.devices();
+        Map<String, RunDevice> byId = devices.stream().collect(Collectors.toMap(d -> d.controllerId, d -> d));
+        decision.deviceChanges().forEach((id, change) -> {
+            RunDevice d = byId.get(id);
+            deviceWriter.changed(d);
+            change.steps().forEach(d::moveTo);
+            d.failed = change.failed();
+            if (change.detail() != null) {
+                d.detail = change.detail();
+            }
+            if (change.failure() != null) {
+                d.failure = change.failure();
+            }
+            if (change.state() == DeviceState.VERIFYING) {
+                d.verifyingSince = now; // its verify timeout counts from here, afresh
+                d.unobservedSeconds = 0;
+            }
+            if (change.state() == DeviceState.ASSIGNING || change.state() == DeviceState.ROLLBACK_ASSIGNING) {
+                d.intentAt = now;
+                d.assignedAt = null;
+                d.unobservedSeconds = 0;
+                if (change.state() == DeviceState.ASSIGNING) {
+                    d.actionId = null; // going back keeps the forward action: recovery looks for a newer one
+                }
+            }
+            if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED,
+                    DeviceState.LEFT_SYSTEM, DeviceState.TAKEN_OVER, DeviceState.VERIFYING).contains(change.state())) {
+                d.finishedAt = now;
+            }
+        });
+        run.moveThrough(decision.steps());
+        run.currentOrder = decision.currentOrder();
+        run.failedOrder = decision.failedOrder();
+        run.rollbackCause = decision.rollbackCause();
+        run.rollbackReason = decision.rollbackReason();
+        if (decision.soakStartedAt() != null && run.soakStartedAt == null) {
+            run.soakStartedAt = decision.soakStartedAt();
+            run.soakEndsAt = decision.soakEndsAt();
+        }
+        if (decision.reason() != null) {
+            run.reason = decision.reason();
+        }
+        if (decision.ended()) {
+            run.endedAt = now;
+        }
+        for (TimelineEvent event : decision.events()) {
+            TimelineWriter.record(run.id, now, event, null);
+        }
+        return decision.assignments();
+    }
+
+    /**
+     * hawkBit answered an assignment: the intents become assignments with their actions, in one statement (thousands
+     * of devices per pass; see {@link RunDeviceWriter#markAssigned}).
+     */
+    @Transactional
+    public Assigned recordAssignment(long setId, List<RunPlanner.Assign> assigns, AssignmentResult result, Set<String> dropped,
+                                 Map<String, Long> runOfDevice, Instant at) {
+        Map<String, RunDeviceWriter.Taken> taken = new LinkedHashMap<>();
+        for (RunPlanner.Assign a : assigns) {
+            Long runId = runOfDevice.get(a.controllerId());
+            if (runId != null) {
+                taken.putIfAbsent(a.controllerId(), new RunDeviceWriter.Taken(runId, a.controllerId(),
+                        result.actionByTarget().get(a.controllerId()), dropped.contains(a.controllerId())));
+            }
+        }
+        Map<String, RunDeviceWriter.Marked> marked = new HashMap<>();
+        int forward = 0;
+        int back = 0;
+        for (RunDeviceWriter.Marked m : deviceWriter.markAssigned(List.copyOf(taken.values()), at)) {
+            marked.put(m.controllerId(), m);
+            if (m.was() != m.now() && taken.get(m.controllerId()).actionId() != null) {
+                if (m.now() == DeviceState.ROLLBACK_ASSIGNED) {
+                    back++;
+                } else {
+                    forward++;
+                }
+            }
+        }
+        Map<Long, List<TimelineEvent.Assignment>> perRun = new LinkedHashMap<>();
+        for (RunDeviceWriter.Taken t : taken.values()) { // in the order they were sent
+            if (marked.containsKey(t.controllerId())) {
+                perRun.computeIfAbsent(t.runId(), k -> new ArrayList<>())
+                        .add(new TimelineEvent.Assignment(t.controllerId(), t.actionId()));
+            }
+        }
+        perRun.forEach((runId, devices) -> TimelineWriter.record(runId, at, new TimelineEvent.Assigned(setId, devices), null));
+        return new Assigned(forward, back);
+    }
+
+    /** How many devices hawkBit took an assignment for, going forward and going back. */
+    public record Assigned(int forward, int back) {
+    }
+
+    /**
+     * An intent hawkBit took, found after the fact: the device is assigned with hawkBit's action ({@code actionId}
+     * null: none, its target gone). Returns what was confirmed, for the metrics; none when the device had moved on.
+     */
+    @Transactional
+    public Assigned confirmAssigned(long runId, String controllerId, Long actionId, Instant at, String detail) {
+        RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
+        if (d != null && (d.state == DeviceState.ASSIGNING || d.state == DeviceState.ROLLBACK_ASSIGNING)) {
+            markAssigned(d, actionId, at);
+            Assigned confirmed = actionId == null ? new Assigned(0, 0)
+                    : d.state == DeviceState.ROLLBACK_ASSIGNED ? new Assigned(0, 1) : new Assigned(1, 0);
+            if (detail != null) {
+                d.detail = detail;
+            }
+            TimelineWriter.record(runId, clock.instant(), new TimelineEvent.Recovered(controllerId, actionId), null);
+            return confirmed;
+        }
+        return new Assigned(0, 0);
+    }
+
+    @Transactional
+    public void revertIntent(long runId, String controllerId) {
+        RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
+        if (d != null && d.state == DeviceState.ASSIGNING) {
+            d.moveTo(DeviceState.WAITING);
+        } else if (d != null && d.state == DeviceState.ROLLBACK_ASSIGNING) {
+            d.moveTo(DeviceState.ROLLBACK_WAITING);
+        }
+    }
+
+    /** An intent hawkBit took (or an assignment it took again: the state stays, the action is hawkBit's latest). */
+    private static void markAssigned(RunDevice d, Long actionId, Instant at) {
+        DeviceState assigned = d.state.rollingBack() ? DeviceState.ROLLBACK_ASSIGNED : DeviceState.ASSIGNED;
+        if (d.state != assigned) {
+            d.moveTo(assigned);
+        }
+        d.actionId = actionId;
+        d.assignedAt = at;
+    }
+
+    /**
+     * hawkBit refused to assign {@code setLabel} to these devices ({@code statusAndReason}: hawkBit's answer, e.g.
+     * {@code 404 distribution set not found}): each fails its step, forward or back, with that reason, and the run's
+     * timeline says so. The planner sends the system back on its next pass, as after any failure.
+     */
+    @Transactional
+    public void recordRefusal(String setLabel, List<String> controllerIds, String statusAndReason,
+                              Map<String, Long> runOfDevice, Instant at) {
+        Set<String> refused = Set.copyOf(controllerIds);
+        List<Long> runIds = controllerIds.stream().map(runOfDevice::get).filter(Objects::nonNull)
+                .distinct().sorted().toList();
+        List<SystemRun> runs = locked(runIds);
+        Map<Long, List<RunDevice>> devices = devicesOf(runIds);
+        for (SystemRun run : runs) {
+            List<String> named = new ArrayList<>();
+            String label = null;
+            for (RunDevice d : devices.getOrDefault(run.id, List.of())) {
+                if (!refused.contains(d.controllerId) || !Objects.equals(runOfDevice.get(d.controllerId), run.id)) {
+                    continue;
+                }
+                String set = d.state == DeviceState.ROLLBACK_ASSIGNING ? d.fromSet : d.toSet;
+                set = set == null ? setLabel : set;
+                if (d.state == DeviceState.ASSIGNING) {
+                    d.moveTo(DeviceState.FAILED);
+                    d.failed = true;
+                    d.failure = "hawkBit refused " + set + " for " + d.controllerId + ": " + statusAndReason;
+                    d.detail = RunPlanner.FAILED_MARK + ": hawkBit refused " + set + ": " + statusAndReason;
+                } else if (d.state == DeviceState.ROLLBACK_ASSIGNING) {
+                    d.moveTo(DeviceState.ROLLBACK_FAILED);
+                    d.detail = "failed to go back: hawkBit refused " + set + ": " + statusAndReason;
+                } else {
+                    continue;
+                }
+                d.finishedAt = at;
+                named.add(d.controllerId);
+                label = set;
+            }
+            if (!named.isEmpty()) {
+                TimelineWriter.record(run.id, at, new TimelineEvent.AssignmentRefused(label, List.copyOf(named), statusAndReason),
+                        null);
+            }
+        }
+    }
+
+    /**
+     * From {@code since} on, this deployment is not observed ({@code cause}: {@code hawkBit unreachable} or
+     * {@code paused}); kept as it is when it already was, a new cause added to the old.
+     */
+    @Transactional
+    public void markUnobserved(long deploymentId, Instant since, String cause) {
+        DeploymentUnobserved u = DeploymentUnobserved.findById(deploymentId, LockModeType.PESSIMISTIC_WRITE);
+        if (u == null) {
+            u = new DeploymentUnobserved();
+            u.deploymentId = deploymentId;
+            u.since = since;
+            u.cause = cause;
+            u.persist();
+        } else if (!u.cause.contains(cause) && u.cause.length() < 200) {
+            u.cause = u.cause + ", then " + cause;
+        }
+    }
+
+    /**
+     * The deployment was observed at {@code at}. If it had not been since some time, that time is added to the
+     * unobserved time of every device of it in flight or waiting to verify (so it does not count toward their order
+     * or verify timeouts) and to the soak of every run soaking, each of their runs says so in its timeline, and the
+     * record goes, all in this one transaction. True when anything was extended: the caller reloads what it planned
+     * with.
+     */
+    @Transactional
+    public boolean observedAgain(long deploymentId, Instant at) {
+        DeploymentUnobserved u = DeploymentUnobserved.findById(deploymentId, LockModeType.PESSIMISTIC_WRITE);
+        if (u == null) {
+            return false;
+        }
+        Duration away = Duration.between(u.since, at);
+        long seconds = Math.max(0, away.getSeconds() + (away.getNano() > 0 ? 1 : 0));
+        u.delete();
+        if (seconds == 0) {
+            return false;
+        }
+        boolean soaks = extendSoaks(deploymentId, u, at, seconds);
+        List<DeviceState> inFlight = List.of(DeviceState.ASSIGNING, DeviceState.ASSIGNED, DeviceState.ROLLBACK_ASSIGNING,
+                DeviceState.ROLLBACK_ASSIGNED, DeviceState.VERIFYING);
+        var em = RunDevice.getEntityManager();
+        List<Long> runIds = em.createQuery("select distinct d.runId from RunDevice d where d.state in :states and d.runId in"
+                        + " (select r.id from SystemRun r where r.deploymentId = :d) order by d.runId", Long.class)
+                .setParameter("states", inFlight).setParameter("d", deploymentId).getResultList();
+        if (runIds.isEmpty()) {
+            return soaks;
+        }
+        em.createQuery("update RunDevice d set d.unobservedSeconds = d.unobservedSeconds + :s"
+                        + " where d.state in :states and d.runId in :runs")
+                .setParameter("s", seconds).setParameter("states", inFlight).setParameter("runs", runIds).executeUpdate();
+        TimelineEvent extended = new TimelineEvent.TimeoutsExtended(u.cause, u.since, at, Duration.ofSeconds(seconds));
+        runIds.forEach(runId -> TimelineWriter.record(runId, at, extended, null));
+        return true;
+    }
+
+    /** Soaks under way end {@code seconds} later: time not observed is not time healthy. True when any was. */
+    private static boolean extendSoaks(long deploymentId, DeploymentUnobserved u, Instant at, long seconds) {
+        List<SystemRun> soaking = SystemRun.<SystemRun>find("deploymentId = ?1 and state = ?2 order by id", deploymentId,
+                RunState.VERIFYING).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+        for (SystemRun run : soaking) {
+            if (run.soakEndsAt != null) {
+                run.soakEndsAt = run.soakEndsAt.plusSeconds(seconds);
+                TimelineWriter.record(run.id, at, new TimelineEvent.SoakExtended(u.cause, u.since, at,
+                        Duration.ofSeconds(seconds), run.soakEndsAt), null);
+            }
+        }
+        return !soaking.isEmpty();
+    }
+
+    @Transactional
+    public void refreshPhase(long deploymentId) {
+        SystemDeployment d = SystemDeployment.lock(deploymentId);
+        d.refreshPhase(SystemRun.summaries(deploymentId), clock.instant());
+    }
+}
