@@ -60,7 +60,7 @@ final class HawkbitClient implements Closeable {
     /**
      * An HTTP answer of any status; {@code bytes} is empty (never null) when hawkBit sent none. Kept as bytes: Jackson
      * reads them straight into records, without a String or a JSON tree in between (the inventory sync reads 300,000
-     * answers at 100,000 targets; see docs/benchmarks.md "Issue 16").
+     * answers at 100,000 targets; see docs/benchmarks.md, "Decisions the figures made").
      */
     record Reply(int status, byte[] bytes) {
         boolean isSuccess() {
@@ -378,7 +378,7 @@ final class HawkbitClient implements Closeable {
      * else what the client holds already ({@code available()}), and more if more comes. Reading answers as
      * {@code byte[]} or {@code String} cost an 8-16 KB buffer and a copy per answer, which at the first sync's
      * 300,000 answers was most of what it allocated (JFR); so did {@code available()} alone, since hawkBit's answers
-     * arrive in more than one piece (docs/benchmarks.md, "Issue 16, third look").
+     * arrive in more than one piece (docs/benchmarks.md, "Decisions the figures made").
      */
     static byte[] readBody(InputStream in, long length) throws IOException {
         if (in == null) {

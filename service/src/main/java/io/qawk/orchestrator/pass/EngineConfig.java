@@ -20,7 +20,7 @@ public interface EngineConfig {
      * Time between two passes of the deployment engine while devices are due: sent an assignment or verifying. Each
      * such pass asks hawkBit about those devices only, in bulk, at most {@link #parallelRequests()} requests at once
      * (no more than {@link #interval()}). A quarter of a second makes an order follow its predecessor about as soon as a script
-     * polling hawkBit would see it finish (docs/benchmarks.md, issue 17).
+     * polling hawkBit would see it finish (docs/benchmarks.md, "Decisions the figures made").
      */
     @WithDefault("250ms")
     Duration busyInterval();

@@ -10,8 +10,8 @@ import java.util.function.BooleanSupplier;
 /**
  * When the deployment engine passes: right after it is woken (a deployment was started or commanded), every
  * {@code busy} while devices are due back from hawkBit, every {@code idle} otherwise. A fixed tick made every start,
- * order change and end wait for the next one (docs/benchmarks.md, "Issue 17"); idle passes ask hawkBit nothing, so
- * relaxing only saves the database's queries.
+ * order change and end wait for the next one (docs/benchmarks.md, "Decisions the figures made"); idle passes ask
+ * hawkBit nothing, so relaxing only saves the database's queries.
  * <p>
  * A wake during a pass is not lost: the pass may have read the store before the waker's commit, so another follows at
  * once. Waking only ever brings a pass forward; nothing depends on it, since each pass reads what is stored.

@@ -24,9 +24,9 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * An inventory sync is not bound by the transaction timeout meant for requests: a first sync of 100,000 targets on a
- * busy database took longer than the default 60 s, and the transaction reaper cut it (docs/benchmarks.md, issue 16,
- * third look). Here the request timeout is 2 s and the sync's refresh of the discovered systems is held up for longer
- * by a lock another connection holds; the sync must still complete.
+ * busy database took longer than the default 60 s, and the transaction reaper cut it (docs/benchmarks.md, "Decisions
+ * the figures made"). Here the request timeout is 2 s and the sync's refresh of the discovered systems is held up for
+ * longer by a lock another connection holds; the sync must still complete.
  */
 @QuarkusTest
 @QuarkusTestResource(HawkbitTestResource.class)

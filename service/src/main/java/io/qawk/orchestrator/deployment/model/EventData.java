@@ -14,7 +14,7 @@ import java.util.Map;
  * components (nulls left out), lists lists, enums their names, times and durations their ISO text.
  * <p>
  * Each record class's components are looked up once: {@link Class#getRecordComponents} builds new reflection objects
- * on every call, and a pass of the engine writes thousands of events (docs/benchmarks.md, "Issue 16, third look").
+ * on every call, and a pass of the engine writes thousands of events (docs/benchmarks.md, "Decisions the figures made").
  * {@link #json} writes the same values straight as JSON text, which is what the column stores: no map per event and
  * no JSON library between the record and the row.
  */

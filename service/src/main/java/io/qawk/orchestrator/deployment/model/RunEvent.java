@@ -46,7 +46,7 @@ public class RunEvent extends PanacheEntityBase {
      * The event's fields as JSON text (a jsonb column; null for entries written before V11), written straight from the
      * record ({@link TimelineEvent#json}) and handed to the API as it is. As a mapped JSON value Hibernate kept a copy
      * of every event's data to check for changes and went through a JSON library both ways, a tenth of what an engine
-     * pass allocated (docs/benchmarks.md, "Issue 16, third look"). Written once, never updated.
+     * pass allocated (docs/benchmarks.md, "Decisions the figures made"). Written once, never updated.
      */
     @ColumnTransformer(write = "cast(? as jsonb)")
     @Column(updatable = false, columnDefinition = "jsonb")
