@@ -1,15 +1,17 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
 
 /**
  * What channels ask of system deployments: the whole of the deployments' API the {@code fleet} package uses, so that
@@ -65,15 +67,47 @@ public class ChannelDeployments {
         SystemDeployment.update("fleetId = null where fleetId = ?1", fleetId);
     }
 
-    /** How many of the deployment's runs are in each state, by the state's name ({@code SUCCEEDED} …). */
-    public Map<String, Integer> runsByState(long deploymentId) {
+    /**
+     * A deployment's systems as a release counts them: updated (succeeded), sent back (rolled back, or failed to),
+     * under way (a soaking system is not updated yet), pending, given up, and skipped (with the rest).
+     */
+    public record SystemTally(int updated, int back, int underWay, int pending, int givenUp, int skipped) {
+
+        public int total() {
+            return updated + back + underWay + pending + skipped;
+        }
+    }
+
+    /** How the deployment's systems stand, counted by their runs' states. */
+    public SystemTally tally(long deploymentId) {
         List<Object[]> rows = SystemDeployment.getEntityManager().createQuery(
                         "select r.state, count(r) from SystemRun r where r.deploymentId = :d group by r.state", Object[].class)
                 .setParameter("d", deploymentId).getResultList();
-        Map<String, Integer> out = new LinkedHashMap<>();
+        Map<RunState, Integer> byState = new EnumMap<>(RunState.class);
         for (Object[] row : rows) {
-            out.put(row[0].toString(), ((Number) row[1]).intValue());
+            byState.put((RunState) row[0], ((Number) row[1]).intValue());
         }
-        return out;
+        return tally(byState);
+    }
+
+    static SystemTally tally(Map<RunState, Integer> byState) {
+        int updated = 0;
+        int back = 0;
+        int underWay = 0;
+        int pending = 0;
+        int givenUp = 0;
+        int skipped = 0;
+        for (Map.Entry<RunState, Integer> row : byState.entrySet()) {
+            int n = row.getValue();
+            switch (row.getKey()) {
+                case SUCCEEDED -> updated += n;
+                case ROLLED_BACK, ROLLBACK_FAILED -> back += n;
+                case RUNNING, VERIFYING, ROLLING_BACK -> underWay += n;
+                case PENDING -> pending += n;
+                case GIVEN_UP -> givenUp += n;
+                case SKIPPED -> skipped += n;
+            }
+        }
+        return new SystemTally(updated, back, underWay, pending, givenUp, skipped);
     }
 }

@@ -1,5 +1,12 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.SystemRunWriter;
+import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.manifest.Manifest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -14,13 +21,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.deployment.model.TimelineEvent;
-import io.qawk.orchestrator.deployment.store.SystemRunWriter;
-import io.qawk.orchestrator.deployment.store.TimelineWriter;
 
 /**
  * A channel's deployment follows the channel: on every pass it asks again which systems are in scope. Systems that

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -10,7 +11,6 @@ import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
 
 /** Which discovered systems a deployment takes, in which sequence, and why the others are left out. */
 @ApplicationScoped

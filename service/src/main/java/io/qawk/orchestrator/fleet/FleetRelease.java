@@ -19,8 +19,18 @@ import java.util.Optional;
 @Table(name = "fleet_release")
 public class FleetRelease extends PanacheEntityBase {
 
-    /** CURRENT until a newer release of the channel supersedes it. */
-    public enum State { CURRENT, SUPERSEDED }
+    /** CURRENT until a newer release of the channel supersedes it; never back. {@link #to} is the one guard. */
+    public enum State {
+        CURRENT, SUPERSEDED;
+
+        /** The guard: {@code target} when this state may go there (or stays), else an exception naming both. */
+        public State to(State target) {
+            if (target != this && !(this == CURRENT && target == SUPERSEDED)) {
+                throw new IllegalStateException("a release cannot go from " + this + " to " + target);
+            }
+            return target;
+        }
+    }
 
     /** What halted it: too many standalone devices, or more systems than the orchestrator allows. */
     public enum HaltCause { DEVICES, SYSTEMS }

@@ -319,7 +319,7 @@ public class FleetService {
     FleetRelease release(Fleet f, DistributionSetRef set, Long manifestId, Long manifestRevisionId, Long promotedFrom,
                          String actor) {
         FleetRelease.current(f.id).ifPresent(old -> {
-            old.state = FleetRelease.State.SUPERSEDED;
+            old.state = old.state.to(FleetRelease.State.SUPERSEDED);
             if (old.deploymentId != null) {
                 deployments.abortIfOpen(old.deploymentId, actor);
             }

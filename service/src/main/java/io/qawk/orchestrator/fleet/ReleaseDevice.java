@@ -11,7 +11,9 @@ import jakarta.persistence.Table;
 
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /** A standalone device a release's set goes to. */
 @Entity
@@ -19,8 +21,30 @@ import java.util.Objects;
 @IdClass(ReleaseDevice.Key.class)
 public class ReleaseDevice extends PanacheEntityBase {
 
-    /** PENDING → ASSIGNED → ON_SET | FAILED; ALREADY when it ran the set before; LEFT when it left the channel first. */
-    public enum State { PENDING, ASSIGNED, ON_SET, ALREADY, FAILED, LEFT }
+    /**
+     * PENDING → ASSIGNED → ON_SET | FAILED; PENDING → ALREADY when it ran the set before, → FAILED when hawkBit no
+     * longer knows it, → LEFT when it left the channel first. {@link #to} is the one guard.
+     */
+    public enum State {
+        PENDING, ASSIGNED, ON_SET, ALREADY, FAILED, LEFT;
+
+        /** The states this one may go to (staying is not a move). */
+        public Set<State> next() {
+            return switch (this) {
+                case PENDING -> EnumSet.of(ASSIGNED, ALREADY, FAILED, LEFT);
+                case ASSIGNED -> EnumSet.of(ON_SET, FAILED);
+                case ON_SET, ALREADY, FAILED, LEFT -> EnumSet.noneOf(State.class);
+            };
+        }
+
+        /** The guard: {@code target} when this state may go there (or stays), else an exception naming both. */
+        public State to(State target) {
+            if (target != this && !next().contains(target)) {
+                throw new IllegalStateException("a release's device cannot go from " + this + " to " + target);
+            }
+            return target;
+        }
+    }
 
     @Id
     @Column(name = "release_id")

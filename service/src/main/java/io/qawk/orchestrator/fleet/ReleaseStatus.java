@@ -15,29 +15,11 @@ class ReleaseStatus {
     ChannelDeployments deployments;
 
     FleetView.SystemCounts systems(FleetRelease r) {
-        return r.deploymentId == null ? null : systems(deployments.runsByState(r.deploymentId));
-    }
-
-    /** The counts of a deployment's runs by state name. */
-    static FleetView.SystemCounts systems(Map<String, Integer> runsByState) {
-        int updated = 0;
-        int back = 0;
-        int underWay = 0;
-        int pending = 0;
-        int givenUp = 0;
-        int skipped = 0;
-        for (Map.Entry<String, Integer> row : runsByState.entrySet()) {
-            int n = row.getValue();
-            switch (row.getKey()) {
-                case "SUCCEEDED" -> updated += n;
-                case "ROLLED_BACK", "ROLLBACK_FAILED" -> back += n;
-                case "RUNNING", "VERIFYING", "ROLLING_BACK" -> underWay += n; // a soaking system is not updated yet
-                case "PENDING" -> pending += n;
-                case "GIVEN_UP" -> givenUp += n;
-                default -> skipped += n;
-            }
+        if (r.deploymentId == null) {
+            return null;
         }
-        return new FleetView.SystemCounts(updated + back + underWay + pending + skipped, updated, back, underWay, pending, givenUp);
+        ChannelDeployments.SystemTally t = deployments.tally(r.deploymentId);
+        return new FleetView.SystemCounts(t.total(), t.updated(), t.back(), t.underWay(), t.pending(), t.givenUp());
     }
 
     static FleetView.DeviceCounts devices(FleetRelease r) {

@@ -100,7 +100,7 @@ public class ReleaseStore {
             if (d == null || onlyFrom != null && d.state != onlyFrom) {
                 continue;
             }
-            d.state = c.state();
+            d.state = d.state.to(c.state());
             if (c.detail() != null) {
                 d.detail = c.detail();
             }

@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.qawk.orchestrator.common.OwnedMeters;
-import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.engine.EngineMetrics;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.inventory.InventorySynced;
 import io.qawk.orchestrator.window.CentreWindows;
@@ -144,13 +145,15 @@ public class StoreGauges {
             Map<RunState, Long> states = new EnumMap<>(RunState.class);
             try (PreparedStatement ps = c.prepareStatement("select r.state, count(*) from system_run r"
                     + " join system_deployment d on d.id = r.deployment_id"
-                    + " where d.phase not in ('FINISHED', 'FAILED', 'ABORTED') group by r.state");
+                    + " where d.phase not in " + SqlEnums.list(DeploymentPhase.FINISHED, DeploymentPhase.FAILED,
+                            DeploymentPhase.ABORTED) + " group by r.state");
                  ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     states.put(RunState.valueOf(rs.getString(1)), rs.getLong(2));
                 }
             }
-            try (PreparedStatement ps = c.prepareStatement("select max(soak_ends_at) from system_run where state = 'VERIFYING'");
+            try (PreparedStatement ps = c.prepareStatement("select max(soak_ends_at) from system_run where state = "
+                    + SqlEnums.literal(RunState.VERIFYING));
                  ResultSet rs = ps.executeQuery()) {
                 Timestamp end = rs.next() ? rs.getTimestamp(1) : null;
                 lastSoakEnd = end == null ? null : end.toInstant();
@@ -170,7 +173,8 @@ public class StoreGauges {
         Instant now = clock.instant();
         try (PreparedStatement ps = c.prepareStatement("select d.id, d.windows::text, r.group_name, count(*)"
                 + " from system_run r join system_deployment d on d.id = r.deployment_id"
-                + " where d.phase = 'RUNNING' and d.windows is not null and r.state = 'PENDING'"
+                + " where d.phase = " + SqlEnums.literal(DeploymentPhase.RUNNING) + " and d.windows is not null and r.state = "
+                + SqlEnums.literal(RunState.PENDING)
                 + " group by d.id, d.windows::text, r.group_name order by d.id");
              ResultSet rs = ps.executeQuery()) {
             long deployment = -1;

@@ -2,14 +2,14 @@ package io.qawk.orchestrator.deployment.api;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qawk.orchestrator.deployment.DeploymentRequest;
+import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.SystemException;
 import jakarta.transaction.TransactionManager;
 import jakarta.transaction.Transactional;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.DeploymentService;
-import io.qawk.orchestrator.deployment.DeploymentRequest;
 
 /**
  * The plan a deployment request would have, without storing anything: the request is checked and planned exactly as

@@ -4,6 +4,14 @@ import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.deployment.CommandRequest;
+import io.qawk.orchestrator.deployment.DeploymentRequest;
+import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunEvent;
+import io.qawk.orchestrator.deployment.model.RunEventKind;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.window.CentreWindows;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -27,14 +35,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
-import io.qawk.orchestrator.deployment.model.RunDevice;
-import io.qawk.orchestrator.deployment.model.RunEvent;
-import io.qawk.orchestrator.deployment.model.RunEventKind;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.deployment.DeploymentService;
-import io.qawk.orchestrator.deployment.CommandRequest;
-import io.qawk.orchestrator.deployment.DeploymentRequest;
 
 /** System deployments: create a draft, start it, steer it, and read how every system went. */
 @Path("/qawk/v1/systemdeployments")

@@ -1,6 +1,10 @@
 package io.qawk.orchestrator.deployment.api;
 
 import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.window.CentreWindows;
 import io.qawk.orchestrator.window.Windows;
@@ -10,10 +14,6 @@ import java.util.Arrays;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
 
 /**
  * A deployment as the API shows it: settings, phase, and how its systems stand in numbers and in words; which revision

@@ -1,5 +1,13 @@
 package io.qawk.orchestrator.deployment.api;
 
+import io.qawk.orchestrator.deployment.DeploymentScope;
+import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.engine.StartGate;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
@@ -18,14 +26,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import io.qawk.orchestrator.deployment.engine.StartGate;
-import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.RunDevice;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.deployment.DeploymentService;
-import io.qawk.orchestrator.deployment.DeploymentScope;
 
 /**
  * What a deployment will do (before start) or is doing: per system in scope, which device gets which set at which

@@ -1,5 +1,10 @@
 package io.qawk.orchestrator.deployment.api;
 
+import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.window.CentreWindows;
 
 import java.time.Duration;
@@ -8,11 +13,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.qawk.orchestrator.deployment.model.DeviceState;
-import io.qawk.orchestrator.deployment.model.RollbackCause;
-import io.qawk.orchestrator.deployment.model.RunDevice;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.model.SystemRun;
 
 /**
  * One system's run as the API shows it, with each component's devices (from-set → to-set, state). A pending system

@@ -1,10 +1,14 @@
 package io.qawk.orchestrator.deployment.engine;
 
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.Outcome;
+import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.plan.RunPlanner;
+import io.qawk.orchestrator.deployment.plan.VerifyWords;
+import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
+import io.qawk.orchestrator.pass.EngineConfig;
+import io.qawk.orchestrator.pass.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -16,10 +20,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import io.qawk.orchestrator.deployment.model.DeviceState;
-import io.qawk.orchestrator.deployment.plan.RunPlanner;
-import io.qawk.orchestrator.deployment.plan.VerifyWords;
-import io.qawk.orchestrator.deployment.store.RunStore;
 
 /**
  * Asks hawkBit whether devices match their verification or health queries, in bulk: one question per distinct query

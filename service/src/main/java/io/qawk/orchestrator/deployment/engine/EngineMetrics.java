@@ -5,6 +5,8 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.qawk.orchestrator.common.OwnedMeters;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
+import io.qawk.orchestrator.deployment.model.RunState;
 import io.quarkus.runtime.Startup;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
@@ -20,8 +22,6 @@ import java.time.Instant;
 import java.util.EnumMap;
 import java.util.Locale;
 import java.util.Map;
-import io.qawk.orchestrator.deployment.model.RollbackCause;
-import io.qawk.orchestrator.deployment.model.RunState;
 
 /**
  * What the deployment engine does, as Prometheus sees it. The engine and its store call the methods here; every

@@ -1,9 +1,10 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.deployment.plan.Health;
+
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import io.qawk.orchestrator.deployment.plan.Health;
 
 /**
  * A source of "is this soaking system still healthy?" besides its devices' health queries: a bean implementing this

@@ -1,13 +1,18 @@
 package io.qawk.orchestrator.deployment.engine;
 
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.FanOut;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.store.SystemRunWriter;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
+import io.qawk.orchestrator.pass.EngineConfig;
+import io.qawk.orchestrator.pass.FanOut;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,11 +29,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
-import io.qawk.orchestrator.deployment.model.RunDevice;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.deployment.store.SystemRunWriter;
 
 /**
  * Takes systems' photographs before anything moves: their devices (from the inventory) that fill a component of

@@ -1,6 +1,8 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
@@ -42,8 +44,9 @@ import java.util.TreeMap;
 public class StartGate {
 
     /** Under way, or about to go back by hand: the runs that drive their system. */
-    public static final String DRIVING = "(r.state in ('RUNNING', 'VERIFYING', 'ROLLING_BACK')"
-            + " or (r.state = 'SUCCEEDED' and r.rollback_cause = 'MANUAL'))";
+    public static final String DRIVING = "(r.state in " + SqlEnums.list(RunState.RUNNING, RunState.VERIFYING,
+            RunState.ROLLING_BACK) + " or (r.state = " + SqlEnums.literal(RunState.SUCCEEDED) + " and r.rollback_cause = "
+            + SqlEnums.literal(RollbackCause.MANUAL) + "))";
 
     @Inject
     Instance<ReleaseHalts> halts;

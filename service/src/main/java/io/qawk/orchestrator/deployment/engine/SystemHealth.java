@@ -3,6 +3,10 @@ package io.qawk.orchestrator.deployment.engine;
 import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.analysis.MetricGates;
 import io.qawk.orchestrator.analysis.Verdict;
+import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.plan.Health;
+import io.qawk.orchestrator.deployment.store.RunStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -13,10 +17,6 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.qawk.orchestrator.deployment.model.DeviceState;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.plan.Health;
-import io.qawk.orchestrator.deployment.store.RunStore;
 
 /**
  * The one place where "is this soaking system still healthy?" is decided, once per pass for every soaking system of a

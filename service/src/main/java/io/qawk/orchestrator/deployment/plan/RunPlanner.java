@@ -1,6 +1,12 @@
 package io.qawk.orchestrator.deployment.plan;
 
+import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
+import io.qawk.orchestrator.deployment.model.RunDevice;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.pass.Outcome;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -12,11 +18,6 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import io.qawk.orchestrator.deployment.model.DeviceState;
-import io.qawk.orchestrator.deployment.model.RollbackCause;
-import io.qawk.orchestrator.deployment.model.RunDevice;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.model.TimelineEvent;
 
 /**
  * The decisions for one system's run, without database, HTTP or clock: given the photograph (each device's

@@ -1,11 +1,12 @@
 package io.qawk.orchestrator.deployment.plan;
 
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.RunState;
+
 import java.util.Comparator;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Predicate;
-import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.RunState;
 
 /**
  * Which pending systems a deployment starts now: in their sequence (centres in the deployment's order, then by

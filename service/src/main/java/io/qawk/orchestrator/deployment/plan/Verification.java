@@ -1,8 +1,9 @@
 package io.qawk.orchestrator.deployment.plan;
 
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+
 import java.time.Duration;
 import java.util.Map;
-import io.qawk.orchestrator.deployment.model.SystemDeployment;
 
 /**
  * What {@link RunPlanner} needs to verify a run in one pass: the deployment's verify timeout and soak, and this pass's

@@ -5,11 +5,11 @@ import jakarta.inject.Singleton;
 import jakarta.persistence.EntityManager;
 import jakarta.transaction.Synchronization;
 import jakarta.transaction.TransactionSynchronizationRegistry;
-import javax.sql.DataSource;
 
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.function.Supplier;
+import javax.sql.DataSource;
 
 /**
  * Rows a transaction writes in plain JDBC just before it commits, in the same transaction and on its connection: the

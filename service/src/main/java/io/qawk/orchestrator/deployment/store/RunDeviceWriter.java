@@ -1,8 +1,10 @@
 package io.qawk.orchestrator.deployment.store;
 
+import io.qawk.orchestrator.common.SqlEnums;
+import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.RunDevice;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
-import javax.sql.DataSource;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -14,13 +16,12 @@ import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import javax.sql.DataSource;
 
 import static io.qawk.orchestrator.deployment.store.ArrayColumns.ROWS_PER_STATEMENT;
 import static io.qawk.orchestrator.deployment.store.ArrayColumns.instant;
 import static io.qawk.orchestrator.deployment.store.ArrayColumns.micros;
 import static io.qawk.orchestrator.deployment.store.ArrayColumns.time;
-import io.qawk.orchestrator.deployment.model.DeviceState;
-import io.qawk.orchestrator.deployment.model.RunDevice;
 
 /**
  * The engine's run devices ({@code run_device}) read and written in plain JDBC: a pass plans thousands of systems, and
@@ -90,7 +91,9 @@ public class RunDeviceWriter {
 
     /** Intents hawkBit took: ASSIGNING → ASSIGNED, ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED. */
     static final String MARK_INTENTS = String.format(MARK,
-            "case when d.state = 'ROLLBACK_ASSIGNING' then 'ROLLBACK_ASSIGNED' else 'ASSIGNED' end");
+            "case when d.state = " + SqlEnums.literal(DeviceState.ROLLBACK_ASSIGNING) + " then "
+                    + SqlEnums.literal(DeviceState.ROLLBACK_ASSIGNED) + " else " + SqlEnums.literal(DeviceState.ASSIGNED)
+                    + " end");
 
     @Inject
     BeforeCommit beforeCommit;

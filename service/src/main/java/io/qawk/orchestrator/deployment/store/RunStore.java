@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment.store;
 
 import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.DeploymentUnobserved;
 import io.qawk.orchestrator.deployment.model.DeviceState;
@@ -121,7 +122,7 @@ public class RunStore {
     private static Set<String> leftTheirSystem(long deploymentId) {
         List<String> ids = RunDevice.getEntityManager().createNativeQuery("select rd.controller_id from run_device rd"
                         + " join system_run r on r.id = rd.run_id where r.deployment_id = :d"
-                        + " and r.state in ('RUNNING', 'VERIFYING')"
+                        + " and r.state in " + SqlEnums.list(RunState.RUNNING, RunState.VERIFYING)
                         + " and not exists (select 1 from system_member m where m.controller_id = rd.controller_id"
                         + " and m.system_type_id = r.system_type_id and m.system_name = r.system_name"
                         + " and m.component_type = rd.component_type and m.problem is null)")

@@ -1,5 +1,10 @@
 package io.qawk.orchestrator.deployment.store;
 
+import io.qawk.orchestrator.common.SqlEnums;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
+import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -20,10 +25,6 @@ import static io.qawk.orchestrator.deployment.store.ArrayColumns.ROWS_PER_STATEM
 import static io.qawk.orchestrator.deployment.store.ArrayColumns.instant;
 import static io.qawk.orchestrator.deployment.store.ArrayColumns.micros;
 import static io.qawk.orchestrator.deployment.store.ArrayColumns.time;
-import io.qawk.orchestrator.deployment.model.RollbackCause;
-import io.qawk.orchestrator.deployment.model.RunState;
-import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.deployment.model.TimelineEvent;
 
 /**
  * The engine's runs ({@code system_run}) read, locked and written in plain JDBC, as {@link RunDeviceWriter} does their
@@ -67,7 +68,8 @@ public class SystemRunWriter {
     static final String LOCK = READ + " for no key update";
 
     static final String TO_PLAN = "select " + COLUMNS + " from system_run where deployment_id = ?"
-            + " and (state = any(cast(? as text[])) or (state = 'SUCCEEDED' and rollback_cause = 'MANUAL'))"
+            + " and (state = any(cast(? as text[])) or (state = " + SqlEnums.literal(RunState.SUCCEEDED)
+            + " and rollback_cause = " + SqlEnums.literal(RollbackCause.MANUAL) + "))"
             + " order by seq";
 
     /**
@@ -76,7 +78,7 @@ public class SystemRunWriter {
      */
     static final String INSERT_PENDING = "with runs as (insert into system_run (deployment_id, system_name,"
             + " system_type_id, group_name, seq, state, attempt, version)"
-            + " select ?, v.system_name, ?, v.group_name, v.seq, 'PENDING', 1, 0"
+            + " select ?, v.system_name, ?, v.group_name, v.seq, " + SqlEnums.literal(RunState.PENDING) + ", 1, 0"
             + " from unnest(cast(? as text[]), cast(? as text[]), cast(? as int4[])) as v(system_name, group_name, seq)"
             + " returning id)"
             + " insert into run_event (id, run_id, at, type, message, data, actor)"

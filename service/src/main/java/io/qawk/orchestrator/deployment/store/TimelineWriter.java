@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment.store;
 
+import io.qawk.orchestrator.deployment.model.RunEventKind;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.Unremovable;
 import jakarta.inject.Inject;
@@ -13,8 +15,6 @@ import java.sql.Types;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import io.qawk.orchestrator.deployment.model.RunEventKind;
-import io.qawk.orchestrator.deployment.model.TimelineEvent;
 
 /**
  * Writes a transaction's timeline entries ({@code run_event}) in plain JDBC batches just before it commits, in the

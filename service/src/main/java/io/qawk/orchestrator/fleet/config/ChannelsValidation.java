@@ -1,11 +1,10 @@
 package io.qawk.orchestrator.fleet.config;
 
-import io.qawk.orchestrator.common.FieldErrors;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.query.TargetQuerySyntax;
 
 import java.util.ArrayList;
