@@ -41,8 +41,8 @@ import java.util.Set;
  * Commands only record intent and re-derive the phase; the engine does the work on its next pass, which each command
  * brings forward to right after its commit ({@link io.qawk.orchestrator.pass.EngineWake}).
  * <p>
- * About 330 lines because it holds one method per command, each with its checks and the words of its 409s, and the
- * validation of a new deployment; they are read together when what an operator may do is checked.
+ * One class: the operator's commands with their checks and the words of their 409s, read together when what an
+ * operator may do is checked.
  */
 @ApplicationScoped
 public class DeploymentService implements ManifestUsage {

@@ -30,8 +30,8 @@ import java.util.Set;
 /**
  * Channels: their settings, their releases, resuming a halted release, and promotion behind the gate.
  *
- * <p>It is longer than most classes (about 400 lines) because the validation of a channel's settings, shared by the
- * API and by configuration (Helm values), lives with the commands that apply them.
+ * <p>One class: the validation of a channel's settings, shared by the API and by configuration, lives with the
+ * commands that apply them.
  */
 @ApplicationScoped
 public class FleetService {

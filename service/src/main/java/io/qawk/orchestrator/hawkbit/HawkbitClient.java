@@ -44,8 +44,8 @@ import java.util.function.Function;
  * {@link TargetNotFoundException}; any other 4xx {@link HawkbitRequestException}, with hawkBit's message shortened
  * and anything that could be a credential removed.
  * <p>
- * It is about 390 lines because the attempt, its metric and the reading of answers share one {@link Reply} and must
- * agree on what is retried, refused or malformed; apart, each half would need the other's internals.
+ * One class: the attempt, its metric and the reading of answers share one {@link Reply} and must agree on what is
+ * retried, refused or malformed.
  */
 final class HawkbitClient implements Closeable {
 

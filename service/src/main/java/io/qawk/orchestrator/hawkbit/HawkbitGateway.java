@@ -41,8 +41,7 @@ import java.util.function.Function;
  * Metrics: timer {@code qawk.hawkbit.requests} per HTTP attempt, tagged {@code operation} and {@code outcome}
  * (success, client_error, server_error, transport_error).
  * <p>
- * It is about 350 lines because it is the whole public surface of the package: every method is a short
- * question or a delegation, and splitting it would make callers inject several beans for one hawkBit.
+ * One class: it is the package's whole public surface, so a caller injects one bean for one hawkBit.
  */
 @ApplicationScoped
 public class HawkbitGateway {
@@ -103,17 +102,6 @@ public class HawkbitGateway {
         String q = blankToNull(fiql);
         client.pageThrough("targets", null, (api, offset, limit) -> api.targets(offset, limit, "controllerId:ASC", q),
                 HawkbitShapes.Target.class, items -> page.accept(items.stream().map(HawkbitGateway::target).toList()));
-    }
-
-    /** Number of targets matching {@code fiql} (one call with limit=1). */
-    public long countTargets(String fiql) {
-        String q = blankToNull(fiql);
-        JsonNode total = client.okJson("targets", client.call("targets", api -> api.targets(0, 1, null, q)), null)
-                .get("total");
-        if (total == null || !total.canConvertToLong()) {
-            throw HawkbitClient.malformed("targets", "no total");
-        }
-        return total.asLong();
     }
 
     // ---------------------------------------------------------------- domain questions about devices
@@ -280,11 +268,6 @@ public class HawkbitGateway {
     /** The set with exactly this name and version; empty when none. */
     public Optional<DistributionSetRef> distributionSet(String name, String version) {
         return sets.byNameAndVersion(name, version);
-    }
-
-    /** The newest set (highest id) with exactly this name; empty when none. */
-    public Optional<DistributionSetRef> newestDistributionSet(String name) {
-        return sets.newest(name);
     }
 
     /** {@code name:version} (split at the first ':') or {@code name} alone (= its newest set). */

@@ -7,10 +7,6 @@ public class HawkbitRequestException extends HawkbitException {
     private final String errorCode;
     private final String reason;
 
-    public HawkbitRequestException(int status, String message) {
-        this(status, null, null, message);
-    }
-
     /**
      * @param errorCode hawkBit's {@code errorCode} of the answer, null when it sent none
      * @param reason    hawkBit's own words for it (or Qawk's, for a check it made itself), short; null: none

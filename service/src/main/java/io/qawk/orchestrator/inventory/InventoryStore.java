@@ -28,8 +28,8 @@ import javax.sql.DataSource;
 /**
  * Reads and writes the inventory tables with plain JDBC in batches: a sync writes tens of thousands of rows.
  * <p>
- * A little over 300 lines because the one transaction that replaces the inventory (devices, memberships, removals)
- * and the reads the next sync compares against are kept together: their SQL must agree on the same columns.
+ * One class: the transaction that replaces the inventory and the reads the next sync compares against must agree on
+ * the same columns.
  */
 @ApplicationScoped
 public class InventoryStore {

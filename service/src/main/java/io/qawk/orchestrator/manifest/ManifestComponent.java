@@ -33,10 +33,6 @@ public class ManifestComponent {
     public ManifestComponent() {
     }
 
-    public ManifestComponent(String componentType, long distributionSetId, String distributionSet, int order) {
-        this(componentType, distributionSetId, distributionSet, order, null);
-    }
-
     public ManifestComponent(String componentType, long distributionSetId, String distributionSet, int order,
                              String verify) {
         this.componentType = componentType;

@@ -23,10 +23,6 @@ public class Component {
     public Component() {
     }
 
-    public Component(String componentType, String match) {
-        this(componentType, match, null);
-    }
-
     public Component(String componentType, String match, String health) {
         this.componentType = componentType;
         this.match = match;

@@ -11,9 +11,5 @@ public record SystemTypeRequest(String name, String systemKey, String groupKey, 
     /** {@code health}: optional, the query its devices must keep matching during a soak. */
     @JsonIgnoreProperties(ignoreUnknown = false)
     public record ComponentRequest(String componentType, String match, String health) {
-
-        public ComponentRequest(String componentType, String match) {
-            this(componentType, match, null);
-        }
     }
 }

@@ -106,39 +106,39 @@ class ScaleHawkbitTest {
         hawkbit.setMetadata("sys-000003-lane-0", "site", "a,b;c==d");
         hawkbit.setAttribute("sys-000004-display-3", "device_type", "P-DISPLAY");
 
-        assertThat(gateway.countTargets("attribute.device_type==p-lane")).isEqualTo(10);
-        assertThat(gateway.countTargets("attribute.device_type==P-LANE")).as("case-insensitive").isEqualTo(10);
-        assertThat(gateway.countTargets("attribute.device_type==p-*")).isEqualTo(40);
-        assertThat(gateway.countTargets("attribute.device_type==*display")).isEqualTo(10);
-        assertThat(gateway.countTargets("attribute.device_type!=p-terminal")).isEqualTo(20);
-        assertThat(gateway.countTargets("attribute.nothing!=x")).as("!= matches an absent key").isEqualTo(40);
-        assertThat(gateway.countTargets("attribute.device_type=in=(p-lane,\"p-display\")")).isEqualTo(20);
-        assertThat(gateway.countTargets("attribute.device_type=out=(p-lane,p-display)")).isEqualTo(20);
-        assertThat(gateway.countTargets("attribute.centerid==c0001;attribute.device_type==p-lane")).isEqualTo(3);
-        assertThat(gateway.countTargets("attribute.centerid==c0001,attribute.device_type==p-lane")).isEqualTo(19);
-        assertThat(gateway.countTargets("(attribute.centerid==c0001,attribute.centerid==c0002);attribute.device_type==p-lane"))
-                .isEqualTo(6);
-        assertThat(gateway.countTargets(Fiql.eq("metadata.site", "a,b;c==d"))).isEqualTo(1);
-        assertThat(gateway.countTargets(Fiql.and(Fiql.eq("installedDS.name", "app"), Fiql.eq("installedDS.version", "1"))))
-                .isEqualTo(2);
-        assertThat(gateway.countTargets("assignedDS.name==app;assignedDS.version==1")).isEqualTo(2);
-        assertThat(gateway.countTargets("updateStatus==in_sync")).isEqualTo(2);
-        assertThat(gateway.countTargets("updateStatus==registered")).isEqualTo(38);
-        assertThat(gateway.countTargets("name==sys-000001-*")).isEqualTo(4);
-        assertThat(gateway.countTargets("tag==anything")).isZero();
+        assertThat(gateway.targets("attribute.device_type==p-lane")).hasSize(10);
+        assertThat(gateway.targets("attribute.device_type==P-LANE")).as("case-insensitive").hasSize(10);
+        assertThat(gateway.targets("attribute.device_type==p-*")).hasSize(40);
+        assertThat(gateway.targets("attribute.device_type==*display")).hasSize(10);
+        assertThat(gateway.targets("attribute.device_type!=p-terminal")).hasSize(20);
+        assertThat(gateway.targets("attribute.nothing!=x")).as("!= matches an absent key").hasSize(40);
+        assertThat(gateway.targets("attribute.device_type=in=(p-lane,\"p-display\")")).hasSize(20);
+        assertThat(gateway.targets("attribute.device_type=out=(p-lane,p-display)")).hasSize(20);
+        assertThat(gateway.targets("attribute.centerid==c0001;attribute.device_type==p-lane")).hasSize(3);
+        assertThat(gateway.targets("attribute.centerid==c0001,attribute.device_type==p-lane")).hasSize(19);
+        assertThat(gateway.targets("(attribute.centerid==c0001,attribute.centerid==c0002);attribute.device_type==p-lane"))
+                .hasSize(6);
+        assertThat(gateway.targets(Fiql.eq("metadata.site", "a,b;c==d"))).hasSize(1);
+        assertThat(gateway.targets(Fiql.and(Fiql.eq("installedDS.name", "app"), Fiql.eq("installedDS.version", "1"))))
+                .hasSize(2);
+        assertThat(gateway.targets("assignedDS.name==app;assignedDS.version==1")).hasSize(2);
+        assertThat(gateway.targets("updateStatus==in_sync")).hasSize(2);
+        assertThat(gateway.targets("updateStatus==registered")).hasSize(38);
+        assertThat(gateway.targets("name==sys-000001-*")).hasSize(4);
+        assertThat(gateway.targets("tag==anything")).isEmpty();
         assertThat(gateway.targets(Fiql.in("controllerId", List.of("sys-000009-lane-0", "SYS-000001-LANE-0", "nope"))))
                 .extracting(HawkbitTarget::controllerId).containsExactly("sys-000001-lane-0", "sys-000009-lane-0");
-        assertThat(gateway.countTargets(Fiql.and(Fiql.in("controllerId", List.of("sys-000001-lane-0", "sys-000003-lane-0")),
-                Fiql.eq("installedDS.name", "app")))).isEqualTo(1);
+        assertThat(gateway.targets(Fiql.and(Fiql.in("controllerId", List.of("sys-000001-lane-0", "sys-000003-lane-0")),
+                Fiql.eq("installedDS.name", "app")))).hasSize(1);
         assertThat(gateway.targets("(controllerId=in=(sys-000001-lane-0,sys-000002-lane-0);attribute.device==sys-000001),"
                 + "(controllerId==sys-000003-lane-0)")).extracting(HawkbitTarget::controllerId)
                 .containsExactly("sys-000001-lane-0", "sys-000003-lane-0");
         String tooLong = Fiql.in("controllerId", IntStream.range(0, 1000).mapToObj(i -> "device-" + i).toList());
-        assertThatThrownBy(() -> gateway.countTargets(tooLong)).as("URL over Tomcat's 8 KB header limit")
+        assertThatThrownBy(() -> gateway.targets(tooLong)).as("URL over Tomcat's 8 KB header limit")
                 .isInstanceOf(HawkbitRequestException.class).hasMessageContaining("400");
-        assertThatThrownBy(() -> gateway.countTargets("colour==red")).isInstanceOf(HawkbitRequestException.class)
+        assertThatThrownBy(() -> gateway.targets("colour==red")).isInstanceOf(HawkbitRequestException.class)
                 .hasMessageContaining("400");
-        assertThatThrownBy(() -> gateway.countTargets("attribute.device_type=like=x"))
+        assertThatThrownBy(() -> gateway.targets("attribute.device_type=like=x"))
                 .isInstanceOf(HawkbitRequestException.class);
     }
 
@@ -165,7 +165,7 @@ class ScaleHawkbitTest {
         assertThat(gateway.distributionSet(b)).contains(new DistributionSetRef(b, "app", "2", true));
         assertThat(gateway.distributionSet(99)).isEmpty();
         assertThat(gateway.distributionSet("app", "1")).contains(new DistributionSetRef(a, "app", "1", true));
-        assertThat(gateway.newestDistributionSet("app")).map(DistributionSetRef::id).contains(b);
+        assertThat(gateway.resolveArtifactName("app")).map(DistributionSetRef::id).contains(b);
         assertThat(gateway.resolveArtifactName("app:1")).map(DistributionSetRef::id).contains(a);
     }
 
@@ -295,7 +295,7 @@ class ScaleHawkbitTest {
         hawkbit.setAttribute(id, "device", "sys-000777");
         assertThat(gateway.attributes(id)).containsEntry("device", "sys-000777");
         assertThat(gateway.targets(null).get(0).lastControllerRequestAt().toEpochMilli()).isEqualTo(before + 5_000);
-        assertThat(gateway.countTargets("attribute.device==sys-000777")).isEqualTo(1);
+        assertThat(gateway.targets("attribute.device==sys-000777")).hasSize(1);
 
         hawkbit.pollInterval(Duration.ofSeconds(10));
         now.addAndGet(60_000);

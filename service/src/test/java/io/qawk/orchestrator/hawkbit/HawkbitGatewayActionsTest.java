@@ -138,7 +138,7 @@ class HawkbitGatewayActionsTest extends WireMockHawkbit {
     }
 
     @Test
-    void newestDistributionSetIsTheHighestIdOfThatName() {
+    void aSetNamedWithoutVersionIsTheNewestOfThatName() {
         hawkbit.stubFor(get(urlPathEqualTo("/rest/v1/distributionsets")).withQueryParam("q", equalTo("name==\"app\""))
                 .withQueryParam("sort", equalTo("id:DESC"))
                 .willReturn(okJson(page(List.of(set(12, "App", "3.0", true), set(11, "app", "2.1", true),
@@ -146,7 +146,7 @@ class HawkbitGatewayActionsTest extends WireMockHawkbit {
         hawkbit.stubFor(get(urlPathEqualTo("/rest/v1/distributionsets"))
                 .withQueryParam("q", equalTo("name=in=(\"my_app\")")).willReturn(okJson(page(List.of(), 0))));
 
-        assertThat(gateway().newestDistributionSet("app")).map(DistributionSetRef::label).contains("app:2.1");
+        assertThat(gateway().resolveArtifactName("app")).map(DistributionSetRef::label).contains("app:2.1");
         assertThat(gateway().resolveArtifactName("app")).map(DistributionSetRef::id).contains(11L);
         assertThat(gateway().resolveArtifactName(" app: ")).map(DistributionSetRef::id).contains(11L);
         assertThat(gateway().resolveArtifactName("my_app")).isEmpty();

@@ -67,7 +67,7 @@ class HawkbitGuardTest {
         for (int i = 0; i < 3; i++) {
             assertThatThrownBy(() -> guard.call("op", () -> {
                 calls.incrementAndGet();
-                throw new HawkbitRequestException(400, "bad");
+                throw new HawkbitRequestException(400, null, null, "bad");
             })).isInstanceOf(HawkbitRequestException.class);
         }
         assertThat(calls).hasValue(3);

@@ -28,8 +28,8 @@ class ManifestValidatorTest {
         SystemType t = new SystemType();
         t.id = 1L;
         t.name = "lane";
-        t.components.add(new Component("device1", "attribute.t==1"));
-        t.components.add(new Component("device2", "attribute.t==2"));
+        t.components.add(new Component("device1", "attribute.t==1", null));
+        t.components.add(new Component("device2", "attribute.t==2", null));
         return t;
     }
 

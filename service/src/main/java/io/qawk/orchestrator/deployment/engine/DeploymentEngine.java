@@ -54,6 +54,7 @@ import java.util.function.Supplier;
  * photograph the systems the scheduler starts and store their photographs; send the stored intents and record
  * hawkBit's answers ({@link AssignmentSender}). Every step can be repeated after a crash. When passes come is
  * {@link PassLoop}'s; this class starts it, wakes it after commands and tells it whether devices are due.
+ * <p>One class: the steps of a pass, read top to bottom in the order they run; each is a short method or a bean.
  */
 @ApplicationScoped
 public class DeploymentEngine {

@@ -57,10 +57,6 @@ public enum DeploymentPhase {
     /** What the phase and the scheduler need to know of a run; {@code takenAgain} after a person's take again. */
     public record RunSummary(long id, RunState state, String group, int seq, RollbackCause cause, boolean takenAgain) {
 
-        public RunSummary(long id, RunState state, String group, int seq, RollbackCause cause) {
-            this(id, state, group, seq, cause, false);
-        }
-
         boolean countsAsFailure() {
             return cause == RollbackCause.FAILURE && (state.wentBack() || state == RunState.ROLLING_BACK);
         }

@@ -13,8 +13,7 @@ import java.util.stream.Collectors;
  * One entry of a run's timeline as data: its {@link RunEventKind}, its fields, and the words operators read
  * ({@link #message()}). The timeline stores all three; nothing reads the words back to learn what happened.
  * <p>
- * Long (about 460 lines) only because it holds one small record per kind, with its words; each is a few lines and
- * they are read together when the wording of the timeline is checked.
+ * One type: a small record per kind with its words, read together when the timeline's wording is checked.
  */
 public sealed interface TimelineEvent {
 

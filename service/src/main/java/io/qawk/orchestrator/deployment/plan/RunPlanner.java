@@ -32,10 +32,8 @@ import java.util.stream.Collectors;
  * waits for the devices still in flight, then sends every device this run updated back to its photographed set,
  * highest order first; a device that ran nothing before is left as it is.
  *
- * <p>It is long (about 610 lines) on purpose: every rule of a system's update — forward, verifying, soaking, waiting,
- * failing, rolling back, being taken over — is one pure function of the run, so all of them can be read, and
- * table-tested, in one place; split apart, the rules that interact (a failure while devices are still in flight or
- * still verifying) would be far apart.
+ * <p>One class: the rules of a system's update interact (a failure while devices are in flight or verifying), so
+ * they are one pure function, table-tested in one place.
  */
 public final class RunPlanner {
 
@@ -59,17 +57,6 @@ public final class RunPlanner {
         public static Device of(RunDevice d) {
             return new Device(d.controllerId, d.order, d.fromSetId, d.toSetId, d.state, d.assignedAt, d.failed,
                     Duration.ofSeconds(d.unobservedSeconds), d.failure, d.verifyQuery, d.healthQuery, d.verifyingSince);
-        }
-
-        public Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
-                      Instant assignedAt, boolean failed, Duration unobserved, String failure) {
-            this(controllerId, order, fromSetId, toSetId, state, assignedAt, failed, unobserved, failure, null, null,
-                    null);
-        }
-
-        public Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
-                      Instant assignedAt, boolean failed) {
-            this(controllerId, order, fromSetId, toSetId, state, assignedAt, failed, Duration.ZERO, null);
         }
 
         Device with(DeviceState newState, String newFailure) {
@@ -105,20 +92,6 @@ public final class RunPlanner {
 
         public Input {
             verification = verification == null ? Verification.NONE : verification;
-        }
-
-        public Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
-                     String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
-                     Duration orderTimeout, Map<String, String> takenBy) {
-            this(state, currentOrder, failedOrder, rollbackCause, rollbackReason, devices, outcomes, now, orderTimeout,
-                    takenBy, null, null, Verification.NONE);
-        }
-
-        public Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
-                     String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
-                     Duration orderTimeout) {
-            this(state, currentOrder, failedOrder, rollbackCause, rollbackReason, devices, outcomes, now, orderTimeout,
-                    Map.of());
         }
     }
 

@@ -39,9 +39,7 @@ import java.util.stream.Collectors;
  * The engine's reads and writes, each its own transaction (or, for planning, the engine's): one run per transaction,
  * locked while it changes. It decides nothing: what the planner decided is stored as it is.
  *
- * <p>It is long (about 560 lines) because every write of the pass is here, next to the locking and the queries it
- * depends on (intents, assignments, refusals, unobserved time): kept together so the order of locks and writes
- * can be checked in one place.
+ * <p>One class: the pass's reads and writes beside the locks they take, so their order can be checked in one place.
  */
 @ApplicationScoped
 public class RunStore {

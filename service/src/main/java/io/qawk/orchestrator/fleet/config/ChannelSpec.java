@@ -22,13 +22,6 @@ public record ChannelSpec(int index, String name, String match, String promotesT
     public static final int DEFAULT_VERIFY_TIMEOUT_SECONDS = 300;
     public static final int DEFAULT_SYSTEM_SOAK_SECONDS = 0;
 
-    /** Without the orchestrator's verify timeout and soak: their defaults. */
-    public ChannelSpec(int index, String name, String match, String promotesTo, int maxParallel, int maxFailed,
-                       boolean byCentre, List<String> centres, int deviceMaxFailed, int deviceBatchSize, int soakSeconds) {
-        this(index, name, match, promotesTo, maxParallel, maxFailed, byCentre, centres, deviceMaxFailed, deviceBatchSize,
-                soakSeconds, DEFAULT_VERIFY_TIMEOUT_SECONDS, DEFAULT_SYSTEM_SOAK_SECONDS);
-    }
-
     public static final int DEFAULT_MAX_PARALLEL = 1;
     public static final int DEFAULT_MAX_FAILED = 0;
     public static final int DEFAULT_DEVICE_MAX_FAILED = 0;

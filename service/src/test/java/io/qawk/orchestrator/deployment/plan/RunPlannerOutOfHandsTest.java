@@ -26,22 +26,20 @@ class RunPlannerOutOfHandsTest {
 
     /** A lane whose order 1 is out: term-a still at it, term-b and the display finished; the lane computer waits. */
     private final Map<String, Device> devices = new LinkedHashMap<>(Map.of(
-            "term-a", new Device("term-a", 1, 1L, 11, ASSIGNED, T0, false),
-            "term-b", new Device("term-b", 1, 1L, 11, SUCCEEDED, T0, false),
-            "display", new Device("display", 1, 1L, 12, SUCCEEDED, T0, false),
-            "lane", new Device("lane", 2, 2L, 10, WAITING, null, false)));
+            "term-a", new Device("term-a", 1, 1L, 11, ASSIGNED, T0, false, Duration.ZERO, null, null, null, null),
+            "term-b", new Device("term-b", 1, 1L, 11, SUCCEEDED, T0, false, Duration.ZERO, null, null, null, null),
+            "display", new Device("display", 1, 1L, 12, SUCCEEDED, T0, false, Duration.ZERO, null, null, null, null),
+            "lane", new Device("lane", 2, 2L, 10, WAITING, null, false, Duration.ZERO, null, null, null, null)));
     private RunState state = RunState.RUNNING;
     private RollbackCause cause;
     private Integer failedOrder;
 
     private Decision plan(Map<String, Outcome> outcomes, Map<String, String> takenBy) {
-        Decision d = RunPlanner.plan(new RunPlanner.Input(state, 1, failedOrder, cause, null,
-                new ArrayList<>(devices.values()), outcomes, T0.plusSeconds(10), TIMEOUT, takenBy));
+        Decision d = RunPlanner.plan(new RunPlanner.Input(state, 1, failedOrder, cause, null, new ArrayList<>(devices.values()), outcomes, T0.plusSeconds(10), TIMEOUT, takenBy, null, null, Verification.NONE));
         d.deviceChanges().forEach((id, c) -> {
             Device old = devices.get(id);
             DeviceState s = c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED : c.state();
-            devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, old.assignedAt(), c.failed(),
-                    old.unobserved(), c.failure() != null ? c.failure() : old.failure()));
+            devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, old.assignedAt(), c.failed(), old.unobserved(), c.failure() != null ? c.failure() : old.failure(), null, null, null));
         });
         state = d.state();
         cause = d.rollbackCause();

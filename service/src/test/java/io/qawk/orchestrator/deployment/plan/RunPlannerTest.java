@@ -48,7 +48,7 @@ class RunPlannerTest {
         }
 
         Lane device(String id, int order, Long from, long to) {
-            devices.put(id, new Device(id, order, from, to, WAITING, null, false));
+            devices.put(id, new Device(id, order, from, to, WAITING, null, false, Duration.ZERO, null, null, null, null));
             return this;
         }
 
@@ -58,16 +58,14 @@ class RunPlannerTest {
         }
 
         Decision plan() {
-            Decision d = RunPlanner.plan(new RunPlanner.Input(state, currentOrder, failedOrder, cause, manualReason,
-                    new ArrayList<>(devices.values()), outcomes, now, TIMEOUT));
+            Decision d = RunPlanner.plan(new RunPlanner.Input(state, currentOrder, failedOrder, cause, manualReason, new ArrayList<>(devices.values()), outcomes, now, TIMEOUT, Map.of(), null, null, Verification.NONE));
             // apply it, as the engine would: ASSIGNING devices are confirmed by hawkBit at 'now'
             d.deviceChanges().forEach((id, c) -> {
                 Device old = devices.get(id);
                 DeviceState s = c.state() == ASSIGNING ? ASSIGNED : c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED : c.state();
                 Instant at = s == ASSIGNED || s == ROLLBACK_ASSIGNED ? now : old.assignedAt();
                 boolean assigned = s == ASSIGNED || s == ROLLBACK_ASSIGNED;
-                devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, at, c.failed(),
-                        assigned ? Duration.ZERO : old.unobserved(), c.failure() != null ? c.failure() : old.failure()));
+                devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, at, c.failed(), assigned ? Duration.ZERO : old.unobserved(), c.failure() != null ? c.failure() : old.failure(), null, null, null));
             });
             outcomes.clear();
             state = d.state();
@@ -188,8 +186,7 @@ class RunPlannerTest {
             Lane lane = new Lane().device("term-a", 1, 1L, 11);
             lane.plan();
             Device d = lane.devices.get("term-a");
-            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNED, d.assignedAt(), false,
-                    Duration.ofSeconds(45), null));
+            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNED, d.assignedAt(), false, Duration.ofSeconds(45), null, null, null, null));
 
             lane.now = T0.plus(TIMEOUT).plusSeconds(44);
             assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), lane.now, TIMEOUT)).isTrue();
@@ -307,7 +304,7 @@ class RunPlannerTest {
             lane.plan();
             // the engine records hawkBit's refusal of the lane's set as the lane's failure
             String refusal = "hawkBit refused app:4.0 for lane: 404 distribution set not found";
-            lane.devices.put("lane", new Device("lane", 2, 2L, 10, FAILED, null, true, Duration.ZERO, refusal));
+            lane.devices.put("lane", new Device("lane", 2, 2L, 10, FAILED, null, true, Duration.ZERO, refusal, null, null, null));
 
             Decision back = lane.plan();
             assertThat(back.state()).isEqualTo(RunState.ROLLING_BACK);
@@ -413,8 +410,7 @@ class RunPlannerTest {
         private void assertSkippingIsSafe(Lane lane) {
             boolean waiting = RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), lane.outcomes, lane.now, TIMEOUT);
             if (waiting && lane.state.underWay()) {
-                Decision d = RunPlanner.plan(new RunPlanner.Input(lane.state, lane.currentOrder, lane.failedOrder,
-                        lane.cause, lane.manualReason, new ArrayList<>(lane.devices.values()), lane.outcomes, lane.now, TIMEOUT));
+                Decision d = RunPlanner.plan(new RunPlanner.Input(lane.state, lane.currentOrder, lane.failedOrder, lane.cause, lane.manualReason, new ArrayList<>(lane.devices.values()), lane.outcomes, lane.now, TIMEOUT, Map.of(), null, null, Verification.NONE));
                 assertThat(d.deviceChanges()).isEmpty();
                 assertThat(d.assignments()).isEmpty();
                 assertThat(d.state()).isEqualTo(lane.state);
@@ -455,7 +451,7 @@ class RunPlannerTest {
         void aRunWithNothingInFlightOrAnIntentIsNeverSkipped() {
             Lane lane = Lane.standard();
             assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0, TIMEOUT)).isFalse();
-            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNING, null, false));
+            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNING, null, false, Duration.ZERO, null, null, null, null));
             assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0, TIMEOUT)).isFalse();
         }
     }

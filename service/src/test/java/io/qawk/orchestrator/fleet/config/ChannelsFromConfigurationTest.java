@@ -82,12 +82,12 @@ class ChannelsFromConfigurationTest {
             List<ChannelSpec> changed = new ArrayList<>();
             for (ChannelSpec c : original) {
                 if (c.name().equals("cfg-prod")) {
-                    changed.add(new ChannelSpec(c.index(), c.name(), c.match(), null, 5, 2, false, List.of("c09"), 0, 50, 60));
+                    changed.add(new ChannelSpec(c.index(), c.name(), c.match(), null, 5, 2, false, List.of("c09"), 0, 50, 60, ChannelSpec.DEFAULT_VERIFY_TIMEOUT_SECONDS, ChannelSpec.DEFAULT_SYSTEM_SOAK_SECONDS));
                 } else if (!c.name().equals("cfg-dev")) {
                     changed.add(c);
                 }
             }
-            changed.add(new ChannelSpec(3, "cfg-lab", "attribute.channel==cfg-lab", "cfg-beta", 3, 0, false, List.of(), 0, 500, 0));
+            changed.add(new ChannelSpec(3, "cfg-lab", "attribute.channel==cfg-lab", "cfg-beta", 3, 0, false, List.of(), 0, 500, 0, ChannelSpec.DEFAULT_VERIFY_TIMEOUT_SECONDS, ChannelSpec.DEFAULT_SYSTEM_SOAK_SECONDS));
 
             ChannelsFromConfiguration.Result r = channels.apply(changed, "test");
 
@@ -101,7 +101,7 @@ class ChannelsFromConfigurationTest {
             assertThat(section(prod, "orchestrator")).containsEntry("maxParallel", 5).containsEntry("centres", List.of("c09"));
 
             List<ChannelSpec> broken = new ArrayList<>(original);
-            broken.set(2, new ChannelSpec(2, "cfg-prod", "attribute.channel==cfg-prod", "nowhere", 1, 0, false, List.of(), 0, 500, 0));
+            broken.set(2, new ChannelSpec(2, "cfg-prod", "attribute.channel==cfg-prod", "nowhere", 1, 0, false, List.of(), 0, 500, 0, ChannelSpec.DEFAULT_VERIFY_TIMEOUT_SECONDS, ChannelSpec.DEFAULT_SYSTEM_SOAK_SECONDS));
             assertThatThrownBy(() -> channels.apply(broken, "test"))
                     .isInstanceOf(InvalidChannelsException.class)
                     .hasMessageContaining("qawk fleets: channels[2].promotesTo names 'nowhere', which is neither declared nor an existing channel");

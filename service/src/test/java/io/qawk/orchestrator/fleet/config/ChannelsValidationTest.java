@@ -30,10 +30,8 @@ class ChannelsValidationTest {
                 """, "test");
         assertThat(specs).hasSize(2);
         ChannelSpec beta = specs.get(0);
-        assertThat(beta).isEqualTo(new ChannelSpec(0, "beta", "attribute.channel==beta", "prod", 2, 1, true,
-                List.of("c01", "c02"), 3, 100, 3600));
-        assertThat(specs.get(1)).isEqualTo(new ChannelSpec(1, "prod", "attribute.channel==prod", null, 1, 0, false,
-                List.of(), 0, 500, 0));
+        assertThat(beta).isEqualTo(new ChannelSpec(0, "beta", "attribute.channel==beta", "prod", 2, 1, true, List.of("c01", "c02"), 3, 100, 3600, ChannelSpec.DEFAULT_VERIFY_TIMEOUT_SECONDS, ChannelSpec.DEFAULT_SYSTEM_SOAK_SECONDS));
+        assertThat(specs.get(1)).isEqualTo(new ChannelSpec(1, "prod", "attribute.channel==prod", null, 1, 0, false, List.of(), 0, 500, 0, ChannelSpec.DEFAULT_VERIFY_TIMEOUT_SECONDS, ChannelSpec.DEFAULT_SYSTEM_SOAK_SECONDS));
         assertThat(beta.toRequest().orchestrator().maxParallel()).isEqualTo(2);
         assertThat(beta.toRequest().devices().batchSize()).isEqualTo(100);
     }
