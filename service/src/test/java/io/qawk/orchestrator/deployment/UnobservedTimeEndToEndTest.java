@@ -12,6 +12,7 @@ import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import org.assertj.core.api.SoftAssertions;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -80,7 +81,7 @@ class UnobservedTimeEndToEndTest {
             }
             order1.forEach(d -> fleet.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(2))));
 
-            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(150));
+            JsonPath done = finished(id, Duration.ofSeconds(150));
             JsonPath runs = runs(id);
             SoftAssertions soft = new SoftAssertions();
             soft.assertThat(done.getString("summary")).as("frozen %d s against a %d s order timeout; runs: %s",
@@ -135,11 +136,11 @@ class UnobservedTimeEndToEndTest {
                                 && "VERIFYING".equals(deviceState(id, waits)));
                 frozen = freeze.length();
             }
-            // the lane computer reports its version once hawkBit is back (on its next poll), as a device that
-            // reconnects does
+            // the lane computer reports its version once hawkBit answers again, as a device that reconnects does
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
             fleet.devices.setAttributes(waits, Map.of("app_version", "2"));
 
-            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(150));
+            JsonPath done = finished(id, Duration.ofSeconds(150));
             JsonPath runs = runs(id);
             SoftAssertions soft = new SoftAssertions();
             soft.assertThat(done.getString("summary")).as("frozen %d s; runs: %s", frozen.toSeconds(), reasons(runs))
@@ -220,6 +221,43 @@ class UnobservedTimeEndToEndTest {
     }
 
     // ------------------------------------------------------------------------------------------------------------
+
+    /**
+     * The deployment once FINISHED; if it ends otherwise (FAILED: every system went back) or not within
+     * {@code within}, a failure naming where each run and device stands, with their timelines.
+     */
+    private static JsonPath finished(int id, Duration within) {
+        AssertionError notFinished;
+        try {
+            await().atMost(within).pollInterval(Duration.ofMillis(500))
+                    .until(() -> List.of("FINISHED", "FAILED").contains(LaneFleet.deployment(id).getString("state")));
+            JsonPath deployment = LaneFleet.deployment(id);
+            if ("FINISHED".equals(deployment.getString("state"))) {
+                return deployment;
+            }
+            notFinished = new AssertionError("deployment " + id + " ended " + deployment.getString("state") + ":"
+                    + whereItStands(id));
+        } catch (ConditionTimeoutException e) {
+            notFinished = new AssertionError("deployment " + id + " not FINISHED within " + within + " but "
+                    + LaneFleet.deployment(id).getString("state") + ":" + whereItStands(id), e);
+        }
+        throw notFinished;
+    }
+
+    private static String whereItStands(int id) {
+        JsonPath runs = runs(id);
+        StringBuilder where = new StringBuilder();
+        for (Map<String, Object> r : runs.<Map<String, Object>>getList("")) {
+            where.append("\n  ").append(r.get("system")).append(' ').append(r.get("state")).append(": ")
+                    .append(r.get("reason")).append("; devices ");
+            @SuppressWarnings("unchecked")
+            Map<String, List<Map<String, Object>>> components = (Map<String, List<Map<String, Object>>>) r.get("components");
+            components.values().forEach(ds -> ds.forEach(d -> where.append(d.get("controllerId")).append('=')
+                    .append(d.get("state")).append(' ')));
+            where.append("\n  timeline: ").append(messages(id, ((Number) r.get("id")).intValue()));
+        }
+        return where.toString();
+    }
 
     private static int readiness() {
         return RestAssured.given().get("/q/health/ready").then().extract().statusCode();

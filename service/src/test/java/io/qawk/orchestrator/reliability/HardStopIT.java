@@ -304,7 +304,7 @@ class HardStopIT {
             order1.forEach(d -> fleet.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
 
             await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> "FINISHED".equals(api.state(id)));
+                    .until(() -> Set.of("FINISHED", "FAILED").contains(api.state(id)));
             String reasons = Gaps.reasons(api, id);
             assertThat(api.deployment(id).getString("summary")).as(reasons).isEqualTo("2 of 2 updated, 0 rolled back");
             DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());

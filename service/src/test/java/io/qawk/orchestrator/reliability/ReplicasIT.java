@@ -234,7 +234,7 @@ class ReplicasIT {
                     frozen.length().toSeconds(), holdersWhileFrozen);
 
             await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> "FINISHED".equals(apiA.state(id)));
+                    .until(() -> Set.of("FINISHED", "FAILED").contains(apiA.state(id)));
             String reasons = Gaps.reasons(apiA, id);
             assertThat(apiA.deployment(id).getString("summary")).as(reasons).isEqualTo("2 of 2 updated, 0 rolled back");
             DeploymentCheck.Result result = DeploymentCheck.check(apiA, fleet, id, baseline, ran, Set.of());
