@@ -1,12 +1,12 @@
 package io.qawk.orchestrator.hawkbit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-
-import com.fasterxml.jackson.databind.JsonNode;
 
 /** Distribution sets by id (remembered a minute), by name and version, the newest of a name ({@link HawkbitGateway}). */
 final class DistributionSets {

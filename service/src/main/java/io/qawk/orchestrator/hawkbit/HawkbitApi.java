@@ -1,7 +1,5 @@
 package io.qawk.orchestrator.hawkbit;
 
-import java.util.List;
-
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
@@ -12,6 +10,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+
+import java.util.List;
 
 /**
  * The low layer: hawkBit's Management API ({@code /rest/v1}) as a Quarkus REST client, one method per endpoint Qawk

@@ -101,7 +101,10 @@ final class HawkbitClient implements Closeable {
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     /** One timer per operation and outcome, looked up once rather than built per request. */
     private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
+    private final AnswerWatch watch = new AnswerWatch();
     private HawkbitApi api;
+    /** The readiness ping's client: its read timeout is at most {@code hang-after}. */
+    private HawkbitApi pingApi;
     private boolean built;
 
     HawkbitClient(HawkbitConfig config, MeterRegistry registry) {
@@ -141,7 +144,8 @@ final class HawkbitClient implements Closeable {
             if (!isConfigured()) {
                 return false;
             }
-            HawkbitApi client = api();
+            api();
+            HawkbitApi client = pingApi;
             long start = System.nanoTime();
             Reply reply;
             try {
@@ -364,13 +368,32 @@ final class HawkbitClient implements Closeable {
 
     /** The request and its whole body; no HTTP answer (connect error, timeout, reset) is a transient failure. */
     private Reply exchange(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
+        long sent = watch.sent();
+        boolean answered = false;
         try (Response response = request.apply(client)) {
             byte[] body = response.hasEntity()
                     ? readBody(response.readEntity(InputStream.class), response.getLength()) : null;
+            answered = true;
             return new Reply(response.getStatus(), body == null ? new byte[0] : body);
         } catch (ProcessingException | IOException e) {
             throw new HawkbitGuard.Transient(describe(operation, e), e);
+        } finally {
+            if (answered) {
+                watch.answered(sent);
+            } else {
+                watch.unanswered(sent);
+            }
         }
+    }
+
+    /** How long hawkBit has left requests unanswered ({@link AnswerWatch}); empty when it answered all. */
+    Optional<Duration> silentFor() {
+        return watch.silentFor();
+    }
+
+    /** The readiness ping waits for hawkBit at most this long: the read timeout, or {@code hang-after} if shorter. */
+    Duration pingTimeout() {
+        return config.hangAfter().compareTo(config.readTimeout()) < 0 ? config.hangAfter() : config.readTimeout();
     }
 
     /**
@@ -441,7 +464,8 @@ final class HawkbitClient implements Closeable {
     private synchronized HawkbitApi api() {
         if (!built) {
             try {
-                api = build(config);
+                api = build(config, config.readTimeout());
+                pingApi = build(config, pingTimeout());
             } catch (IllegalArgumentException e) {
                 throw new HawkbitUnavailableException("qawk.hawkbit.url is not a usable URL", e);
             }
@@ -454,7 +478,7 @@ final class HawkbitClient implements Closeable {
     }
 
     /** The REST client for {@code qawk.hawkbit.url}; null when it is not set. HTTP/1.1, no redirects, Basic auth. */
-    private static HawkbitApi build(HawkbitConfig config) {
+    private static HawkbitApi build(HawkbitConfig config, Duration readTimeout) {
         Optional<String> url = config.url().filter(u -> !u.isBlank());
         if (url.isEmpty()) {
             return null;
@@ -475,7 +499,7 @@ final class HawkbitClient implements Closeable {
         return QuarkusRestClientBuilder.newBuilder()
                 .baseUri(uri)
                 .connectTimeout(config.connectTimeout().toMillis(), TimeUnit.MILLISECONDS)
-                .readTimeout(config.readTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .readTimeout(readTimeout.toMillis(), TimeUnit.MILLISECONDS)
                 .followRedirects(false)
                 .disableDefaultMapper(true) // every status comes back as an answer; this class decides
                 .register((ClientRequestFilter) request -> request.getHeaders()
@@ -494,14 +518,17 @@ final class HawkbitClient implements Closeable {
 
     @Override
     public synchronized void close() {
-        if (api instanceof Closeable closeable) {
-            try {
-                closeable.close();
-            } catch (IOException | RuntimeException e) {
-                LOG.debugf("closing the hawkBit client: %s", e.getMessage());
+        for (HawkbitApi client : new HawkbitApi[] {api, pingApi}) {
+            if (client instanceof Closeable closeable) {
+                try {
+                    closeable.close();
+                } catch (IOException | RuntimeException e) {
+                    LOG.debugf("closing the hawkBit client: %s", e.getMessage());
+                }
             }
         }
         api = null;
+        pingApi = null;
         built = false;
     }
 }

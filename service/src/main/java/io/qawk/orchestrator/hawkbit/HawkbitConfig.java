@@ -49,6 +49,13 @@ public interface HawkbitConfig {
     @WithDefault("30s")
     Duration readTimeout();
 
+    /**
+     * How long hawkBit may leave Qawk's requests unanswered before readiness says it is down: a hung hawkBit fails no
+     * call for the read timeout and its retries. Also the longest the readiness check's own ping waits.
+     */
+    @WithDefault("10s")
+    Duration hangAfter();
+
     /** Retries after a transport error, timeout, 5xx or 429 (0 = try once). */
     @WithDefault("3")
     int maxRetries();

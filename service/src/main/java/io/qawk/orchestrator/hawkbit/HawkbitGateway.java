@@ -8,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -59,6 +60,7 @@ public class HawkbitGateway {
     private final HawkbitClient client;
     private final DistributionSets sets;
     private final Assignments assignments;
+    private final Reachability reachability;
 
     void warmUp(@Observes StartupEvent event) {
         client.warmUp();
@@ -69,6 +71,7 @@ public class HawkbitGateway {
         this.client = new HawkbitClient(config, registry);
         this.sets = new DistributionSets(client);
         this.assignments = new Assignments(client, config, sets::toAssign, this::knownAmong);
+        this.reachability = new Reachability(client, config.hangAfter());
     }
 
     /** Whether {@code qawk.hawkbit.url} is set. */
@@ -81,9 +84,24 @@ public class HawkbitGateway {
         return client.ping();
     }
 
+    /**
+     * Whether hawkBit answers, for readiness: empty when it does, else why not in operators' words. Down also while
+     * its calls hang unanswered longer than {@code qawk.hawkbit.hang-after}, not only once they fail; answers within
+     * about that long ({@link Reachability}).
+     */
+    public Optional<String> unreachable() {
+        return reachability.check().why();
+    }
+
+    /** How long hawkBit has left Qawk's requests unanswered (calls waiting, or ended without an answer); empty when none. */
+    public Optional<Duration> silentFor() {
+        return client.silentFor();
+    }
+
     /** Closes the REST client. */
     @PreDestroy
     public void close() {
+        reachability.close();
         client.close();
     }
 

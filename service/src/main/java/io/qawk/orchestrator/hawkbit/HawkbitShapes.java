@@ -1,10 +1,10 @@
 package io.qawk.orchestrator.hawkbit;
 
-import java.util.List;
-
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.databind.JsonNode;
+
+import java.util.List;
 
 /**
  * hawkBit's JSON, as Jackson records: only the fields Qawk reads; unknown fields are ignored, so later hawkBit

@@ -1,13 +1,13 @@
 package io.qawk.orchestrator.hawkbit;
 
+import org.jboss.logging.Logger;
+
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.function.Supplier;
-
-import org.jboss.logging.Logger;
 
 /**
  * Every difference between hawkBit versions that Qawk meets, in one place, each with the versions it applies to

@@ -9,7 +9,13 @@ import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Readiness;
 
-/** Ready only while hawkBit answers: without it nothing can be observed or assigned. Liveness does not depend on it. */
+import java.util.Optional;
+
+/**
+ * Ready only while hawkBit answers: without it nothing can be observed or assigned. Down also while its calls hang
+ * unanswered ({@code qawk.hawkbit.hang-after}), not only once they fail, with the reason in {@code hawkbit}'s data.
+ * Liveness does not depend on it.
+ */
 @Readiness
 @ApplicationScoped
 public class HawkbitReadiness implements HealthCheck {
@@ -22,8 +28,9 @@ public class HawkbitReadiness implements HealthCheck {
 
     @Override
     public HealthCheckResponse call() {
-        boolean up = hawkbit.ping();
-        HealthCheckResponseBuilder b = HealthCheckResponse.named("hawkbit").status(up);
+        Optional<String> unreachable = hawkbit.unreachable();
+        HealthCheckResponseBuilder b = HealthCheckResponse.named("hawkbit").status(unreachable.isEmpty());
+        unreachable.ifPresent(why -> b.withData("reason", why));
         SyncState.Snapshot s = sync.read();
         if (s.lastCompletedAt() != null) {
             b.withData("lastInventorySync", s.lastCompletedAt().toString());

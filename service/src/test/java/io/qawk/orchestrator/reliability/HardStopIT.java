@@ -265,6 +265,60 @@ class HardStopIT {
         }
     }
 
+    /**
+     * Issue 32: Qawk is killed (SIGKILL) while order 1 is out and stays down for longer than the order timeout, as in
+     * an upgrade, a node drain or a crash loop; its devices are still at it when it is back and report a few seconds
+     * later. Time Qawk was not running is not device time: nothing goes back, nothing is assigned twice, and the
+     * timeline says why the timeouts moved. Today the first pass after the restart judges the devices against deadlines
+     * that passed while nobody looked, and every system goes back.
+     */
+    @Test
+    void qawkDownLongerThanTheOrderTimeoutWhileOrder1IsOutRollsNothingBack() {
+        int orderTimeout = 15;
+        Duration down = Duration.ofSeconds(orderTimeout + 10);
+        try (RelFleet fleet = new RelFleet("rel-down-", SharedHawkbit.get(), RelFleet.LANE)) {
+            QawkApi api = service.api();
+            fleet.system("lane-01", "c01");
+            fleet.system("lane-02", "c01");
+            int type = fleet.createType(api);
+            fleet.awaitDiscovered(api, type);
+            fleet.preinstall(1);
+            List<String> order1 = Gaps.firstOrder(fleet, fleet.systemNames());
+            order1.forEach(d -> fleet.behaviour(d, Behaviour.silent()));
+            int manifest = fleet.manifest(api, type, 2);
+            Map<String, Long> baseline = fleet.actionBaseline();
+            Map<String, Long> ranBefore = new HashMap<>();
+            fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
+            int id = api.deploy("rel-down", manifest, fleet.systemNames(),
+                    "\"maxParallel\": 2, \"orderTimeoutSeconds\": " + orderTimeout);
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Gaps.allIn(api, id, order1, "ASSIGNED"));
+
+            service.kill();
+            Instant killed = Instant.now();
+            await().during(down).atMost(down.plusSeconds(10)).pollInterval(Duration.ofSeconds(1))
+                    .until(() -> !service.isAlive());
+            service.restart();
+            System.out.printf("[hardstop] down: killed with order 1 out, back %d s later (order timeout %d s)%n",
+                    Duration.between(killed, Instant.now()).toSeconds(), orderTimeout);
+            order1.forEach(d -> fleet.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
+
+            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> Set.of("FINISHED", "FAILED").contains(api.state(id)));
+            String reasons = Gaps.reasons(api, id);
+            assertThat(api.deployment(id).getString("summary")).as(reasons).isEqualTo("2 of 2 updated, 0 rolled back");
+            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+            assertThat(result.problems()).isEmpty();
+            assertThat(result.duplicates()).isZero();
+            Gaps.messages(api, id).forEach((system, messages) -> assertThat(Gaps.gap(messages))
+                    .as("%s's timeline names the time Qawk was not running: %s", system, messages)
+                    .hasValueSatisfying(m -> {
+                        assertThat(m.group(1)).isEqualTo("Qawk was not running");
+                        assertThat(Long.parseLong(m.group(2))).isGreaterThanOrEqualTo(down.toSeconds() - 5);
+                    }));
+        }
+    }
+
     private static Map<String, Object> run(QawkApi api, int deploymentId, String system) {
         return api.runs(deploymentId).stream().filter(r -> system.equals(r.get("system"))).findFirst().orElseThrow();
     }

@@ -2,6 +2,7 @@ package io.qawk.orchestrator.reliability;
 
 import io.qawk.orchestrator.testkit.reliability.*;
 import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.ProcessFreeze;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
@@ -153,6 +154,94 @@ class ReplicasIT {
             assertThat(r2.problems()).isEmpty();
             assertThat(r2.duplicates()).isZero();
             assertThat(r2.actionsChecked()).isEqualTo(fleet.allDevices().size());
+        }
+    }
+
+    /**
+     * Issue 32: the replica driving a deployment is frozen (SIGSTOP: a long GC pause, a stalled VM) in the middle of
+     * its pass, for longer than the order timeout, while order 1 is out; its devices finish meanwhile. To freeze it
+     * in the middle of a pass, hawkBit is frozen first for a moment, so that the pass hangs in a hawkBit call holding
+     * the engine lock. Neither the other replica nor the frozen one, once it goes on, may time anything out for the
+     * frozen stretch: every system succeeds, nothing is assigned twice, the timeline names the gap. Today the frozen
+     * replica, thawed, judges hawkBit's answer from before the freeze ("still pending") against deadlines that passed
+     * while it stood still, and every system goes back.
+     */
+    @Test
+    void theReplicaHoldingADeploymentFrozenPastTheOrderTimeoutTimesNothingOutForTheFrozenStretch() {
+        for (ServiceProcess p : List.of(a, b)) {
+            if (!p.isAlive()) {
+                p.restart();
+            }
+        }
+        int orderTimeout = 15;
+        Duration frozenFor = Duration.ofSeconds(orderTimeout + 10);
+        try (RelFleet fleet = new RelFleet("rel-frozen-", SharedHawkbit.get(), RelFleet.KIOSK)) {
+            fleet.system("kiosk-01", "c01");
+            fleet.system("kiosk-02", "c01");
+            QawkApi apiA = a.api();
+            int type = fleet.createType(apiA);
+            fleet.awaitDiscovered(apiA, type);
+            fleet.awaitDiscovered(b.api(), type);
+            fleet.preinstall(1);
+            List<String> order1 = Gaps.firstOrder(fleet, fleet.systemNames());
+            order1.forEach(d -> fleet.behaviour(d, Behaviour.silent()));
+            Map<String, Long> ran = new HashMap<>();
+            fleet.allDevices().forEach(d -> ran.put(d, fleet.setFor(d, 1)));
+            Map<String, Long> baseline = fleet.actionBaseline();
+            int id = apiA.deploy("rel-frozen-2", fleet.manifest(apiA, type, 2), fleet.systemNames(),
+                    "\"maxParallel\": 2, \"orderTimeoutSeconds\": " + orderTimeout);
+            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> Gaps.allIn(apiA, id, order1, "ASSIGNED"));
+
+            ServiceProcess holder;
+            Set<String> holdersWhileFrozen = ConcurrentHashMap.newKeySet();
+            ProcessFreeze frozen = null;
+            try {
+                try (ProcessFreeze hawkbit = SharedHawkbit.get().freeze()) {
+                    // the replica whose pass now hangs in a hawkBit call keeps the lock: the same holder for 2 s
+                    String[] seen = new String[1];
+                    await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(100))
+                            .until(() -> {
+                                String h = probe.lockHolder(id);
+                                boolean same = h != null && h.equals(seen[0]);
+                                seen[0] = h;
+                                return same;
+                            });
+                    await().during(Duration.ofSeconds(2)).atMost(Duration.ofSeconds(10))
+                            .until(() -> seen[0].equals(probe.lockHolder(id)));
+                    holder = seen[0].equals(a.name()) ? a : b;
+                    frozen = holder.frozen();
+                    System.out.printf("[replicas] frozen %s in the middle of its pass (hawkBit frozen %d ms)%n",
+                            holder.name(), hawkbit.length().toMillis());
+                }
+                // hawkBit answers again (into the frozen replica's socket, unread); the devices finish meanwhile
+                order1.forEach(d -> fleet.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
+                ServiceProcess other = holder == a ? b : a;
+                await().during(frozenFor).atMost(frozenFor.plusSeconds(20)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> {
+                            String h = probe.lockHolder(id);
+                            if (h != null) {
+                                holdersWhileFrozen.add(h);
+                            }
+                            return other.isAlive();
+                        });
+            } finally {
+                if (frozen != null) {
+                    frozen.close();
+                }
+            }
+            System.out.printf("[replicas] %s thawed after %d s; lock holders seen meanwhile: %s%n", holder.name(),
+                    frozen.length().toSeconds(), holdersWhileFrozen);
+
+            await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> Set.of("FINISHED", "FAILED").contains(apiA.state(id)));
+            String reasons = Gaps.reasons(apiA, id);
+            assertThat(apiA.deployment(id).getString("summary")).as(reasons).isEqualTo("2 of 2 updated, 0 rolled back");
+            DeploymentCheck.Result result = DeploymentCheck.check(apiA, fleet, id, baseline, ran, Set.of());
+            assertThat(result.problems()).isEmpty();
+            assertThat(result.duplicates()).isZero();
+            Gaps.messages(apiA, id).forEach((system, messages) -> assertThat(Gaps.gap(messages))
+                    .as("%s's timeline names the gap: %s", system, messages).isPresent());
         }
     }
 

@@ -150,6 +150,15 @@ public final class HawkbitServer implements AutoCloseable {
         return handle.pid();
     }
 
+    /**
+     * Freezes this hawkBit (SIGSTOP): its port still accepts connections, nothing answers, every call of the service
+     * and poll of a device hangs until {@link ProcessFreeze#close()} (SIGCONT). Close it in a {@code finally} (or
+     * try-with-resources): the hawkBit is shared by every test class of the JVM ({@link SharedHawkbit}).
+     */
+    public ProcessFreeze freeze() {
+        return ProcessFreeze.freeze(handle);
+    }
+
     /** The database hawkBit runs on. */
     public Database database() {
         return postgres == null ? Database.H2 : Database.POSTGRES;

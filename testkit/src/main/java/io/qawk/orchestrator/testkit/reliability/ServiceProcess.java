@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.testkit.reliability;
 
 import io.qawk.orchestrator.testkit.HawkbitServer;
+import io.qawk.orchestrator.testkit.ProcessFreeze;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,6 +59,7 @@ public final class ServiceProcess implements AutoCloseable {
     private final Path log;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private Process process;
+    private ProcessFreeze frozen;
     private int starts;
     private Duration lastStartTime = Duration.ZERO;
     private final List<Duration> startTimes = new ArrayList<>();
@@ -220,6 +222,10 @@ public final class ServiceProcess implements AutoCloseable {
             Thread.currentThread().interrupt();
         }
         RUNNING.remove(process);
+        if (frozen != null) { // SIGKILL ends a stopped process too; nothing is left to thaw
+            frozen.close();
+            frozen = null;
+        }
         appendMarker("===== killed (SIGKILL) at " + Instant.now() + " =====");
     }
 
@@ -250,25 +256,26 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** SIGSTOP: the process stands still where it is (its open connections stay open) until {@link #thaw()}. */
     public synchronized void freeze() {
-        signal("-STOP");
+        frozen = frozen();
     }
 
     /** SIGCONT after {@link #freeze()}. */
     public synchronized void thaw() {
-        signal("-CONT");
+        if (frozen != null) {
+            frozen.close();
+            frozen = null;
+        }
     }
 
-    private void signal(String sig) {
-        try {
-            Process p = new ProcessBuilder("kill", sig, String.valueOf(process.pid())).inheritIO().start();
-            if (p.waitFor() != 0) {
-                throw new IllegalStateException("kill " + sig + " " + process.pid() + " failed");
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    /**
+     * SIGSTOP, as a handle whose {@link ProcessFreeze#close()} sends SIGCONT: for try-with-resources, so that a
+     * failing test never leaves the service frozen.
+     */
+    public synchronized ProcessFreeze frozen() {
+        if (process == null) {
+            throw new IllegalStateException(name + " was never started");
         }
+        return ProcessFreeze.freeze(process.toHandle());
     }
 
     /** kill -9 (if running) and start again on the same port; returns when live. */
