@@ -59,6 +59,23 @@ public interface EngineConfig {
     int observeQueryLength();
 
     /**
+     * An observation of a deployment's devices is fresh for this long (at least the interval and 5 s): a longer gap
+     * between two observations (hawkBit hung, a pass held up, Qawk stopped, a replica frozen) is not counted toward
+     * their order or verify timeouts or a soak, all of it.
+     */
+    @WithDefault("20s")
+    Duration unobservedAfter();
+
+    /**
+     * After a gap, no device times out and no soak ends before this long after the first observation that follows: a
+     * device whose report was held up by the gap (it could not reach hawkBit either) reports at its next poll. One
+     * minute covers the short polling times fleets that update systems use; set it to the tenant's polling time
+     * (hawkBit's default is 5 min) if that is longer.
+     */
+    @WithDefault("60s")
+    Duration graceAfterGap();
+
+    /**
      * Fault injection for crash tests only: a pause between hawkBit accepting an assignment and the engine recording
      * it, widening the window in which a crash leaves an intent hawkBit already acted on. Zero in production.
      */

@@ -102,7 +102,7 @@ class EngineFaultsEndToEndTest {
                 JsonPath events = events(id, runs.getInt("find { it.system == '" + system + "' }.id"));
                 assertThat(events.<String>getList("type")).doesNotContain("ROLLBACK_STARTED", "DEVICE_FAILED");
                 assertThat(events.<String>getList("message")).anySatisfy(m -> assertThat(m)
-                        .matches("hawkBit unreachable \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC;"
+                        .matches("not observed \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC \\(hawkBit unreachable\\);"
                                 + " order timeouts extended by \\d+ s"));
                 for (String role : List.of("lane", "term-a", "term-b", "display")) {
                     String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
@@ -135,7 +135,7 @@ class EngineFaultsEndToEndTest {
             JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(90));
             assertThat(done.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
             assertThat(events(id, runs(id).getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
-                    .matches("paused \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC; order timeouts extended by \\d+ s"));
+                    .matches("not observed \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC \\(paused\\); order timeouts extended by \\d+ s"));
         }
     }
 
@@ -180,7 +180,7 @@ class EngineFaultsEndToEndTest {
                     .isEqualTo("VERIFYING");
             assertThat(Instant.parse(soaking.getString("[0].soakEndsAt"))).isAfter(soakEnds.plusSeconds(6));
             assertThat(events(id, soaking.getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
-                    .matches("hawkBit unreachable \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC;"
+                    .matches("not observed \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC \\(hawkBit unreachable\\);"
                             + " the soak extended by \\d+ s, to \\d\\d:\\d\\d:\\d\\d UTC"));
 
             JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(60));

@@ -194,11 +194,15 @@ public class DeploymentEngine {
                 unobserved.forget(deploymentId);
                 return true;
             }
-            Observation seen = observe(snap);
-            snap = unobserved.observed(seen.snapshot(), seen.at());
+            Instant askedAt = clock.instant();
+            Observation seen = observe(snap, askedAt);
+            snap = unobserved.observed(seen.snapshot(), askedAt);
             Outbox outbox = planAndSave(snap, seen);
             outbox.addAll(photographAndStart(snap));
+            Instant sending = clock.instant();
             sender.send(outbox);
+            Duration sent = Duration.between(sending, clock.instant());
+            unobserved.passEnded(deploymentId, seen.waited().compareTo(sent) > 0 ? seen.waited() : sent);
             store.refreshPhase(deploymentId);
             // devices sent to, waiting for hawkBit's answer or for their verification: the next pass comes soon
             due |= snap.phase() != DeploymentPhase.PAUSED && (!snap.inFlight().isEmpty() || !outbox.isEmpty()
@@ -208,11 +212,12 @@ public class DeploymentEngine {
     }
 
     /**
-     * What hawkBit says of a deployment at {@code at}: its devices in flight ({@code outcomes}, with those that left
-     * their system), whether those waiting to verify match their queries ({@code verified}; {@code refused}: those
-     * whose query hawkBit refused, with why), and the health of its soaking systems.
+     * What hawkBit says of a deployment, as of {@code at}, when its questions were sent (an answer that comes late is
+     * as old as its question): its devices in flight ({@code outcomes}, with those that left their system), whether
+     * those waiting to verify match their queries ({@code verified}; {@code refused}: those whose query hawkBit
+     * refused, with why), and the health of its soaking systems; {@code waited}: how long the answers took.
      */
-    record Observation(RunStore.Snapshot snapshot, Instant at, Map<String, Outcome> outcomes,
+    record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, Map<String, Outcome> outcomes,
                        Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts) {
     }
 
@@ -220,7 +225,7 @@ public class DeploymentEngine {
      * The steps "recover intents" and "observe": both ask hawkBit, and hawkBit away fails the pass as a whole (so no
      * device is judged on a missing answer), the deployment marked unobserved from its last observation.
      */
-    private Observation observe(RunStore.Snapshot loaded) {
+    private Observation observe(RunStore.Snapshot loaded, Instant askedAt) {
         try {
             RunStore.Snapshot snap = intents.recover(loaded);
             Map<String, Outcome> outcomes = new HashMap<>(observer.observe(snap.inFlight()));
@@ -230,9 +235,10 @@ public class DeploymentEngine {
             for (String left : snap.leftTheirSystem()) {
                 outcomes.put(left, Outcome.LEFT);
             }
-            return new Observation(snap, clock.instant(), outcomes, verified, refused, verdicts);
+            return new Observation(snap, askedAt, Duration.between(askedAt, clock.instant()), outcomes, verified,
+                    refused, verdicts);
         } catch (HawkbitException away) {
-            unobserved.notObserved(loaded.deploymentId(), clock.instant(),
+            unobserved.notObserved(loaded.deploymentId(),
                     away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");
             throw away;
         }
@@ -249,7 +255,8 @@ public class DeploymentEngine {
         Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
         reports.putAll(seen.refused());
         Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), reports, null);
-        Instant now = clock.instant();
+        // a device can only time out on an answer to a question asked after its deadline
+        Instant now = seen.at();
         List<Long> toPlan = new ArrayList<>();
         for (RunStore.PlannableRun run : snap.runsToPlan()) {
             // nothing for the planner to decide: only waiting for hawkBit, with no news (and no manual rollback)
@@ -261,7 +268,7 @@ public class DeploymentEngine {
         }
         Outbox outbox = new Outbox();
         for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
-            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), outcomes, takenBy, snap.orderTimeout(),
+            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, outcomes, takenBy, snap.orderTimeout(),
                     verification, seen.verdicts()));
         }
         return outbox;
@@ -281,8 +288,8 @@ public class DeploymentEngine {
             Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {
-                outbox.addAll(planAndSave(() -> store.storePhotographs(some), Map.of(), Map.of(), snap.orderTimeout(),
-                        none, Map.of()));
+                outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(), Map.of(), Map.of(),
+                        snap.orderTimeout(), none, Map.of()));
             } catch (RuntimeException e) {
                 if (!anotherDriverWon(e)) {
                     throw e;
@@ -297,16 +304,16 @@ public class DeploymentEngine {
     }
 
     /**
-     * In one transaction: the runs {@code load} locks are each planned by {@link RunPlanner} and its decision stored
-     * (intent first: devices to be sent are stored as assigning); returns the assignments to send after the commit.
+     * In one transaction: the runs {@code load} locks are each planned by {@link RunPlanner} as of {@code now} and its
+     * decision stored (intent first: devices to be sent are stored as assigning); returns the assignments to send
+     * after the commit.
      */
-    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Map<String, Outcome> outcomes,
+    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, Map<String, Outcome> outcomes,
                                Map<String, String> takenBy, Duration timeout, Verification verification,
                                Map<Long, Health> verdicts) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Outbox out = new Outbox();
             for (RunStore.ToPlan planned : load.get()) {
-                Instant now = clock.instant();
                 SystemRun run = planned.run();
                 RunState before = run.state;
                 RunPlanner.Decision decision = RunPlanner.plan(planned.input(outcomes, takenBy, now, timeout,

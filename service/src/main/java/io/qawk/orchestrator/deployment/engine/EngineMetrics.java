@@ -40,6 +40,9 @@ import java.util.Map;
  *   <li>{@code qawk_rollbacks_failed_total} – rollbacks that ended with a device not back on its previous set</li>
  *   <li>{@code qawk_devices_assigned_total{direction}} – devices hawkBit accepted an assignment for, direction
  *       {@code forward} (the manifest's set) or {@code rollback} (the previous set)</li>
+ *   <li>{@code qawk_unobserved_seconds_total{deployment}} – seconds of a deployment nobody observed (hawkBit away or
+ *       hung, the service stopped, a replica frozen, paused), not counted toward its timeouts and soaks; registered
+ *       with zero when the deployment is first observed</li>
  * </ul>
  */
 @Startup
@@ -166,6 +169,16 @@ public class EngineMetrics {
     public void devicesAssigned(boolean rollback, int count) {
         if (count > 0) {
             afterCommit(() -> (rollback ? assignedRollback : assignedForward).increment(count));
+        }
+    }
+
+    /** The deployment was observed, {@code seconds} after a stretch nobody observed (0 when there was none). */
+    public void observed(long deploymentId, long seconds) {
+        Counter c = Counter.builder("qawk.unobserved.seconds")
+                .description("Seconds of a deployment nobody observed, not counted toward its devices' timeouts or soaks")
+                .tag("deployment", Long.toString(deploymentId)).register(registry);
+        if (seconds > 0) {
+            c.increment(seconds);
         }
     }
 

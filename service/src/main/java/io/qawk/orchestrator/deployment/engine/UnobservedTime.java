@@ -1,76 +1,117 @@
 package io.qawk.orchestrator.deployment.engine;
 
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.plan.ObservationGap;
+import io.qawk.orchestrator.deployment.store.ObservationStore;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.pass.EngineConfig;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
+import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The pass's step "account for unobserved time": time the engine could not look at a deployment's devices does not
- * count toward their timeouts or a soak. A pass that cannot observe marks the deployment unobserved from its last
- * observation; the pass that observes it again has the store extend every device in flight and every soak by that
- * long (and say so in the timeline). A paused deployment is not looked at, so its time is unobserved too.
+ * The pass's step "account for unobserved time" (issue 32): a device's order and verify timeouts and a system's soak
+ * count only time for which Qawk held a fresh observation of it. Each pass that observes a deployment stores when its
+ * questions were sent and by which service process; the next pass — here, on another replica, or after a restart —
+ * finds a longer gap ({@link ObservationGap}) and has every timeout and soak extended by it, none of them due before
+ * the first observation after it and a grace for the devices to report. A pass that cannot observe, or a paused
+ * deployment, marks the stretch as it happens, with its cause.
  */
 @ApplicationScoped
 public class UnobservedTime {
 
     private static final Logger LOG = Logger.getLogger(UnobservedTime.class);
 
+    /** This service process, as stored with each observation: a restarted or other replica is another observer. */
+    private final String observer = ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
+
     @Inject
     RunStore store;
 
     @Inject
+    ObservationStore observations;
+
+    @Inject
     EngineConfig config;
 
-    /**
-     * When this replica last observed each deployment. Only a hint for where an unobserved stretch began; what
-     * counts is stored ({@link RunStore#markUnobserved}), and without the hint it begins at the failed pass.
-     */
-    private final Map<Long, Instant> lastObserved = new ConcurrentHashMap<>();
+    @Inject
+    EngineMetrics metrics;
 
-    /** The pass could not observe the deployment ({@code cause} in operators' words): from its last observation on. */
-    void notObserved(long deploymentId, Instant now, String cause) {
+    @Inject
+    Clock clock;
+
+    private volatile Instant startedAt;
+
+    /** How long hawkBit kept this process's last pass of each deployment waiting for an answer. */
+    private final Map<Long, Duration> lastHawkbitWait = new ConcurrentHashMap<>();
+
+    void started(@Observes StartupEvent e) {
+        startedAt = clock.instant();
+    }
+
+    /** The pass could not observe the deployment ({@code cause} in operators' words): not observed since its last observation. */
+    void notObserved(long deploymentId, String cause) {
         try {
-            store.markUnobserved(deploymentId, lastObservation(deploymentId, now), cause);
+            observations.markUnobserved(deploymentId, clock.instant(), cause);
         } catch (RuntimeException e) {
             LOG.warnf("Could not record that deployment %d is not observed: %s", deploymentId, e.getMessage());
         }
     }
 
     /**
-     * The deployment was observed at {@code at}: a paused one's time still does not count; otherwise any unobserved
-     * stretch before is accounted for. Returns the snapshot to plan with: read again when timeouts were extended.
+     * The deployment was observed with questions sent at {@code askedAt}: a paused one's time still does not count;
+     * otherwise the observation is stored and a stretch nobody observed before it accounted for. Returns the snapshot
+     * to plan with: read again when timeouts were extended.
      */
-    RunStore.Snapshot observed(RunStore.Snapshot snap, Instant at) {
+    RunStore.Snapshot observed(RunStore.Snapshot snap, Instant askedAt) {
         long id = snap.deploymentId();
-        RunStore.Snapshot out = snap;
         if (snap.phase() == DeploymentPhase.PAUSED) {
-            store.markUnobserved(id, lastObservation(id, at), "paused");
-        } else if (store.observedAgain(id, at)) {
-            out = store.load(id); // the same devices in flight, with their timeouts extended
+            // a paused deployment's devices are not looked at, so its time does not count toward their timeouts
+            observations.markUnobserved(id, askedAt, "paused");
+            return snap;
         }
-        lastObserved.put(id, at);
-        return out;
+        ObservationGap.Observer me = new ObservationGap.Observer(observer,
+                startedAt == null ? askedAt : startedAt, lastHawkbitWait.get(id));
+        Optional<ObservationGap.Stretch> stretch = QuarkusTransaction.requiringNew().call(() -> {
+            ObservationStore.Watched watched = observations.lock(id);
+            Optional<ObservationGap.Stretch> s = ObservationGap.of(watched.last(), watched.marked(), askedAt,
+                    freshFor(), me);
+            observations.observed(id, askedAt, observer);
+            s.ifPresent(gap -> observations.extend(id, gap, ObservationGap.notBefore(gap, config.graceAfterGap()),
+                    snap.orderTimeout(), snap.verifyTimeout()));
+            return s;
+        });
+        metrics.observed(id, stretch.map(ObservationGap.Stretch::seconds).orElse(0L));
+        stretch.ifPresent(s -> LOG.infof("Deployment %d was not observed %s–%s (%s): its timeouts and soaks extended by"
+                + " %d s", id, s.from(), s.to(), s.cause(), s.seconds()));
+        RunStore.Snapshot again = stretch.isPresent() ? store.load(id) : null;
+        return again == null ? snap : again;
+    }
+
+    /** How long hawkBit kept this pass of the deployment waiting, at most: the cause of a gap the next pass finds. */
+    void passEnded(long deploymentId, Duration hawkbitWait) {
+        lastHawkbitWait.put(deploymentId, hawkbitWait);
     }
 
     /** The deployment ended: nothing more to account for. */
     void forget(long deploymentId) {
-        lastObserved.remove(deploymentId);
+        lastHawkbitWait.remove(deploymentId);
     }
 
-    /**
-     * When this replica last observed the deployment, if that was the pass before (within two intervals and a
-     * minute): an older one means another replica drove it meanwhile, and the stretch begins {@code now}.
-     */
-    private Instant lastObservation(long deploymentId, Instant now) {
-        Instant last = lastObserved.get(deploymentId);
-        Instant recent = now.minus(config.interval().multipliedBy(2)).minusSeconds(60);
-        return last == null || last.isBefore(recent) || last.isAfter(now) ? now : last;
+    /** An observation is fresh for {@code unobserved-after}, and at least an idle interval and a few seconds. */
+    private Duration freshFor() {
+        Duration min = config.interval().plusSeconds(5);
+        return config.unobservedAfter().compareTo(min) < 0 ? min : config.unobservedAfter();
     }
 }

@@ -249,7 +249,7 @@ public sealed interface TimelineEvent {
         }
 
         public String message() {
-            return cause + " " + span(from, to) + "; the soak extended by " + human(extension)
+            return "not observed " + span(from, to) + " (" + cause + "); the soak extended by " + human(extension)
                     + ", to " + clock(endsAt);
         }
     }
@@ -375,7 +375,8 @@ public sealed interface TimelineEvent {
         }
 
         public String message() {
-            return cause + " " + span(from, to) + "; order timeouts extended by " + human(extension);
+            return "not observed " + span(from, to) + " (" + cause + "); order timeouts extended by "
+                    + human(extension);
         }
     }
 

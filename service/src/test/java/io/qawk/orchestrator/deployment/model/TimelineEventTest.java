@@ -74,7 +74,7 @@ class TimelineEventTest {
                         "lane stopped reporting attribute.lane_state==scoring 3 min after the update"),
                 row(new SoakExtended("hawkBit unreachable", FROM, TO, Duration.ofSeconds(45), Instant.parse(
                                 "2026-11-30T18:40:00Z")), RunEventKind.SOAK_EXTENDED,
-                        "hawkBit unreachable 18:25:16–18:26:01 UTC; the soak extended by 45 s, to 18:40:00 UTC"),
+                        "not observed 18:25:16–18:26:01 UTC (hawkBit unreachable); the soak extended by 45 s, to 18:40:00 UTC"),
                 row(RollbackStarted.unhealthy("lane stopped reporting attribute.lane_state==scoring 3 min after the update"),
                         RunEventKind.ROLLBACK_STARTED, "unhealthy during the soak: the whole system goes back"),
                 row(new DeviceLeftSystem("term-a"), RunEventKind.DEVICE_LEFT_SYSTEM,
@@ -103,7 +103,7 @@ class TimelineEventTest {
                         "rollback failed: x; FAILED TO GO BACK: lane"),
                 row(new TimeoutsExtended("hawkBit unreachable", FROM, TO, Duration.ofSeconds(45)),
                         RunEventKind.TIMEOUTS_EXTENDED,
-                        "hawkBit unreachable 18:25:16–18:26:01 UTC; order timeouts extended by 45 s"),
+                        "not observed 18:25:16–18:26:01 UTC (hawkBit unreachable); order timeouts extended by 45 s"),
                 row(new Paused(), RunEventKind.PAUSED,
                         "deployment paused: nothing new is sent; devices already sent a set finish it"),
                 row(new Resumed(), RunEventKind.RESUMED, "deployment resumed"),
