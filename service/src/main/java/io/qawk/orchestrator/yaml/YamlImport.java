@@ -87,7 +87,7 @@ public class YamlImport {
                 continue;
             }
             labels.put(set.get().id(), set.get().label());
-            Integer order = c.order() != null || derive ? c.order() : ManifestYaml.MIN_ORDER;
+            Integer order = c.order() != null || derive ? c.order() : Integer.valueOf(ManifestYaml.MIN_ORDER);
             components.add(new ManifestRequest.ComponentRequest(c.componentType(), set.get().id(), order, c.verify()));
         }
         errors.throwIfAny();
