@@ -22,8 +22,8 @@ import java.util.TreeMap;
 
 /**
  * What a type's systems run, from the inventory alone (no hawkBit request): the distinct mixes of sets, how many
- * systems run each, the manifests each equals and the rule it breaks. One grouping query over the discovered systems;
- * the rules and manifests are judged once per mix.
+ * systems run each, the manifests each equals and the rule it breaks. The mixes are counted at each sync
+ * ({@code discovered_mix}, written by {@link Drift}); the rules and manifests are judged here once per mix.
  */
 @ApplicationScoped
 public class Census {
@@ -63,9 +63,8 @@ public class Census {
         long systems = 0;
         long broken = 0;
         try (Connection c = dataSource.getConnection();
-             PreparedStatement ps = c.prepareStatement("select versions::text, count(*),"
-                     + " count(*) filter (where broken is not null) from discovered_system where system_type_id = ?"
-                     + " group by versions order by count(*) desc, versions::text")) {
+             PreparedStatement ps = c.prepareStatement("select versions::text, systems, broken from discovered_mix"
+                     + " where system_type_id = ? order by systems desc, versions::text")) {
             ps.setLong(1, type.id);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {

@@ -55,8 +55,25 @@ public class Drift {
         }
     }
 
-    /** Judges every system of the type against the rules, on the caller's connection (and transaction). */
+    /**
+     * Judges every system of the type against the rules, then counts the type's mixes ({@code discovered_mix}), on the
+     * caller's connection (and transaction).
+     */
     void mark(Connection c, long systemTypeId, CompatibilityRules rules) throws SQLException {
+        judge(c, systemTypeId, rules);
+        try (PreparedStatement ps = c.prepareStatement("delete from discovered_mix where system_type_id = ?")) {
+            ps.setLong(1, systemTypeId);
+            ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("insert into discovered_mix (system_type_id, versions, systems,"
+                + " broken) select system_type_id, versions, count(*), count(*) filter (where broken is not null)"
+                + " from discovered_system where system_type_id = ? group by system_type_id, versions")) {
+            ps.setLong(1, systemTypeId);
+            ps.executeUpdate();
+        }
+    }
+
+    private void judge(Connection c, long systemTypeId, CompatibilityRules rules) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement("update discovered_system set broken = null, broken_rule = null"
                 + " where system_type_id = ? and broken is not null")) {
             ps.setLong(1, systemTypeId);

@@ -193,7 +193,8 @@ public class InventoryStore {
     /**
      * Recomputes the discovered systems from the memberships and channel membership: devices, devices per component,
      * centre (the smallest when devices disagree), the channel all devices are in, whether they are mixed, what each
-     * component runs ({@code versions}) and, for the types with compatibility rules, the rule a system breaks.
+     * component runs ({@code versions}) and, for the types with compatibility rules, the rule a system breaks; the
+     * census's mixes are counted for the types in {@code rules} (the sync passes every type).
      */
     public void refreshSystems(Map<Long, CompatibilityRules> rules) {
         inTransaction(() -> {
@@ -213,6 +214,9 @@ public class InventoryStore {
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement("delete from discovered_count")) {
+                ps.executeUpdate();
+            }
+            try (PreparedStatement ps = c.prepareStatement("delete from discovered_mix")) {
                 ps.executeUpdate();
             }
             try (PreparedStatement ps = c.prepareStatement(
