@@ -16,6 +16,8 @@
     deployments: [],
     types: [],
     systems: {},          // typeId -> systems page
+    census: {},           // typeId -> versions (the distinct mixes its systems run)
+    openCensus: new Set(),      // type ids whose list of mixes is open
     manifests: [],
     fleets: null,         // null: the channels API is not there (or refused): section hidden
     openDeployment: null, // id of the deployment in the drawer
@@ -724,20 +726,75 @@
         h('td', { text: s.fleet || '—' }),
         h('td', { class: 'num', text: s.devices }),
         h('td', { text: Object.entries(s.components || {}).map(([k, n]) => `${k} ×${n}`).join(', ') }),
+        h('td', { 'data-runs': s.system }, runsWords(s)),
         h('td', {}, s.mixed ? h('span', { class: 'pill st-warn', title: 'Its devices are not all in the same channel: the orchestrator leaves it alone until they are.', text: 'mixed' }) : h('span', { class: 'muted', text: 'one channel' })),
         h('td', {}, button(open ? 'Hide devices' : 'Devices', toggle(ui.openDevices, key, () => loadDevices(key)), {
           class: 'secondary', key: `sys-dev-${key}`, expanded: open, ariaLabel: `Devices of ${s.system}`,
         }))));
       if (open) {
         const det = ui.devices[key];
-        rows.push(h('tr', {}, h('td', { colspan: 7 }, h('div', { class: 'sub' }, deviceList(det)))));
+        rows.push(h('tr', {}, h('td', { colspan: 8 }, h('div', { class: 'sub' }, deviceList(det)))));
       }
     }
     return h('div', {},
       page.total > page.content.length ? h('p', { class: 'muted', text: `Showing the first ${page.content.length} of ${page.total} systems.` }) : null,
       h('div', { class: 'table-wrap' }, h('table', {},
-        h('thead', {}, h('tr', {}, ['System', 'Centre', 'Channel', 'Devices', 'Components', 'Channels', ''].map(x => h('th', { scope: 'col', text: x })))),
+        h('thead', {}, h('tr', {}, ['System', 'Centre', 'Channel', 'Devices', 'Components', 'Runs', 'Channels', ''].map(x => h('th', { scope: 'col', text: x })))),
         h('tbody', {}, rows))));
+  }
+
+  /** Each component's sets, e.g. "lane app:2 · terminal term:1, term:2" (nothing: a device that runs nothing). */
+  function versionsWords(versions) {
+    return Object.entries(versions || {})
+      .map(([c, sets]) => `${c} ${sets.map(x => x === null ? 'nothing' : x).join(', ')}`).join(' · ');
+  }
+
+  /** What a system runs: the manifest it is fully on, or its sets; a red "broken" pill with the rule it breaks. */
+  function runsWords(s) {
+    const runs = s.on ? `on ${s.on.name}${s.on.revision ? ` rev ${s.on.revision}` : ''}` : versionsWords(s.versions) || '—';
+    if (!s.broken) return h('span', { title: versionsWords(s.versions), text: runs });
+    return h('div', {},
+      h('span', { class: 'pill st-bad', 'data-broken': s.system, title: s.broken.reason, text: 'broken' }), ' ',
+      h('span', { text: runs }),
+      h('div', { class: 'reason bad', text: s.broken.reason }));
+  }
+
+  /** The census of a type: one bar segment per kind of mix (on a manifest, untested, breaking a rule) and words. */
+  function censusBar(c) {
+    if (!c || c.error || !c.systems) return null;
+    const parts = [];
+    let untested = 0;
+    for (const m of c.content) {
+      if (m.broken) continue;
+      if (m.manifests.length) {
+        const first = m.manifests[0];
+        parts.push([`on ${first.name}${first.revision ? ` rev ${first.revision}` : ''}`, m.systems, 'seg-updated']);
+      } else {
+        untested += m.systems;
+      }
+    }
+    if (untested) parts.push(['on an untested mix', untested, 'seg-pending']);
+    if (c.broken) parts.push(['breaking a rule', c.broken, 'seg-rolledback']);
+    const label = parts.map(p => `${p[1]} ${p[0]}`).join(', ');
+    const bar = h('div', { class: 'bar', role: 'img', 'aria-label': label, title: label });
+    for (const [name, n, cls] of parts) {
+      const seg = h('span', { class: cls, 'data-share': name, 'data-count': n, title: `${n} ${name}` });
+      seg.style.width = `${(100 * n / c.systems).toFixed(2)}%`;
+      bar.append(seg);
+    }
+    return h('div', { class: 'progress', 'data-census': '' }, bar, h('span', { class: 'words', text: label }));
+  }
+
+  function censusList(c) {
+    if (!c) return h('p', { class: 'muted', text: 'Loading…' });
+    if (c.error) return h('p', { class: 'muted', text: c.error });
+    return h('table', { 'data-census-list': '' },
+      h('thead', {}, h('tr', {}, ['Systems', 'They run', 'Manifest', 'Rules'].map(x => h('th', { scope: 'col', text: x })))),
+      h('tbody', {}, c.content.map(m => h('tr', {},
+        h('td', { class: 'num', text: m.systems }),
+        h('td', { text: versionsWords(m.versions) }),
+        h('td', { text: m.manifests.map(x => `${x.name}${x.revision ? ` rev ${x.revision}` : ''}`).join(', ') || 'none (an untested mix)' }),
+        h('td', {}, m.broken ? h('span', { class: 'bad', text: m.broken.reason }) : h('span', { class: 'muted', text: 'kept' }))))));
   }
 
   function deviceList(det) {
@@ -767,7 +824,7 @@
   }
 
   function renderTypes() {
-    const key = JSON.stringify([ui.types, ui.systems, [...ui.openSystemLists], [...ui.openDevices], ui.devices, [...ui.openProblems], ui.problems]);
+    const key = JSON.stringify([ui.types, ui.systems, ui.census, [...ui.openCensus], [...ui.openSystemLists], [...ui.openDevices], ui.devices, [...ui.openProblems], ui.problems]);
     render('systemtypes-body', key, () => {
       if (!ui.types.length) {
         return empty(h('strong', { text: 'No system types yet' }), ' — create one with ', code('POST /qawk/v1/systemtypes'),
@@ -782,6 +839,9 @@
         const problems = page && !page.error ? page.problemDevices : null;
         const open = ui.openSystemLists.has(t.id);
         const probOpen = ui.openProblems.has(t.id);
+        const census = ui.census[t.id];
+        const censusOpen = ui.openCensus.has(t.id);
+        const broken = census && !census.error ? census.broken : 0;
         return h('article', { class: 'card' + (open ? ' wide' : ''), 'data-systemtype': t.id, 'aria-labelledby': `type-${t.id}` },
           h('h3', { id: `type-${t.id}`, text: t.name }),
           h('dl', { class: 'facts' },
@@ -797,14 +857,20 @@
             total === null ? h('span', { class: 'muted', text: 'Counting systems…' }) : [
               h('strong', { text: total }), ` system${total === 1 ? '' : 's'} found · `,
               h('strong', { text: mixed }), page.total > page.content.length ? ` mixed (of the first ${page.content.length})` : ' mixed', ' · ',
-              h('strong', { text: problems }), ` problem device${problems === 1 ? '' : 's'}`]),
+              h('strong', { text: problems }), ` problem device${problems === 1 ? '' : 's'}`,
+              broken ? [' · ', h('span', { class: 'pill st-bad', 'data-type-broken': t.id, text: `${broken} breaking a rule` })] : null]),
+          censusBar(census),
           h('div', {},
             button(open ? 'Hide systems' : `Show systems${total !== null ? ` (${total})` : ''}`, toggle(ui.openSystemLists, t.id), {
               class: 'secondary', key: `type-systems-${t.id}`, expanded: open, ariaLabel: `Systems of ${t.name}`,
             }),
+            census && !census.error && census.systems ? button(censusOpen ? 'Hide what they run' : 'What they run', toggle(ui.openCensus, t.id), {
+              class: 'secondary', key: `type-census-${t.id}`, expanded: censusOpen,
+            }) : null,
             problems ? button(probOpen ? 'Hide problem devices' : `Problem devices (${problems})`, toggle(ui.openProblems, t.id, () => loadProblems(t.id)), {
               class: 'secondary', key: `type-problems-${t.id}`, expanded: probOpen,
             }) : null),
+          censusOpen ? h('div', { class: 'sub' }, censusList(census)) : null,
           probOpen ? h('div', { class: 'sub' }, h('p', { class: 'muted', text: 'Devices that match a component but form no system (no system key, or several components).' }), problemList(t.id)) : null,
           open ? h('div', { class: 'sub' }, systemsTable(t, page)) : null);
       }));
@@ -935,12 +1001,15 @@
       api('GET', '/fleets').then(r => (r.status === 200 && Array.isArray(r.data) ? r.data : null)).catch(() => null),
     ]);
     const systems = {};
+    const census = {};
     await Promise.all(types.map(t => get(`/systemtypes/${t.id}/systems?limit=${SYSTEMS_PAGE}`)
       .then(p => { systems[t.id] = p; }).catch(e => { systems[t.id] = { error: e.message }; })));
+    await Promise.all(types.map(t => get(`/systemtypes/${t.id}/versions`)
+      .then(v => { census[t.id] = v; }).catch(e => { census[t.id] = { error: e.message }; })));
     const reloads = [...ui.openDevices].filter(k => types.some(t => String(t.id) === k.split('/')[0])).map(loadDevices);
     reloads.push(...[...ui.openProblems].map(loadProblems));
     await Promise.all(reloads);
-    Object.assign(ui, { deployments, types, manifests, fleets, systems });
+    Object.assign(ui, { deployments, types, manifests, fleets, systems, census });
     await refreshDrawer();
     renderAll();
   }

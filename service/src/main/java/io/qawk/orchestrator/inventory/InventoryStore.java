@@ -3,6 +3,7 @@ package io.qawk.orchestrator.inventory;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.qawk.orchestrator.rules.CompatibilityRules;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -46,6 +47,9 @@ public class InventoryStore {
 
     @Inject
     InventoryConfig config;
+
+    @Inject
+    Drift drift;
 
     /** {@code work} in the caller's transaction, or in one of its own with the sync's timeout (not the requests'). */
     private <T> T inTransaction(Callable<T> work) {
@@ -191,11 +195,18 @@ public class InventoryStore {
 
     /**
      * Recomputes the discovered systems from the memberships and channel membership: devices, devices per component,
-     * centre (the smallest when devices disagree), the channel all devices are in, and whether they are mixed.
+     * centre (the smallest when devices disagree), the channel all devices are in, whether they are mixed, what each
+     * component runs ({@code versions}) and, for the types with compatibility rules, the rule a system breaks; the
+     * census's mixes are counted for the types in {@code rules} (the sync passes every type).
      */
-    public void refreshSystems() {
+    public void refreshSystems(Map<Long, CompatibilityRules> rules) {
         inTransaction(() -> {
             recomputeSystems();
+            try (Connection c = dataSource.getConnection()) {
+                for (Map.Entry<Long, CompatibilityRules> e : rules.entrySet()) {
+                    drift.mark(c, e.getKey(), e.getValue());
+                }
+            }
             return null;
         });
     }
@@ -208,24 +219,33 @@ public class InventoryStore {
             try (PreparedStatement ps = c.prepareStatement("delete from discovered_count")) {
                 ps.executeUpdate();
             }
+            try (PreparedStatement ps = c.prepareStatement("delete from discovered_mix")) {
+                ps.executeUpdate();
+            }
             try (PreparedStatement ps = c.prepareStatement(
                     // every step a join or a grouping (no correlated subquery per system or per device): linear in
                     // the members, about a second at 100,000 devices
-                    "insert into discovered_system (system_type_id, system_name, group_name, devices, components, fleet_id, mixed)"
+                    "insert into discovered_system (system_type_id, system_name, group_name, devices, components, fleet_id, mixed,"
+                            + " versions)"
                             + " with channel as ("
                             + "   select controller_id, count(*) filter (where not conflict) in_fleet,"
                             + "     count(*) filter (where conflict) conflicts, min(fleet_id) filter (where not conflict) fleet_id"
                             + "   from fleet_member group by controller_id),"
                             + " per_device as ("
                             + "   select m.system_type_id, m.system_name, m.component_type, m.group_name,"
-                            + "     coalesce(f.in_fleet, 0) in_fleet, coalesce(f.conflicts, 0) conflicts, f.fleet_id"
+                            + "     coalesce(f.in_fleet, 0) in_fleet, coalesce(f.conflicts, 0) conflicts, f.fleet_id,"
+                            + "     d.installed_set"
                             + "   from system_member m left join channel f on f.controller_id = m.controller_id"
+                            + "   join device d on d.controller_id = m.controller_id"
                             + "   where m.problem is null),"
+                            // what each component runs: its devices' distinct sets, sorted, null for "nothing"
                             + " per_component as ("
-                            + "   select system_type_id, system_name, component_type, count(*) n from per_device"
+                            + "   select system_type_id, system_name, component_type, count(*) n,"
+                            + "     jsonb_agg(distinct installed_set order by installed_set) sets from per_device"
                             + "   group by system_type_id, system_name, component_type),"
                             + " components as ("
-                            + "   select system_type_id, system_name, jsonb_object_agg(component_type, n) components"
+                            + "   select system_type_id, system_name, jsonb_object_agg(component_type, n) components,"
+                            + "     jsonb_object_agg(component_type, sets) versions"
                             + "   from per_component group by system_type_id, system_name),"
                             + " per_system as ("
                             + "   select system_type_id, system_name, min(group_name) group_name, count(*) devices,"
@@ -235,7 +255,7 @@ public class InventoryStore {
                             + " select s.system_type_id, s.system_name, s.group_name, s.devices, c.components,"
                             + "   case when s.fleets = 1 and s.in_fleet = s.devices and s.conflicts = 0 then s.fleet_id end,"
                             + "   not (s.fleets = 1 and s.in_fleet = s.devices and s.conflicts = 0)"
-                            + "     and (s.in_fleet > 0 or s.conflicts > 0)"
+                            + "     and (s.in_fleet > 0 or s.conflicts > 0), c.versions"
                             + " from per_system s join components c"
                             + "   on c.system_type_id = s.system_type_id and c.system_name = s.system_name")) {
                 ps.executeUpdate();

@@ -5,6 +5,7 @@ import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitTarget;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
+import io.qawk.orchestrator.rules.CompatibilityRules;
 import io.qawk.orchestrator.systemtype.Component;
 import io.qawk.orchestrator.systemtype.DeviceKey;
 import io.qawk.orchestrator.systemtype.SystemType;
@@ -136,7 +137,9 @@ public class InventorySync {
             for (InventoryContributor contributor : contributors) {
                 requests += contributor.refresh();
             }
-            store.refreshSystems();
+            Map<Long, CompatibilityRules> rules = new HashMap<>();
+            types.forEach(t -> rules.put(t.id, t.compatibility()));
+            store.refreshSystems(rules);
             Duration took = Duration.between(started, clock.instant());
             state.completed(clock.instant(), fresh.size(), requests, took);
             synced.fire(new InventorySynced());

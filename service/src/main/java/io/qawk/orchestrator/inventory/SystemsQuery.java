@@ -28,6 +28,8 @@ public class SystemsQuery {
 
     private static final TypeReference<Map<String, Integer>> COUNTS = new TypeReference<>() {
     };
+    private static final TypeReference<Map<String, List<String>>> VERSIONS = new TypeReference<>() {
+    };
 
     @Inject
     DataSource dataSource;
@@ -39,9 +41,36 @@ public class SystemsQuery {
     public record Listing(Page<SystemSummary> page, long problemDevices) {
     }
 
+    /**
+     * Which systems a listing shows: one centre ({@code group}), only those fully on a manifest ({@code on}), only those
+     * not on one ({@code off}), only those breaking a rule ({@code broken}); null or false: no such filter.
+     * {@code manifests} are the type's, to say which one each system is on.
+     */
+    public record Filter(String group, ManifestTargets.Target on, ManifestTargets.Target off, boolean broken,
+                         List<ManifestTargets.Target> manifests, String system) {
+
+        public Filter(String group, ManifestTargets.Target on, ManifestTargets.Target off, boolean broken,
+                      List<ManifestTargets.Target> manifests) {
+            this(group, on, off, broken, manifests, null);
+        }
+
+        public static Filter group(String group) {
+            return new Filter(group, null, null, false, List.of());
+        }
+
+        /** Only the system of this name. */
+        Filter named(String name) {
+            return new Filter(group, on, off, broken, manifests, name);
+        }
+
+        boolean narrowsBeyondGroup() {
+            return on != null || off != null || broken || system != null;
+        }
+    }
+
     /** {@link #systems} and the problem count in one transaction; empty when there is no such system type. */
     @Transactional
-    public Optional<Listing> listing(long systemTypeId, String group, int offset, int limit) {
+    public Optional<Listing> listing(long systemTypeId, Filter filter, int offset, int limit) {
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("select (select count(*) from system_member m"
                      + " where m.system_type_id = t.id and m.problem is not null) from system_type t where t.id = ?")) {
@@ -51,7 +80,7 @@ public class SystemsQuery {
                     return Optional.empty();
                 }
                 long problems = rs.getLong(1);
-                return Optional.of(new Listing(systems(c, systemTypeId, group, offset, limit), problems));
+                return Optional.of(new Listing(systems(c, systemTypeId, filter, offset, limit), problems));
             }
         } catch (SQLException e) {
             throw new IllegalStateException("Could not read the systems", e);
@@ -62,20 +91,42 @@ public class SystemsQuery {
     @Transactional
     public Page<SystemSummary> systems(long systemTypeId, String group, int offset, int limit) {
         try (Connection c = dataSource.getConnection()) {
-            return systems(c, systemTypeId, group, offset, limit);
+            return systems(c, systemTypeId, Filter.group(group), offset, limit);
         } catch (SQLException e) {
             throw new IllegalStateException("Could not read the systems", e);
         }
     }
 
-    private Page<SystemSummary> systems(Connection c, long systemTypeId, String group, int offset, int limit)
+    private Page<SystemSummary> systems(Connection c, long systemTypeId, Filter filter, int offset, int limit)
             throws SQLException {
-        String where = "s.system_type_id = ?" + (group != null ? " and s.group_name = ?" : "");
+        List<Object> params = new ArrayList<>();
+        params.add(systemTypeId);
+        StringBuilder where = new StringBuilder("s.system_type_id = ?");
+        if (filter.group() != null) {
+            where.append(" and s.group_name = ?");
+            params.add(filter.group());
+        }
+        if (filter.on() != null) {
+            where.append(" and ").append(onManifest(filter.on(), params));
+        }
+        if (filter.off() != null) {
+            where.append(" and not ").append(onManifest(filter.off(), params));
+        }
+        if (filter.broken()) {
+            where.append(" and s.broken is not null");
+        }
+        if (filter.system() != null) {
+            where.append(" and s.system_name = ?");
+            params.add(filter.system());
+        }
         try {
             long total;
-            try (PreparedStatement ps = c.prepareStatement("select coalesce(sum(s.systems), 0) from discovered_count s where "
-                    + where)) {
-                bind(ps, systemTypeId, group);
+            // the unfiltered total (and per centre) is kept by the sync; a filtered one is counted
+            String count = filter.narrowsBeyondGroup()
+                    ? "select count(*) from discovered_system s where " + where
+                    : "select coalesce(sum(s.systems), 0) from discovered_count s where " + where;
+            try (PreparedStatement ps = c.prepareStatement(count)) {
+                bind(ps, params);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     total = rs.getLong(1);
@@ -83,23 +134,88 @@ public class SystemsQuery {
             }
             List<SystemSummary> content = new ArrayList<>();
             try (PreparedStatement ps = c.prepareStatement(
-                    "select s.system_name, s.devices, s.components, s.group_name, f.name, s.mixed, s.fleet_id"
+                    "select s.system_name, s.devices, s.components, s.group_name, f.name, s.mixed, s.fleet_id,"
+                            + " s.versions, s.broken_rule, s.broken"
                             + " from discovered_system s left join fleet f on f.id = s.fleet_id where " + where
                             + " order by s.system_name offset ? limit ?")) {
-                int i = bind(ps, systemTypeId, group);
+                int i = bind(ps, params);
                 ps.setInt(i++, offset);
                 ps.setInt(i, limit);
                 try (ResultSet rs = ps.executeQuery()) {
                     while (rs.next()) {
                         Map<String, Integer> components = new TreeMap<>(json.readValue(rs.getString(3), COUNTS));
+                        Map<String, List<String>> versions = new TreeMap<>(json.readValue(rs.getString(8), VERSIONS));
+                        Integer rule = rs.getObject(9) == null ? null : rs.getInt(9);
                         content.add(new SystemSummary(rs.getString(1), rs.getInt(2), components, rs.getString(4),
-                                rs.getString(5), rs.getBoolean(6), InventoryStore.longOrNull(rs, 7)));
+                                rs.getString(5), rs.getBoolean(6), InventoryStore.longOrNull(rs, 7), versions,
+                                OnManifest.of(filter.manifests(), versions),
+                                rule == null ? null : new Broken(rule, rs.getString(10))));
                     }
                 }
             }
             return new Page<>(total, content);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("Unreadable components of a discovered system", e);
+        }
+    }
+
+    /**
+     * The condition "fully on this manifest" over {@code s.versions}: every component the manifest names runs only its
+     * set, or is absent, and at least one is present.
+     */
+    static String onManifest(ManifestTargets.Target m, List<Object> params) {
+        List<String> each = new ArrayList<>();
+        List<String> present = new ArrayList<>();
+        for (Map.Entry<String, String> e : m.sets().entrySet()) {
+            String only = "[" + jsonString(e.getValue()) + "]";
+            each.add("coalesce(s.versions -> cast(? as text), cast(? as jsonb)) = cast(? as jsonb)");
+            params.add(e.getKey());
+            params.add(only);
+            params.add(only);
+        }
+        for (String component : m.sets().keySet()) {
+            present.add("s.versions -> cast(? as text) is not null");
+            params.add(component);
+        }
+        return "(" + String.join(" and ", each) + " and (" + String.join(" or ", present) + "))";
+    }
+
+    private static String jsonString(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        for (char ch : s.toCharArray()) {
+            if (ch == '"' || ch == '\\') {
+                out.append('\\').append(ch);
+            } else if (ch < 0x20) {
+                out.append(String.format("\\u%04x", (int) ch));
+            } else {
+                out.append(ch);
+            }
+        }
+        return out.append('"').toString();
+    }
+
+    private static int bind(PreparedStatement ps, List<Object> params) throws SQLException {
+        int i = 1;
+        for (Object p : params) {
+            if (p instanceof Long l) {
+                ps.setLong(i++, l);
+            } else {
+                ps.setString(i++, (String) p);
+            }
+        }
+        return i;
+    }
+
+    /** One system as the listing shows it; empty when the type has no such system. */
+    @Transactional
+    public Optional<SystemSummary> summary(long systemTypeId, String system,
+                                                     List<ManifestTargets.Target> manifests) {
+        try (Connection c = dataSource.getConnection()) {
+            List<SystemSummary> found = systems(c, systemTypeId, new Filter(null, null, null, false, manifests)
+                    .named(system), 0, 1).content();
+            return found.stream().findFirst();
+        } catch (SQLException e) {
+            throw new IllegalStateException("Could not read the system", e);
         }
     }
 
@@ -197,15 +313,6 @@ public class SystemsQuery {
                 rs.getString(10), InventoryStore.instant(rs.getTimestamp(11)));
     }
 
-    private static int bind(PreparedStatement ps, long systemTypeId, String group) throws SQLException {
-        int i = 1;
-        ps.setLong(i++, systemTypeId);
-        if (group != null) {
-            ps.setString(i++, group);
-        }
-        return i;
-    }
-
     /** A page of results and how many there are in all. */
     public record Page<T>(long total, List<T> content) {
     }
@@ -215,7 +322,29 @@ public class SystemsQuery {
      * devices are in ({@code fleet}); {@code mixed} when its devices are not all in one channel.
      */
     public record SystemSummary(String system, int devices, Map<String, Integer> components, String group,
-                                String fleet, boolean mixed, @JsonIgnore Long fleetId) {
+                                String fleet, boolean mixed, @JsonIgnore Long fleetId,
+                                Map<String, List<String>> versions, OnManifest on, Broken broken) {
+    }
+
+    /**
+     * The manifest a system is fully on (null when none): of several, the one naming the most components, then the
+     * first by name; {@code revision} null when the manifest was edited since its last deployment.
+     */
+    public record OnManifest(long manifestId, String name, Integer revision) {
+
+        static OnManifest of(List<ManifestTargets.Target> manifests, Map<String, List<String>> versions) {
+            ManifestTargets.Target best = null;
+            for (ManifestTargets.Target m : manifests) {
+                if (m.heldBy(versions) && (best == null || m.sets().size() > best.sets().size())) {
+                    best = m;
+                }
+            }
+            return best == null ? null : new OnManifest(best.id(), best.name(), best.revision());
+        }
+    }
+
+    /** The compatibility rule a system's mix breaks ({@code rules[rule]}), and the words naming devices and sets. */
+    public record Broken(int rule, String reason) {
     }
 
 

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.manifest;
 
 import io.qawk.orchestrator.common.ConflictException;
+import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
@@ -62,7 +63,7 @@ public class ManifestService {
 
     @Transactional
     public Manifest create(ManifestRequest request) {
-        Map<Long, DistributionSetRef> sets = validate(request);
+        ManifestValidator.Validated sets = validate(request);
         if (Manifest.findByName(request.name()).isPresent()) {
             throw new ConflictException("a manifest named '" + request.name() + "' already exists");
         }
@@ -77,7 +78,7 @@ public class ManifestService {
 
     @Transactional
     public Manifest replace(long id, ManifestRequest request) {
-        Map<Long, DistributionSetRef> sets = validate(request);
+        ManifestValidator.Validated sets = validate(request);
         Manifest m = get(id);
         Manifest.findByName(request.name()).filter(other -> !other.id.equals(m.id)).ifPresent(other -> {
             throw new ConflictException("a manifest named '" + request.name() + "' already exists");
@@ -122,17 +123,37 @@ public class ManifestService {
         return stored.isEmpty();
     }
 
-    private Map<Long, DistributionSetRef> validate(ManifestRequest request) {
+    /**
+     * The request with the orders its system type's rules imply when it gives none (what storing it would store);
+     * otherwise, or when it is not valid (storing it will say why), the request as it is.
+     */
+    @Transactional(Transactional.TxType.SUPPORTS)
+    public ManifestRequest withOrders(ManifestRequest request) {
+        if (request == null || request.components() == null
+                || request.components().stream().anyMatch(c -> c == null || c.order() != null)) {
+            return request;
+        }
+        try {
+            Map<String, Integer> orders = validate(request).orders();
+            return new ManifestRequest(request.name(), request.systemTypeId(), request.components().stream()
+                    .map(c -> new ManifestRequest.ComponentRequest(c.componentType(), c.distributionSetId(),
+                            orders.get(c.componentType()), c.verify())).toList());
+        } catch (InvalidRequestException e) {
+            return request;
+        }
+    }
+
+    private ManifestValidator.Validated validate(ManifestRequest request) {
         return ManifestValidator.validate(request, id -> SystemType.<SystemType>findByIdOptional(id),
                 hawkbit::distributionSet);
     }
 
-    private static void apply(Manifest m, ManifestRequest r, Map<Long, DistributionSetRef> sets, Instant now) {
+    private static void apply(Manifest m, ManifestRequest r, ManifestValidator.Validated valid, Instant now) {
         m.name = r.name();
         m.systemTypeId = r.systemTypeId();
         m.components.clear();
         r.components().forEach(c -> m.components.add(new ManifestComponent(c.componentType(), c.distributionSetId(),
-                sets.get(c.distributionSetId()).label(), c.order(), c.verify())));
+                valid.sets().get(c.distributionSetId()).label(), valid.orders().get(c.componentType()), c.verify())));
         m.updatedAt = now;
     }
 }

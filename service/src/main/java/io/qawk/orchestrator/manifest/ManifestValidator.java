@@ -2,10 +2,14 @@ package io.qawk.orchestrator.manifest;
 
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
+import io.qawk.orchestrator.rules.CompatibilityRules;
+import io.qawk.orchestrator.rules.ManifestPath;
 import io.qawk.orchestrator.systemtype.SystemType;
 
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,15 +32,22 @@ final class ManifestValidator {
     }
 
     /**
-     * Validates the request; throws {@link io.qawk.orchestrator.common.InvalidRequestException} listing every problem.
-     * Returns the distribution sets the request names, by id.
+     * What a valid request resolves to: its distribution sets by id, and each component's order (as given, or as the
+     * type's compatibility rules imply when the request gives none).
      */
-    static Map<Long, DistributionSetRef> validate(ManifestRequest r, LongFunction<Optional<SystemType>> systemTypes,
-                                                  LongFunction<Optional<DistributionSetRef>> sets) {
+    record Validated(Map<Long, DistributionSetRef> sets, Map<String, Integer> orders) {
+    }
+
+    /**
+     * Validates the request; throws {@link io.qawk.orchestrator.common.InvalidRequestException} listing every problem.
+     * With the type's compatibility rules, the manifest's way must keep them (see {@link ManifestPath}).
+     */
+    static Validated validate(ManifestRequest r, LongFunction<Optional<SystemType>> systemTypes,
+                              LongFunction<Optional<DistributionSetRef>> sets) {
         FieldErrors errors = new FieldErrors();
         if (r == null) {
             errors.add("", "a JSON body with name, systemTypeId and components is required").throwIfAny();
-            return Map.of();
+            return new Validated(Map.of(), Map.of());
         }
         errors.name(r.name(), "name");
         SystemType type = null;
@@ -46,13 +57,45 @@ final class ManifestValidator {
             type = systemTypes.apply(r.systemTypeId()).orElse(null);
             errors.check(type != null, "systemTypeId", "system type " + r.systemTypeId() + " does not exist");
         }
-        Map<Long, DistributionSetRef> found = validateComponents(r.components(), type, sets, errors);
+        CompatibilityRules rules = type == null ? CompatibilityRules.none() : type.compatibility();
+        Map<Long, DistributionSetRef> found = validateComponents(r.components(), type, !rules.isEmpty(), sets, errors);
         errors.throwIfAny();
-        return found;
+        Map<String, Integer> orders = orders(r.components(), rules, found, errors);
+        errors.throwIfAny();
+        return new Validated(found, orders);
+    }
+
+    /**
+     * The orders: as given, checked against the rules (every state on the way must keep them); or, when none is given
+     * (allowed only with rules), the ones the rules imply.
+     */
+    private static Map<String, Integer> orders(List<ManifestRequest.ComponentRequest> components,
+                                               CompatibilityRules rules, Map<Long, DistributionSetRef> found,
+                                               FieldErrors errors) {
+        Map<String, Integer> index = new LinkedHashMap<>();
+        Map<String, String> setOf = new LinkedHashMap<>();
+        List<ManifestPath.Step> steps = new ArrayList<>();
+        for (int i = 0; i < components.size(); i++) {
+            ManifestRequest.ComponentRequest c = components.get(i);
+            index.put(c.componentType(), i);
+            setOf.put(c.componentType(), found.get(c.distributionSetId()).label());
+            steps.add(new ManifestPath.Step(c.componentType(), setOf.get(c.componentType()), c.order()));
+        }
+        if (components.stream().allMatch(c -> c.order() == null)) {
+            ManifestPath.Derived derived = ManifestPath.derive(rules, setOf);
+            derived.problem().ifPresent(p -> errors.add("components[" + index.get(p.component()) + "].order",
+                    "no order can be derived: " + p.words()));
+            return derived.orders();
+        }
+        ManifestPath.check(rules, steps).ifPresent(p -> errors.add("components[" + index.get(p.component())
+                + "].order", p.words()));
+        Map<String, Integer> out = new LinkedHashMap<>();
+        components.forEach(c -> out.put(c.componentType(), c.order()));
+        return out;
     }
 
     private static Map<Long, DistributionSetRef> validateComponents(List<ManifestRequest.ComponentRequest> components,
-            SystemType type, LongFunction<Optional<DistributionSetRef>> sets, FieldErrors errors) {
+            SystemType type, boolean hasRules, LongFunction<Optional<DistributionSetRef>> sets, FieldErrors errors) {
         Map<Long, DistributionSetRef> found = new HashMap<>();
         if (components == null || components.isEmpty()) {
             errors.add("components", "at least one component is required");
@@ -81,7 +124,15 @@ final class ManifestValidator {
                         "'" + c.componentType() + "' appears more than once");
             }
             if (c.order() == null) {
-                errors.add(at + ".order", "is required (" + MIN_ORDER + "–" + MAX_ORDER + ", lower goes first)");
+                boolean noneGiven = components.stream().allMatch(o -> o == null || o.order() == null);
+                if (!hasRules) {
+                    errors.add(at + ".order", "is required (" + MIN_ORDER + "–" + MAX_ORDER + ", lower goes first); "
+                            + "only a system type with compatibility rules derives the orders of a manifest that gives "
+                            + "none");
+                } else if (!noneGiven) {
+                    errors.add(at + ".order", "is required when other components have one: give every component an "
+                            + "order, or none to have the system type's rules derive them");
+                }
             } else {
                 errors.check(c.order() >= MIN_ORDER && c.order() <= MAX_ORDER, at + ".order",
                         "must be between " + MIN_ORDER + " and " + MAX_ORDER + " (got " + c.order() + ")");

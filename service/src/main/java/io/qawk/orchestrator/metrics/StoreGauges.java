@@ -30,7 +30,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import javax.sql.DataSource;
 
@@ -49,6 +51,8 @@ import javax.sql.DataSource;
  *       replica); since this replica's start when no sync has ever completed</li>
  *   <li>{@code qawk_runs_waiting_for_window} – pending systems of running deployments whose centre's maintenance
  *       window is closed now</li>
+ *   <li>{@code qawk_systems_broken{system_type}} – systems found at the last sync on a mix of sets their type's
+ *       compatibility rules forbid (a type's gauge appears with it, and reads 0 once the type is gone)</li>
  * </ul>
  */
 @Startup
@@ -74,6 +78,7 @@ public class StoreGauges {
     private final AtomicLong devices = new AtomicLong();
     private final AtomicLong systems = new AtomicLong();
     private final AtomicLong waitingForWindow = new AtomicLong();
+    private final Map<String, AtomicLong> brokenByType = new ConcurrentHashMap<>();
     private volatile Instant lastSoakEnd;
     private volatile Instant lastSync;
     private volatile Instant started;
@@ -214,6 +219,31 @@ public class StoreGauges {
                 lastSync = t == null ? null : t.toInstant();
             }
         }
+        readBroken(c);
+    }
+
+    /** Systems breaking a compatibility rule, per system type (partial index on {@code broken}). */
+    private void readBroken(Connection c) throws SQLException {
+        Map<String, Long> now = new HashMap<>();
+        try (PreparedStatement ps = c.prepareStatement("select t.name, (select count(*) from discovered_system s"
+                + " where s.system_type_id = t.id and s.broken is not null) from system_type t");
+             ResultSet rs = ps.executeQuery()) {
+            while (rs.next()) {
+                now.put(rs.getString(1), rs.getLong(2));
+            }
+        }
+        now.forEach((type, n) -> brokenByType.computeIfAbsent(type, name -> {
+            AtomicLong v = new AtomicLong();
+            gauges.register(Gauge.builder("qawk.systems.broken", v, AtomicLong::get)
+                    .description("Systems on a mix of sets their type's compatibility rules forbid")
+                    .tag("system_type", name)::register);
+            return v;
+        }).set(n));
+        brokenByType.forEach((type, v) -> {
+            if (!now.containsKey(type)) {
+                v.set(0);
+            }
+        });
     }
 
     double soakLeftSeconds() {

@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.systemtype;
 
+import io.qawk.orchestrator.rules.CompatibilityRules;
+import io.qawk.orchestrator.rules.RuleSpec;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
@@ -13,6 +15,8 @@ import jakarta.persistence.JoinColumn;
 import jakarta.persistence.OrderColumn;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -43,6 +47,11 @@ public class SystemType extends PanacheEntityBase {
     @OrderColumn(name = "position")
     public List<Component> components = new ArrayList<>();
 
+    /** What the components need of each other, as written; empty: any mix is allowed. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "rules", nullable = false)
+    public List<RuleSpec> rules = new ArrayList<>();
+
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 
@@ -54,6 +63,11 @@ public class SystemType extends PanacheEntityBase {
 
     public static Optional<SystemType> findByName(String name) {
         return find("name", name).firstResultOptional();
+    }
+
+    /** The rules, read (they were checked when stored). */
+    public CompatibilityRules compatibility() {
+        return CompatibilityRules.of(rules, components.stream().map(c -> c.componentType).toList());
     }
 
     public Optional<Component> component(String componentType) {

@@ -1,12 +1,21 @@
 package io.qawk.orchestrator.systemtype;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.qawk.orchestrator.rules.RuleSpec;
 
 import java.util.List;
 
-/** The body of a create or replace: a name, the system key, an optional group key and the components. */
+/**
+ * The body of a create or replace: a name, the system key, an optional group key, the components and optionally the
+ * compatibility rules between them ({@code rules}; absent or empty: any mix is allowed).
+ */
 @JsonIgnoreProperties(ignoreUnknown = false)
-public record SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components) {
+public record SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components,
+                                List<RuleSpec> rules) {
+
+    public SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components) {
+        this(name, systemKey, groupKey, components, null);
+    }
 
     /** {@code health}: optional, the query its devices must keep matching during a soak. */
     @JsonIgnoreProperties(ignoreUnknown = false)

@@ -11,6 +11,7 @@ import jakarta.transaction.Transactional;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Creates, changes and removes system types; every write is validated before anything is stored. */
@@ -88,6 +89,7 @@ public class SystemTypeService {
         t.groupKey = r.groupKey();
         t.components.clear();
         r.components().forEach(c -> t.components.add(new Component(c.componentType(), c.match(), c.health())));
+        t.rules = r.rules() == null ? new ArrayList<>() : new ArrayList<>(r.rules());
         t.updatedAt = now;
     }
 

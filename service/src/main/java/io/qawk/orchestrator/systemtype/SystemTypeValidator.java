@@ -2,9 +2,11 @@ package io.qawk.orchestrator.systemtype;
 
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.query.TargetQuerySyntax;
+import io.qawk.orchestrator.rules.CompatibilityRules;
 
 import java.util.HashSet;
 import java.util.List;
+import java.util.Objects;
 import java.util.Set;
 import java.util.regex.Pattern;
 
@@ -33,6 +35,12 @@ final class SystemTypeValidator {
             errors.check(DeviceKey.parse(r.groupKey()).isPresent(), "groupKey", DeviceKey.formHint());
         }
         validateComponents(r.components(), errors);
+        if (r.rules() != null && !r.rules().isEmpty()) {
+            List<String> components = r.components() == null ? List.of() : r.components().stream()
+                    .filter(Objects::nonNull).map(SystemTypeRequest.ComponentRequest::componentType)
+                    .filter(Objects::nonNull).toList();
+            CompatibilityRules.parse(r.rules(), components, errors);
+        }
         errors.throwIfAny();
     }
 

@@ -1,11 +1,14 @@
 package io.qawk.orchestrator.systemtype;
 
+import io.qawk.orchestrator.rules.RuleSpec;
+
 import java.time.Instant;
 import java.util.List;
 
 /** A system type as the API shows it; {@code effectiveGroupKey} is the configured default when none was given. */
 public record SystemTypeView(long id, String name, String systemKey, String groupKey, String effectiveGroupKey,
-                             List<ComponentView> components, Instant createdAt, Instant updatedAt) {
+                             List<ComponentView> components, List<RuleSpec> rules, Instant createdAt,
+                             Instant updatedAt) {
 
     /** {@code health}: null when the component names none. */
     public record ComponentView(String componentType, String match, String health) {
@@ -15,6 +18,6 @@ public record SystemTypeView(long id, String name, String systemKey, String grou
         return new SystemTypeView(t.id, t.name, t.systemKey, t.groupKey,
                 t.groupKey != null ? t.groupKey : defaultGroupKey,
                 t.components.stream().map(c -> new ComponentView(c.componentType, c.match, c.health)).toList(),
-                t.createdAt, t.updatedAt);
+                List.copyOf(t.rules), t.createdAt, t.updatedAt);
     }
 }

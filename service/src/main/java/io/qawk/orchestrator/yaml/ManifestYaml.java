@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * component_types:
  *   device2:
  *     artifact_name: device2-fw:2.0      # a distribution set: name:version, or name alone for its newest
- *     update_strategy: { order: 1 }      # left out: order 1
+ *     update_strategy: { order: 1 }      # left out: order 1, or (left out everywhere) what the type's rules imply
  *     qawk_verify: attribute.fw==2.0     # optional: what the device must report once it installed it
  * </pre>
  */
@@ -43,8 +43,8 @@ final class ManifestYaml {
     private static final Set<String> STRATEGY = Set.of("order");
     private static final Pattern COMPONENT_FIELD = Pattern.compile("components\\[(\\d+)\\](?:\\.(\\w+))?");
 
-    /** One entry of {@code component_types}. */
-    record Component(String componentType, String artifactName, int order, String verify, String path) {
+    /** One entry of {@code component_types}; {@code order} null when it gives none. */
+    record Component(String componentType, String artifactName, Integer order, String verify, String path) {
     }
 
     /** What the document says, before anything is looked up. */
@@ -126,9 +126,12 @@ final class ManifestYaml {
                     ? "is required: Qawk installs distribution sets from hawkBit, so artifact_path (a file) "
                     + "cannot stand in for it"
                     : "is required: the distribution set, name:version or a name alone for its newest version");
+            boolean given = c.hasNonNull("update_strategy") && (!c.get("update_strategy").isObject()
+                    || c.get("update_strategy").hasNonNull("order"));
             Integer order = order(in, c.get("update_strategy"), YamlPaths.key(path, "update_strategy"));
             String verify = in.text(c, "qawk_verify", path, false);
             if (artifact != null && order != null) {
+                order = given ? order : null;
                 out.add(new Component(e.getKey(), artifact.strip(), order, verify, path));
             }
         }

@@ -3,6 +3,7 @@ package io.qawk.orchestrator.yaml;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.qawk.orchestrator.rules.RuleSpec;
 import io.qawk.orchestrator.systemtype.Component;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.qawk.orchestrator.systemtype.SystemTypeRequest;
@@ -29,6 +30,10 @@ import java.util.regex.Pattern;
  *   - component_type: device1
  *     qawk_match: attribute.device_type==device1
  *     qawk_health: attribute.lane_state==scoring   # optional: kept matching while the system soaks
+ * qawk_rules:                             # optional: what the components need of each other
+ *   - if: { device1: "app:[2.0,)" }
+ *     then: { device2: "device2-fw:[2.0,)" }
+ *     why: app 2 speaks the v2 terminal protocol
  * </pre>
  * Several entries of one {@code component_type} (Mender's instances of a type) are one Qawk component and must agree.
  */
@@ -36,7 +41,8 @@ final class TopologyYaml {
 
     static final String KIND = "topology";
     private static final Set<String> TOP = new LinkedHashSet<>(List.of("api_version", "kind", "system_type",
-            "qawk_system_key", "qawk_group_key", "components"));
+            "qawk_system_key", "qawk_group_key", "components", "qawk_rules"));
+    private static final Set<String> RULE = new LinkedHashSet<>(List.of("if", "then", "why"));
     private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("component_type", "qawk_match",
             "qawk_health"));
     private static final Pattern COMPONENT_FIELD = Pattern.compile("components\\[(\\d+)\\](?:\\.(\\w+))?");
@@ -65,8 +71,9 @@ final class TopologyYaml {
         List<SystemTypeRequest.ComponentRequest> components = new ArrayList<>();
         List<Integer> yamlIndex = new ArrayList<>();
         readComponents(in, root.get("components"), components, yamlIndex);
+        List<RuleSpec> rules = readRules(in, root.get("qawk_rules"));
         in.errors.throwIfAny();
-        return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components),
+        return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components, rules),
                 yamlIndex.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(in.ignored));
     }
 
@@ -123,6 +130,52 @@ final class TopologyYaml {
         }
     }
 
+    /** {@code qawk_rules}: a list of {@code if}, {@code then}, {@code why}; checked further by the service. */
+    private static List<RuleSpec> readRules(YamlReading in, JsonNode list) {
+        List<RuleSpec> out = new ArrayList<>();
+        if (list == null || list.isNull()) {
+            return out;
+        }
+        if (!list.isArray()) {
+            in.error("qawk_rules", "must be a list of rules (if, then, why), not " + YamlReading.describe(list));
+            return out;
+        }
+        for (int i = 0; i < list.size(); i++) {
+            String at = "qawk_rules[" + i + "]";
+            JsonNode item = list.get(i);
+            if (!item.isObject()) {
+                in.error(at, "must be a mapping with if, then and why, not " + YamlReading.describe(item));
+                continue;
+            }
+            in.keys(item, at, RULE, Set.of(), "a rule");
+            Map<String, String> when = side(in, item.get("if"), YamlPaths.key(at, "if"));
+            Map<String, String> then = side(in, item.get("then"), YamlPaths.key(at, "then"));
+            String why = in.text(item, "why", at, false);
+            out.add(new RuleSpec(when, then, why));
+        }
+        return out;
+    }
+
+    /** A rule's side: component → set pattern; null when missing (the service says so), empty when wrong (reported). */
+    private static Map<String, String> side(YamlReading in, JsonNode node, String at) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        Map<String, String> out = new LinkedHashMap<>();
+        if (!node.isObject()) {
+            in.error(at, "must be a mapping from component type to a set and version or range (e.g. { device1: "
+                    + "\"app:[2.0,)\" }), not " + YamlReading.describe(node));
+            return out;
+        }
+        node.fields().forEachRemaining(e -> {
+            String value = in.text(node, e.getKey(), at, true);
+            if (value != null) {
+                out.put(e.getKey(), value);
+            }
+        });
+        return out;
+    }
+
     static String write(SystemType type) {
         ObjectNode root = JsonNodeFactory.instance.objectNode();
         root.put("api_version", YamlReading.API_VERSION);
@@ -139,6 +192,15 @@ final class TopologyYaml {
                 entry.put("qawk_health", c.health);
             }
         }
+        if (!type.rules.isEmpty()) {
+            var rules = root.putArray("qawk_rules");
+            for (RuleSpec r : type.rules) {
+                ObjectNode entry = rules.addObject();
+                r.when().forEach(entry.putObject("if")::put);
+                r.then().forEach(entry.putObject("then")::put);
+                entry.put("why", r.why());
+            }
+        }
         return YamlWriting.write(root);
     }
 
@@ -146,7 +208,8 @@ final class TopologyYaml {
     static boolean sameAs(SystemType t, SystemTypeRequest r) {
         if (!t.name.equals(r.name()) || !t.systemKey.equals(r.systemKey())
                 || !Objects.equals(t.groupKey, r.groupKey())
-                || t.components.size() != r.components().size()) {
+                || t.components.size() != r.components().size()
+                || !t.rules.equals(r.rules() == null ? List.of() : r.rules())) {
             return false;
         }
         for (int i = 0; i < t.components.size(); i++) {
@@ -171,6 +234,9 @@ final class TopologyYaml {
                 return "qawk_group_key";
             default:
                 break;
+        }
+        if (field.startsWith("rules")) {
+            return "qawk_" + field;
         }
         Matcher m = COMPONENT_FIELD.matcher(field);
         if (!m.matches()) {

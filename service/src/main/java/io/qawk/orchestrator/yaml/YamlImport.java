@@ -73,6 +73,9 @@ public class YamlImport {
         }
         Map<Long, String> labels = new HashMap<>();
         List<ManifestRequest.ComponentRequest> components = new ArrayList<>();
+        // no update_strategy anywhere on a type with rules: the rules imply the orders; otherwise order 1, as always
+        boolean derive = type.isPresent() && !type.get().rules.isEmpty()
+                && parsed.components().stream().allMatch(c -> c.order() == null);
         for (ManifestYaml.Component c : parsed.components()) {
             String at = c.path() + ".artifact_name";
             Optional<DistributionSetRef> set = hawkbit.resolveArtifactName(c.artifactName());
@@ -84,10 +87,11 @@ public class YamlImport {
                 continue;
             }
             labels.put(set.get().id(), set.get().label());
-            components.add(new ManifestRequest.ComponentRequest(c.componentType(), set.get().id(), c.order(), c.verify()));
+            Integer order = c.order() != null || derive ? c.order() : Integer.valueOf(ManifestYaml.MIN_ORDER);
+            components.add(new ManifestRequest.ComponentRequest(c.componentType(), set.get().id(), order, c.verify()));
         }
         errors.throwIfAny();
-        ManifestRequest request = new ManifestRequest(parsed.name(), type.get().id, components);
+        ManifestRequest request = manifests.withOrders(new ManifestRequest(parsed.name(), type.get().id, components));
         UnaryOperator<String> paths = field -> ManifestYaml.yamlPath(field, parsed.components());
         try {
             Optional<Manifest> existing = manifests.findByName(parsed.name());

@@ -45,7 +45,7 @@ class ManifestValidatorTest {
 
     private static Map<Long, DistributionSetRef> validate(ManifestRequest r) {
         return ManifestValidator.validate(r, id -> id == 1L ? Optional.of(TYPE) : Optional.empty(),
-                id -> Optional.ofNullable(SETS.get(id)));
+                id -> Optional.ofNullable(SETS.get(id))).sets();
     }
 
     @Test

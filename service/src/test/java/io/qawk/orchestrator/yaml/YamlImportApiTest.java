@@ -1,11 +1,11 @@
 package io.qawk.orchestrator.yaml;
 
-import io.qawk.orchestrator.testkit.HawkbitFixtures;
 import io.qawk.orchestrator.manifest.BlockingManifestUsage;
 import io.qawk.orchestrator.manifest.MgmtApi;
+import io.qawk.orchestrator.testkit.HawkbitFixtures;
+import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testsupport.Tables;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -20,9 +20,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-import javax.sql.DataSource;
 import java.util.List;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -146,6 +146,80 @@ class YamlImportApiTest {
                 .body("result", equalTo("unchanged")).body("id", equalTo((int) id)).body("ignored", empty());
         yaml(topology).post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("unchanged"));
         assertThat(tables()).as("an unchanged import writes nothing, not even updatedAt").isEqualTo(before);
+    }
+
+    @Test
+    void aTopologyWithRulesRoundTripsAndItsManifestsAreGivenTheirOrders() {
+        String topology = """
+                api_version: mender/v1
+                kind: topology
+                system_type: yml-ruled
+                qawk_system_key: attribute.device
+                components:
+                  - component_type: device1
+                    qawk_match: attribute.device_type==device1
+                  - component_type: device2
+                    qawk_match: attribute.device_type==device2
+                qawk_rules:
+                  - if: { device1: "yml-app:[1.1,)" }
+                    then: { device2: "yml-fw:[2.0,)" }
+                    why: app 1.1 reads the new firmware's log format
+                """;
+        long id = yaml(topology).post(TOPOLOGIES).then().statusCode(201).extract().jsonPath().getLong("id");
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules[0].if.device1", equalTo("yml-app:[1.1,)"))
+                .body("rules[0].then.device2", equalTo("yml-fw:[2.0,)"))
+                .body("rules[0].why", equalTo("app 1.1 reads the new firmware's log format"));
+
+        String export = Api.viewer().get("/qawk/v1/systemtypes/" + id + "/topology.yaml").then().statusCode(200)
+                .extract().asString();
+        assertThat(export).isEqualTo("""
+                api_version: mender/v1
+                kind: topology
+                system_type: yml-ruled
+                qawk_system_key: attribute.device
+                components:
+                  - component_type: device1
+                    qawk_match: attribute.device_type==device1
+                  - component_type: device2
+                    qawk_match: attribute.device_type==device2
+                qawk_rules:
+                  - if:
+                      device1: "yml-app:[1.1,)"
+                    then:
+                      device2: "yml-fw:[2.0,)"
+                    why: app 1.1 reads the new firmware's log format
+                """);
+        List<String> before = tables();
+        yaml(export).post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("unchanged"));
+        yaml(topology).post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("unchanged"));
+        assertThat(tables()).isEqualTo(before);
+
+        yaml(topology.replace("device2: \"yml-fw", "device3: \"yml-fw")).post(TOPOLOGIES).then().statusCode(400)
+                .body("errors[0].field", equalTo("qawk_rules[0].then.device3"));
+
+        // no update_strategy anywhere: the rules put the firmware first; without rules it would all be order 1
+        String manifest = """
+                api_version: mender/v1
+                kind: manifest
+                name: yml-ruled-1.1
+                system_types_compatible: [yml-ruled]
+                component_types:
+                  device1: { artifact_name: "yml-app:1.1" }
+                  device2: { artifact_name: "yml-fw:2.0" }
+                """;
+        long m = yaml(manifest).post(MANIFESTS).then().statusCode(201).extract().jsonPath().getLong("id");
+        Api.viewer().get("/qawk/v1/manifests/" + m).then().statusCode(200)
+                .body("components.find { it.componentType == 'device1' }.order", equalTo(2))
+                .body("components.find { it.componentType == 'device2' }.order", equalTo(1));
+        yaml(manifest).post(MANIFESTS).then().statusCode(200).body("result", equalTo("unchanged"));
+        yaml(manifest.replace("{ artifact_name: \"yml-app:1.1\" }",
+                "{ artifact_name: \"yml-app:1.1\", update_strategy: { order: 1 } }")
+                .replace("{ artifact_name: \"yml-fw:2.0\" }",
+                        "{ artifact_name: \"yml-fw:2.0\", update_strategy: { order: 1 } }"))
+                .post(MANIFESTS).then().statusCode(400)
+                .body("errors[0].field", equalTo("component_types.device1.update_strategy.order"))
+                .body("errors[0].message", containsString("put device1 after device2: order 2"));
     }
 
     @Test

@@ -1,0 +1,103 @@
+package io.qawk.orchestrator.ui;
+
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
+
+import java.net.URI;
+import java.net.URL;
+import java.time.Duration;
+import java.util.List;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The census and drift on the screen, in headless Chromium over the real service, hawkBit and simulated lanes: the
+ * system type card shows what its systems run as a bar (a share per manifest, untested mixes, and those breaking a
+ * rule in red) with the list of mixes a click away; a system's row says what it runs, and a system whose terminal was
+ * given the old firmware by hand in hawkBit is shown broken in red, with the devices and the rule's why.
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class CensusScreenTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(120);
+    static final String WHY = "app 2 speaks the v2 terminal protocol";
+    static Browser browser;
+
+    @TestHTTPResource("/ui/")
+    URL page;
+
+    @BeforeAll
+    static void startBrowser() {
+        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (browser != null) {
+            browser.close();
+        }
+    }
+
+    @Test
+    void aSystemBreakingARuleIsRedOnItsRowAndInItsTypesCensus() {
+        try (LaneFleet fleet = new LaneFleet("cen-").withSetsAndType()) {
+            String p = fleet.prefix;
+            Api.admin().body("""
+                    {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                     "components": [
+                       {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
+                       {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
+                       {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
+                     "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"}, "why": "%2$s"}]}
+                    """.formatted(p, WHY)).put("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200);
+            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            fleet.discovered(3);
+            fleet.preinstall("2");
+            fleet.manifest("2.0", "2");
+            // a technician gives lane-03's first terminal the old firmware directly in hawkBit
+            String term = fleet.id("lane-03", "term-a");
+            fleet.hawkbit.assign(fleet.set("term:1"), List.of(term));
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(fleet.hawkbit.installedDsId(term)).contains(fleet.set("term:1")));
+            LaneFleet.sync();
+
+            browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
+            String card = "article[data-systemtype='" + fleet.typeId + "']";
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census] .bar")).isEmpty());
+            assertThat(browser.find(card + " [data-census] .words").getText())
+                    .isEqualTo("2 on " + p + "2.0, 1 breaking a rule");
+            WebElement red = browser.find(card + " [data-census] .bar [data-share='breaking a rule']");
+            assertThat(red.getAttribute("data-count")).isEqualTo("1");
+            assertThat(red.getCssValue("background-image")).contains("rgb(179, 38, 30)");
+            assertThat(browser.find(card + " [data-type-broken]").getText()).isEqualTo("1 breaking a rule");
+
+            browser.click("[data-key='type-census-" + fleet.typeId + "']");
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census-list] tbody tr")).isEmpty());
+            List<WebElement> mixes = browser.all(card + " [data-census-list] tbody tr");
+            assertThat(mixes).hasSize(2);
+            assertThat(mixes.get(1).getText()).contains("terminal " + p + "term:1, " + p + "term:2").contains(WHY);
+
+            browser.click("[data-key='type-systems-" + fleet.typeId + "']");
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-broken='lane-03']")).isEmpty());
+            WebElement pill = browser.find(card + " [data-broken='lane-03']");
+            assertThat(pill.getText()).isEqualTo("broken");
+            assertThat(pill.getCssValue("background-color")).isEqualTo("rgba(179, 38, 30, 1)");
+            assertThat(browser.find(card + " td[data-runs='lane-03']").getText()).contains(fleet.id("lane-03", "lane")
+                    + " runs " + p + "app:2 with " + term + " on " + p + "term:1").contains(WHY);
+            assertThat(browser.find(card + " td[data-runs='lane-01']").getText()).isEqualTo("on " + p + "2.0");
+            assertThat(browser.all(card + " [data-broken]")).hasSize(1);
+            browser.screenshot("census-and-drift");
+        }
+    }
+}
