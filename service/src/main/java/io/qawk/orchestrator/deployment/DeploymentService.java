@@ -159,6 +159,7 @@ public class DeploymentService implements ManifestUsage {
                 new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"),
                 actor);
         d.startedAt = now;
+        d.startedBy = actor;
         refreshPhase(d);
         wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "started"));
         return d;
@@ -171,6 +172,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; only a RUNNING deployment can be paused");
         }
         d.paused = true;
+        d.pausedBy = actor;
         refreshPhase(d);
         recordOnUnderWay(d, new TimelineEvent.Paused(), actor);
         return d;
@@ -183,6 +185,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; only a PAUSED deployment can be resumed");
         }
         d.paused = false;
+        d.pausedBy = null;
         refreshPhase(d);
         wakes.fire(new io.qawk.orchestrator.engine.EngineWake(d.id, "resumed"));
         recordOnUnderWay(d, new TimelineEvent.Resumed(), actor);
@@ -197,6 +200,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; there is nothing left to abort");
         }
         d.aborted = true;
+        d.abortedBy = actor;
         Instant now = clock.instant();
         for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state = ?2", d.id, RunState.PENDING)) {
             run.moveTo(RunState.SKIPPED);

@@ -108,6 +108,30 @@ class HelmChartTest {
     }
 
     @Test
+    void theIdentityProvidersSettingsReachTheServiceTheClientSecretFromASecret() throws IOException {
+        List<JsonNode> docs = render(List.of(minimalValues()), Map.of("users.existingSecret", "",
+                "users.basicAuth", false, "oidc.issuer", "https://sso.example.com/realms/acme",
+                "oidc.existingSecret", "qawk-oidc", "oidc.sessionSecretKey", "session-secret",
+                "oidc.rolesClaim", "groups", "oidc.adminRoles", "release-managers\\,sre"));
+        JsonNode container = checkDeployment(docs);
+        assertThat(env(container)).containsEntry("QAWK_OIDC_ISSUER", "https://sso.example.com/realms/acme")
+                .containsEntry("QAWK_OIDC_CLIENT_ID", "qawk").containsEntry("QAWK_OIDC_ROLES_CLAIM", "groups")
+                .containsEntry("QAWK_OIDC_ADMIN_ROLES", "release-managers,sre").containsEntry("QAWK_BASIC_AUTH", "false")
+                .doesNotContainKey("QAWK_ADMIN_PASSWORD");
+        List<String> fromSecrets = new ArrayList<>();
+        container.path("env").forEach(e -> {
+            JsonNode ref = e.path("valueFrom").path("secretKeyRef");
+            if (ref.path("name").asText().equals("qawk-oidc")) {
+                fromSecrets.add(e.path("name").asText() + " " + ref.path("key").asText());
+            }
+        });
+        assertThat(fromSecrets).containsExactlyInAnyOrder("QAWK_OIDC_CLIENT_SECRET client-secret",
+                "QAWK_OIDC_SESSION_SECRET session-secret");
+        assertThatThrownBy(() -> render(List.of(minimalValues()), Map.of("users.basicAuth", false)))
+                .hasMessageContaining("oidc.issuer is required when users.basicAuth is false");
+    }
+
+    @Test
     void theComposeFileAndTheDockerfileUseWhatTheServiceReads() throws IOException {
         JsonNode compose = YAML.readTree(project().resolve("docker/compose.yaml").toFile());
         JsonNode qawk = compose.path("services").path("qawk");
