@@ -124,7 +124,7 @@
       opts.body = contentType ? body : JSON.stringify(body);
     }
     const res = await fetch(API + path, opts);
-    if (ui.me.signOut && (res.status === 499 || res.status === 401 || res.type === 'opaqueredirect')) {
+    if (ui.me.signOut && (res.status === 499 || res.type === 'opaqueredirect')) {
       // the provider's session ended and could not be renewed: the page itself goes to sign in again
       location.reload();
     }

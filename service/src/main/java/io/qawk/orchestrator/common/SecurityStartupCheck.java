@@ -46,26 +46,9 @@ public class SecurityStartupCheck {
      */
     public static Optional<String> problem(String admin, boolean plainText, String algorithm, Map<String, String> env,
                                            boolean basicAuth, boolean oidc) {
-        if (!basicAuth) {
-            return oidc ? Optional.empty() : Optional.of("No way to sign in is configured: basic auth is switched "
-                    + "off (QAWK_BASIC_AUTH=false) and no identity provider is set. Set QAWK_OIDC_ISSUER (with "
-                    + "QAWK_OIDC_CLIENT_ID and QAWK_OIDC_ADMIN_ROLES), or turn basic auth on; see docs/security.md");
-        }
-        if (admin == null || admin.isBlank()) {
-            if (oidc) {
-                return Optional.empty(); // people sign in through the provider; basic auth has no admin
-            }
-            String provider = "; or sign in through an identity provider instead: set QAWK_OIDC_ISSUER "
-                    + "(docs/security.md)";
-            if (plainText) {
-                return Optional.of("No password is set for the admin user: set QAWK_ADMIN_PASSWORD "
-                        + "(and QAWK_VIEWER_PASSWORD for the read-only viewer)" + provider);
-            }
-            return Optional.of("No way to sign in is configured: no password hash is set for the admin user: set "
-                    + "QAWK_ADMIN_PASSWORD_HASH to "
-                    + "the hex SHA-512 of 'admin:Quarkus:<password>', e.g. printf '%s' 'admin:Quarkus:<password>' "
-                    + "| sha512sum (and QAWK_VIEWER_PASSWORD_HASH for the read-only viewer), or QAWK_ADMIN_PASSWORD, which is "
-                    + "hashed at start-up; see docs/security.md" + provider);
+        Optional<String> none = noWayIn(admin != null && !admin.isBlank(), plainText, basicAuth, oidc);
+        if (none.isPresent() || !basicAuth || admin == null || admin.isBlank()) {
+            return none;
         }
         if (!plainText) {
             int hexLength = hexLength(algorithm);
@@ -77,6 +60,35 @@ public class SecurityStartupCheck {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Why nobody could sign in, or empty: neither an identity provider nor basic auth with an admin credential.
+     * Also asked while the configuration is assembled ({@code security/SignInSettings}), before anything starts.
+     */
+    public static Optional<String> noWayIn(boolean adminCredential, boolean plainText, boolean basicAuth, boolean oidc) {
+        if (oidc) {
+            return Optional.empty(); // people sign in through the provider; basic auth may have no admin
+        }
+        if (!basicAuth) {
+            return Optional.of("No way to sign in is configured: basic auth is switched "
+                    + "off (QAWK_BASIC_AUTH=false) and no identity provider is set. Set QAWK_OIDC_ISSUER (with "
+                    + "QAWK_OIDC_CLIENT_ID and QAWK_OIDC_ADMIN_ROLES), or turn basic auth on; see docs/security.md");
+        }
+        if (adminCredential) {
+            return Optional.empty();
+        }
+        String provider = "; or sign in through an identity provider instead: set QAWK_OIDC_ISSUER "
+                + "(docs/security.md)";
+        if (plainText) {
+            return Optional.of("No password is set for the admin user: set QAWK_ADMIN_PASSWORD "
+                    + "(and QAWK_VIEWER_PASSWORD for the read-only viewer)" + provider);
+        }
+        return Optional.of("No way to sign in is configured: no password hash is set for the admin user: set "
+                + "QAWK_ADMIN_PASSWORD_HASH to "
+                + "the hex SHA-512 of 'admin:Quarkus:<password>', e.g. printf '%s' 'admin:Quarkus:<password>' "
+                + "| sha512sum (and QAWK_VIEWER_PASSWORD_HASH for the read-only viewer), or QAWK_ADMIN_PASSWORD, which is "
+                + "hashed at start-up; see docs/security.md" + provider);
     }
 
     /** Hex digits of a hash of this Quarkus digest algorithm; 0 when unknown. */

@@ -77,6 +77,7 @@ class SignInScreenTest {
             browser.screenshot("signed-in-admin");
 
             // signing out ends the provider's session: the screen asks for a sign-in again
+            assertThat(browser.find("#sign-out").getAttribute("href")).endsWith("/ui/logout");
             browser.click("#sign-out");
             browser.await(WITHIN, d -> !d.findElements(By.id("kc-login")).isEmpty());
 

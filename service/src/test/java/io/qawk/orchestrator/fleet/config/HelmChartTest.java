@@ -114,11 +114,11 @@ class HelmChartTest {
         List<JsonNode> docs = render(List.of(minimalValues()), Map.of("users.existingSecret", "",
                 "users.basicAuth", false, "oidc.issuer", "https://sso.example.com/realms/acme",
                 "oidc.existingSecret", "qawk-oidc", "oidc.sessionSecretKey", "session-secret",
-                "oidc.rolesClaim", "groups", "oidc.adminRoles", "release-managers\\,sre"));
+                "oidc.rolesClaim", "groups", "oidc.adminRoles", "sre"));
         JsonNode container = checkDeployment(docs);
         assertThat(env(container)).containsEntry("QAWK_OIDC_ISSUER", "https://sso.example.com/realms/acme")
                 .containsEntry("QAWK_OIDC_CLIENT_ID", "qawk").containsEntry("QAWK_OIDC_ROLES_CLAIM", "groups")
-                .containsEntry("QAWK_OIDC_ADMIN_ROLES", "release-managers,sre").containsEntry("QAWK_BASIC_AUTH", "false")
+                .containsEntry("QAWK_OIDC_ADMIN_ROLES", "sre").containsEntry("QAWK_BASIC_AUTH", "false")
                 .doesNotContainKey("QAWK_ADMIN_PASSWORD");
         List<String> fromSecrets = new ArrayList<>();
         container.path("env").forEach(e -> {
