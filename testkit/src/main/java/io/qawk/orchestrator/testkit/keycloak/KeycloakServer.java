@@ -47,7 +47,7 @@ import java.util.stream.Collectors;
  * <p>
  * Starts are serialised across JVMs by a file lock in the distribution's folder: a first {@code start-dev} rewrites
  * the distribution's build ({@code lib/quarkus}), which two at once would corrupt. {@link #close()} (or the JVM's exit)
- * stops it. About 300 lines: the launch, the wait, the import and the token requests share the child and its log.
+ * stops it. About 400 lines: the launch, the wait, the import and the token requests share the child and its log.
  */
 public final class KeycloakServer implements AutoCloseable {
 
