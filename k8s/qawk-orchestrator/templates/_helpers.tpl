@@ -50,7 +50,15 @@ app.kubernetes.io/part-of: qawk
 {{- fail (printf "database.url must start with jdbc:postgresql:// (got %s)" .Values.database.url) -}}
 {{- end -}}
 {{- $_ := required "database.existingSecret is required: a Secret with the database password" .Values.database.existingSecret -}}
-{{- $_ := required "users.existingSecret is required: a Secret with the admin and viewer passwords" .Values.users.existingSecret -}}
+{{- if not .Values.oidc.issuer -}}
+{{- if not .Values.users.basicAuth -}}
+{{- fail "oidc.issuer is required when users.basicAuth is false: nobody could sign in" -}}
+{{- end -}}
+{{- $_ := required "users.existingSecret is required: a Secret with the admin and viewer passwords (or set oidc.issuer to sign in through your identity provider)" .Values.users.existingSecret -}}
+{{- end -}}
+{{- if and .Values.oidc.sessionSecretKey (not .Values.oidc.existingSecret) -}}
+{{- fail "oidc.existingSecret is required when oidc.sessionSecretKey is set: the Secret that holds it" -}}
+{{- end -}}
 {{- if and .Values.metrics.requireAuth .Values.metrics.serviceMonitor.enabled (not .Values.metrics.serviceMonitor.basicAuth.secretName) -}}
 {{- fail "metrics.serviceMonitor.basicAuth.secretName is required when metrics.requireAuth is true and the ServiceMonitor is enabled" -}}
 {{- end -}}

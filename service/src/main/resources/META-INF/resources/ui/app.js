@@ -74,6 +74,21 @@
     return isNaN(d) ? String(iso) : d.toLocaleString();
   }
 
+  /** "12:03": the hour and minute of an instant, in the browser's zone. */
+  function fmtHm(iso) {
+    const d = new Date(iso);
+    return isNaN(d) ? String(iso) : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+  }
+
+  /** Who steered a deployment: "started by alice 12:03 · aborted by bob" (issue 34). */
+  function steeredBy(d) {
+    const parts = [];
+    if (d.startedBy) parts.push(`started by ${d.startedBy}${d.startedAt ? ' ' + fmtHm(d.startedAt) : ''}`);
+    if (d.pausedBy && d.paused) parts.push(`paused by ${d.pausedBy}`);
+    if (d.abortedBy) parts.push(`aborted by ${d.abortedBy}`);
+    return parts.join(' · ');
+  }
+
   function fmtClock(iso) {
     const d = new Date(iso);
     return isNaN(d) ? String(iso) : d.toLocaleTimeString();
@@ -102,12 +117,19 @@
 
   /** One call of the API; {@code contentType} given: {@code body} is sent as it is (e.g. YAML), else as JSON. */
   async function api(method, path, body, contentType) {
-    const opts = { method, cache: 'no-store', credentials: 'same-origin', headers: { Accept: 'application/json' } };
+    const opts = {
+      method, cache: 'no-store', credentials: 'same-origin', redirect: 'manual',
+      headers: { Accept: 'application/json', 'X-Requested-With': 'JavaScript' },
+    };
     if (body !== undefined) {
       opts.headers['Content-Type'] = contentType || 'application/json';
       opts.body = contentType ? body : JSON.stringify(body);
     }
     const res = await fetch(API + path, opts);
+    if (ui.me.signOut && (res.status === 499 || res.type === 'opaqueredirect')) {
+      // the provider's session ended and could not be renewed: the page itself goes to sign in again
+      location.reload();
+    }
     let data = null;
     const text = await res.text();
     if (text) {
@@ -325,7 +347,8 @@
       },
       h('td', {}, button(d.name, e => openDrawer(d.id, e.currentTarget), {
         class: 'link', key: `dep-open-${d.id}`, ariaLabel: `${d.name}: show every system`,
-      }), h('div', { class: 'muted', text: `#${d.id} · created ${fmtTime(d.createdAt)}` })),
+      }), h('div', { class: 'muted', text: `#${d.id} · created ${fmtTime(d.createdAt)}` }),
+      steeredBy(d) ? h('div', { class: 'muted by', 'data-key': `dep-by-${d.id}`, text: steeredBy(d) }) : null),
       h('td', {}, d.manifestName || `#${d.manifestId}`, manifestRevision(d)),
       h('td', { text: fleetName(d.fleetId) || '—' }),
       h('td', {}, pill(DEPLOYMENT_STATE, d.state)),
@@ -1043,8 +1066,13 @@
     }
     const who = document.getElementById('who');
     who.textContent = ui.me.user
-      ? `Signed in as ${ui.me.user} — ${ui.me.canWrite ? 'may change things' : 'read only: actions are hidden'}`
+      ? `Signed in as ${ui.me.name || ui.me.user} — ${ui.me.canWrite ? 'may change things' : 'read only: actions are hidden'}`
       : 'Not signed in';
+    if (ui.me.signOut) {
+      // signed in through the identity provider: signing out ends the session there too
+      const out = h('a', { id: 'sign-out', class: 'sign-out', href: ui.me.signOut, text: 'Sign out' });
+      who.after(out);
+    }
     document.body.classList.toggle('read-only', !ui.me.canWrite);
     for (const p of plugins) p(shared);
 

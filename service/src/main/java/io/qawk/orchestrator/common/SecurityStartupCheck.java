@@ -11,9 +11,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Refuses to start with an admin user that has no credential (an open orchestrator could push firmware anywhere),
- * or, when passwords are configured hashed, with an admin "hash" that is not one (most likely a plain password put
- * where the hash belongs; it would never match, and it would sit in the configuration in clear).
+ * Refuses to start when nobody could sign in, saying how to configure a way in: neither an identity provider
+ * ({@code QAWK_OIDC_ISSUER}) nor basic auth with an admin credential (basic auth on, the default, without one; or
+ * switched off with {@code QAWK_BASIC_AUTH=false}). An open orchestrator could push firmware anywhere. It also refuses,
+ * when passwords are configured hashed, an admin "hash" that is not one (most likely a plain password put where the
+ * hash belongs; it would never match, and it would sit in the configuration in clear).
  */
 @ApplicationScoped
 public class SecurityStartupCheck {
@@ -25,23 +27,28 @@ public class SecurityStartupCheck {
                 .orElse(false);
         String algorithm = config.getOptionalValue("quarkus.security.users.embedded.algorithm", String.class)
                 .orElse("digest-sha-512");
-        Optional<String> problem = problem(admin, plainText, algorithm, System.getenv());
+        boolean basicAuth = config.getOptionalValue("qawk.basic-auth", Boolean.class).orElse(true);
+        boolean oidc = config.getOptionalValue("qawk.oidc.issuer", String.class).filter(s -> !s.isBlank()).isPresent();
+        Optional<String> problem = problem(admin, plainText, algorithm, System.getenv(), basicAuth, oidc);
         if (problem.isPresent()) {
             throw new IllegalStateException(problem.get());
         }
     }
 
-    /** Why the admin credential is unusable, or empty when it is fine. Never quotes the configured value. */
+    /** As {@link #problem(String, boolean, String, Map, boolean, boolean)} with basic auth on and no provider. */
     public static Optional<String> problem(String admin, boolean plainText, String algorithm, Map<String, String> env) {
-        if (admin == null || admin.isBlank()) {
-            if (plainText) {
-                return Optional.of("No password is set for the admin user: set QAWK_ADMIN_PASSWORD "
-                        + "(and QAWK_VIEWER_PASSWORD for the read-only viewer)");
-            }
-            return Optional.of("No password hash is set for the admin user: set QAWK_ADMIN_PASSWORD_HASH to "
-                    + "the hex SHA-512 of 'admin:Quarkus:<password>', e.g. printf '%s' 'admin:Quarkus:<password>' "
-                    + "| sha512sum (and QAWK_VIEWER_PASSWORD_HASH for the read-only viewer), or QAWK_ADMIN_PASSWORD, which is "
-                    + "hashed at start-up; see docs/security.md");
+        return problem(admin, plainText, algorithm, env, true, false);
+    }
+
+    /**
+     * Why nobody could sign in, or the admin credential is unusable; empty when it is fine. Never quotes the
+     * configured value.
+     */
+    public static Optional<String> problem(String admin, boolean plainText, String algorithm, Map<String, String> env,
+                                           boolean basicAuth, boolean oidc) {
+        Optional<String> none = noWayIn(admin != null && !admin.isBlank(), plainText, basicAuth, oidc);
+        if (none.isPresent() || !basicAuth || admin == null || admin.isBlank()) {
+            return none;
         }
         if (!plainText) {
             int hexLength = hexLength(algorithm);
@@ -53,6 +60,35 @@ public class SecurityStartupCheck {
             }
         }
         return Optional.empty();
+    }
+
+    /**
+     * Why nobody could sign in, or empty: neither an identity provider nor basic auth with an admin credential.
+     * Also asked while the configuration is assembled ({@code security/SignInSettings}), before anything starts.
+     */
+    public static Optional<String> noWayIn(boolean adminCredential, boolean plainText, boolean basicAuth, boolean oidc) {
+        if (oidc) {
+            return Optional.empty(); // people sign in through the provider; basic auth may have no admin
+        }
+        if (!basicAuth) {
+            return Optional.of("No way to sign in is configured: basic auth is switched "
+                    + "off (QAWK_BASIC_AUTH=false) and no identity provider is set. Set QAWK_OIDC_ISSUER (with "
+                    + "QAWK_OIDC_CLIENT_ID and QAWK_OIDC_ADMIN_ROLES), or turn basic auth on; see docs/security.md");
+        }
+        if (adminCredential) {
+            return Optional.empty();
+        }
+        String provider = "; or sign in through an identity provider instead: set QAWK_OIDC_ISSUER "
+                + "(docs/security.md)";
+        if (plainText) {
+            return Optional.of("No password is set for the admin user: set QAWK_ADMIN_PASSWORD "
+                    + "(and QAWK_VIEWER_PASSWORD for the read-only viewer)" + provider);
+        }
+        return Optional.of("No way to sign in is configured: no password hash is set for the admin user: set "
+                + "QAWK_ADMIN_PASSWORD_HASH to "
+                + "the hex SHA-512 of 'admin:Quarkus:<password>', e.g. printf '%s' 'admin:Quarkus:<password>' "
+                + "| sha512sum (and QAWK_VIEWER_PASSWORD_HASH for the read-only viewer), or QAWK_ADMIN_PASSWORD, which is "
+                + "hashed at start-up; see docs/security.md" + provider);
     }
 
     /** Hex digits of a hash of this Quarkus digest algorithm; 0 when unknown. */

@@ -172,6 +172,7 @@ public class DeploymentService implements ManifestUsage {
                 new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"),
                 actor);
         d.startedAt = now;
+        d.startedBy = actor;
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "started"));
         return d;
@@ -184,6 +185,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; only a RUNNING deployment can be paused");
         }
         d.paused = true;
+        d.pausedBy = actor;
         refreshPhase(d);
         recordOnUnderWay(d, new TimelineEvent.Paused(), actor);
         return d;
@@ -196,6 +198,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; only a PAUSED deployment can be resumed");
         }
         d.paused = false;
+        d.pausedBy = null;
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "resumed"));
         recordOnUnderWay(d, new TimelineEvent.Resumed(), actor);
@@ -210,6 +213,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; there is nothing left to abort");
         }
         d.aborted = true;
+        d.abortedBy = actor;
         Instant now = clock.instant();
         for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state = ?2", d.id, RunState.PENDING)) {
             run.moveTo(RunState.SKIPPED);

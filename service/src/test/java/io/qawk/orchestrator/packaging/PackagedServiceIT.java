@@ -120,4 +120,31 @@ class PackagedServiceIT {
         assertThat(out).contains("No database is configured: set QAWK_DB_URL").contains("./mvnw -Pdemo")
                 .doesNotContain("Started embedded Postgres");
     }
+
+    @Test
+    void theProductionStartWithNoWayToSignInRefusesAndSaysWhatToSet() throws Exception {
+        Path log = Files.createTempFile(APP.getParent(), "no-sign-in-", ".log");
+        ProcessBuilder pb = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx128m", "-jar", ServiceProcess.appJar().toString())
+                .redirectErrorStream(true).redirectOutput(log.toFile());
+        Map<String, String> env = pb.environment();
+        List.of("QAWK_ADMIN_PASSWORD_HASH", "QAWK_VIEWER_PASSWORD_HASH", "QAWK_OIDC_ISSUER", "QUARKUS_DATASOURCE_JDBC_URL")
+                .forEach(env::remove);
+        // nobody listens there: the refusal comes before the database is asked
+        env.put("QAWK_DB_URL", "jdbc:postgresql://127.0.0.1:1/qawk");
+        env.put("QAWK_ADMIN_PASSWORD", "packaging-admin"); // of no use with basic auth switched off
+        env.put("QAWK_BASIC_AUTH", "false");
+        env.put("QUARKUS_HTTP_HOST", "127.0.0.1");
+        env.put("QUARKUS_HTTP_PORT", "0");
+        Process p = pb.start();
+        boolean ended = p.waitFor(90, TimeUnit.SECONDS);
+        if (!ended) {
+            p.destroyForcibly();
+        }
+        String out = Files.readString(log, StandardCharsets.UTF_8);
+        assertThat(ended).as("the service ended by itself; its output:%n%s", out).isTrue();
+        assertThat(p.exitValue()).as("exit code").isNotZero();
+        assertThat(out).contains("No way to sign in is configured").contains("QAWK_BASIC_AUTH=false")
+                .contains("QAWK_OIDC_ISSUER").doesNotContain("packaging-admin").doesNotContain("Flyway");
+    }
 }

@@ -42,4 +42,19 @@ class SecurityStartupCheckTest {
         assertThat(SecurityStartupCheck.problem(HASH.toUpperCase(), false, "digest-sha-512", Map.of())).isEmpty();
         assertThat(SecurityStartupCheck.problem("admin", true, "digest-sha-512", Map.of())).isEmpty();
     }
+
+    @Test
+    void withNeitherAProviderNorBasicAuthNobodyCouldSignInAndTheStartIsRefused() {
+        assertThat(SecurityStartupCheck.problem(HASH, false, "digest-sha-512", Map.of(), false, false))
+                .hasValueSatisfying(p -> assertThat(p).contains("QAWK_BASIC_AUTH=false").contains("QAWK_OIDC_ISSUER"));
+        assertThat(SecurityStartupCheck.problem("", false, "digest-sha-512", Map.of(), true, false))
+                .hasValueSatisfying(p -> assertThat(p).contains("No way to sign in").contains("QAWK_OIDC_ISSUER"));
+    }
+
+    @Test
+    void aProviderAloneOrBesideBasicAuthIsAWayIn() {
+        assertThat(SecurityStartupCheck.problem("", false, "digest-sha-512", Map.of(), false, true)).isEmpty();
+        assertThat(SecurityStartupCheck.problem("", false, "digest-sha-512", Map.of(), true, true)).isEmpty();
+        assertThat(SecurityStartupCheck.problem("plain-pw", false, "digest-sha-512", Map.of(), true, true)).isPresent();
+    }
 }

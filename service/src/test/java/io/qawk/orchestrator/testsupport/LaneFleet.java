@@ -6,12 +6,14 @@ import io.qawk.orchestrator.testkit.DeviceSimulator;
 import io.qawk.orchestrator.testkit.DeviceSpec;
 import io.qawk.orchestrator.testkit.HawkbitFixtures;
 import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
 
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Supplier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -28,11 +30,20 @@ public final class LaneFleet implements AutoCloseable {
     public final Map<String, Long> sets = new LinkedHashMap<>();
     private final List<String> all = new ArrayList<>();
     public int typeId;
+    private Supplier<RequestSpecification> admin = Api::admin;
+    private Supplier<RequestSpecification> viewer = Api::viewer;
 
     public LaneFleet(String prefix) {
         this.prefix = prefix;
         this.devices = new DeviceSimulator(SharedHawkbit.get());
         this.hawkbit = new HawkbitFixtures(SharedHawkbit.get());
+    }
+
+    /** Sets up the fleet through the API as someone else than the basic-auth test users (e.g. with a token). */
+    public LaneFleet as(Supplier<RequestSpecification> who) {
+        this.admin = who;
+        this.viewer = who;
+        return this;
     }
 
     /** Creates the sets {@code <prefix>app}, {@code -term}, {@code -disp} in versions 1 and 2, and the system type. */
@@ -47,7 +58,7 @@ public final class LaneFleet implements AutoCloseable {
                 sets.put(name + ":" + version, hawkbit.createDistributionSet(prefix + name, version));
             }
         }
-        typeId = Api.admin().body("""
+        typeId = admin.get().body("""
                 {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
                  "components": [
                    {"componentType": "lane", "match": "attribute.device_type==%1$slane"%2$s},
@@ -74,7 +85,7 @@ public final class LaneFleet implements AutoCloseable {
 
     /** The same, with verification queries for some components ({@code lane}, {@code terminal}, {@code display}). */
     public int manifest(String name, String version, Map<String, String> verify) {
-        return Api.admin().body("""
+        return admin.get().body("""
                 {"name": "%s", "systemTypeId": %d, "components": [
                   {"componentType": "terminal", "distributionSetId": %d, "order": 1%s},
                   {"componentType": "display", "distributionSetId": %d, "order": 1%s},
@@ -193,8 +204,8 @@ public final class LaneFleet implements AutoCloseable {
     public void discovered(int systems) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(hawkbit.findTargetIds("attribute.device_type==" + prefix + "*")).hasSize(all.size()));
-        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
-        Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
+        admin.get().post("/qawk/v1/inventory/sync").then().statusCode(200);
+        viewer.get().get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
                 .body("total", org.hamcrest.Matchers.equalTo(systems));
     }
 

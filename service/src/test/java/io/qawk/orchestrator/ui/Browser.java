@@ -90,6 +90,14 @@ final class Browser implements AutoCloseable {
         return new Browser(driver, profile, user, password);
     }
 
+    /**
+     * Opens {@code uri} as it is, through no proxy: for signing in on the identity provider's own page (a browser
+     * started with no Basic credentials).
+     */
+    void navigate(URI uri) {
+        driver.get(uri.toString());
+    }
+
     /** Opens {@code uri} of the service, through a proxy that logs the browser in. */
     void open(URI uri) {
         driver.get(proxyTo(uri).through(uri).toString());

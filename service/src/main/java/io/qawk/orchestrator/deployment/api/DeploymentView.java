@@ -20,14 +20,15 @@ import java.util.Set;
  * of its manifest it runs (null while a draft) and whether the manifest has been changed since; its metric gate; its
  * maintenance {@code windows} as set (null: none), each centre's window now ({@code centreWindows}: the centres of its
  * systems, or of its settings while a draft; empty without windows) and how many pending systems wait for one
- * ({@code waitingForWindow}).
+ * ({@code waitingForWindow}); who created, started, paused (while paused) and aborted it ({@code createdBy} …).
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName, Long fleetId,
                              List<String> groups, List<String> systems, int maxParallel, int maxFailed,
                              boolean byCentre, int orderTimeoutSeconds, int verifyTimeoutSeconds, int soakSeconds,
                              DeploymentPhase state, boolean paused,
                              boolean aborted, Counts counts, String summary, Instant createdAt, String createdBy,
-                             Instant startedAt, Instant endedAt, Integer manifestRevision,
+                             Instant startedAt, String startedBy, String pausedBy, String abortedBy,
+                             Instant endedAt, Integer manifestRevision,
                              boolean manifestChangedSince, MetricGate metricGate, Windows windows,
                              List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow) {
 
@@ -91,7 +92,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                 d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,
                 d.aborted, c,
                 d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
-                d.createdAt, d.createdBy, d.startedAt, d.endedAt, pinned == null ? null : pinned.revision(),
+                d.createdAt, d.createdBy, d.startedAt, d.startedBy, d.pausedBy, d.abortedBy, d.endedAt, pinned == null ? null : pinned.revision(),
                 pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting);
     }
 }

@@ -106,6 +106,16 @@ public class SystemDeployment extends PanacheEntityBase {
     @Column(name = "started_at")
     public Instant startedAt;
 
+    /** Who started, paused (while paused) and aborted it: a user name, null for nobody (issue 34). */
+    @Column(name = "started_by")
+    public String startedBy;
+
+    @Column(name = "paused_by")
+    public String pausedBy;
+
+    @Column(name = "aborted_by")
+    public String abortedBy;
+
     @Column(name = "ended_at")
     public Instant endedAt;
 

@@ -59,7 +59,9 @@ class HelmChartTest {
         assertThat(docs.stream().map(d -> d.path("kind").asText()).toList())
                 .containsExactlyInAnyOrder("ServiceAccount", "ConfigMap", "ConfigMap", "Service", "Deployment");
         JsonNode container = checkDeployment(docs);
-        assertThat(env(container)).containsEntry("QAWK_METRICS_REQUIRE_AUTH", "false");
+        assertThat(env(container)).containsEntry("QAWK_METRICS_REQUIRE_AUTH", "false")
+                .containsKeys("QAWK_ADMIN_PASSWORD", "QAWK_VIEWER_PASSWORD").containsEntry("QAWK_BASIC_AUTH", "true")
+                .doesNotContainKey("QAWK_OIDC_ISSUER");
         assertThat(one(docs, "Deployment").path("spec").path("replicas").asInt()).isGreaterThan(1);
         assertThat(channelsFile(docs)).isEmpty();
     }
@@ -105,6 +107,30 @@ class HelmChartTest {
         rules.forEach(r -> alerts.add(r.path("alert").asText()));
         assertThat(alerts).contains("QawkReleaseHalted", "QawkHawkbitUnreachable", "QawkEngineStalled");
         rules.forEach(r -> assertThat(r.path("expr").asText()).as(r.path("alert").asText()).contains("namespace=\"ops\""));
+    }
+
+    @Test
+    void theIdentityProvidersSettingsReachTheServiceTheClientSecretFromASecret() throws IOException {
+        List<JsonNode> docs = render(List.of(minimalValues()), Map.of("users.existingSecret", "",
+                "users.basicAuth", false, "oidc.issuer", "https://sso.example.com/realms/acme",
+                "oidc.existingSecret", "qawk-oidc", "oidc.sessionSecretKey", "session-secret",
+                "oidc.rolesClaim", "groups", "oidc.adminRoles", "sre"));
+        JsonNode container = checkDeployment(docs);
+        assertThat(env(container)).containsEntry("QAWK_OIDC_ISSUER", "https://sso.example.com/realms/acme")
+                .containsEntry("QAWK_OIDC_CLIENT_ID", "qawk").containsEntry("QAWK_OIDC_ROLES_CLAIM", "groups")
+                .containsEntry("QAWK_OIDC_ADMIN_ROLES", "sre").containsEntry("QAWK_BASIC_AUTH", "false")
+                .doesNotContainKey("QAWK_ADMIN_PASSWORD");
+        List<String> fromSecrets = new ArrayList<>();
+        container.path("env").forEach(e -> {
+            JsonNode ref = e.path("valueFrom").path("secretKeyRef");
+            if (ref.path("name").asText().equals("qawk-oidc")) {
+                fromSecrets.add(e.path("name").asText() + " " + ref.path("key").asText());
+            }
+        });
+        assertThat(fromSecrets).containsExactlyInAnyOrder("QAWK_OIDC_CLIENT_SECRET client-secret",
+                "QAWK_OIDC_SESSION_SECRET session-secret");
+        assertThatThrownBy(() -> render(List.of(minimalValues()), Map.of("users.basicAuth", false)))
+                .hasMessageContaining("oidc.issuer is required when users.basicAuth is false");
     }
 
     @Test
@@ -160,7 +186,12 @@ class HelmChartTest {
         Map<String, JsonNode> env = new LinkedHashMap<>();
         c.path("env").forEach(e -> env.put(e.path("name").asText(), e));
         assertThat(env.keySet()).allSatisfy(n -> assertThat(known).as("variables the service or image reads").contains(n));
-        for (String secret : List.of("QAWK_HAWKBIT_PASSWORD", "QAWK_DB_PASSWORD", "QAWK_ADMIN_PASSWORD", "QAWK_VIEWER_PASSWORD")) {
+        assertThat(env).containsKeys("QAWK_HAWKBIT_PASSWORD", "QAWK_DB_PASSWORD");
+        for (String secret : List.of("QAWK_HAWKBIT_PASSWORD", "QAWK_DB_PASSWORD", "QAWK_ADMIN_PASSWORD", "QAWK_VIEWER_PASSWORD",
+                "QAWK_OIDC_CLIENT_SECRET", "QAWK_OIDC_SESSION_SECRET")) {
+            if (!env.containsKey(secret)) {
+                continue; // the users' passwords without basic auth, the provider's secrets without a provider
+            }
             assertThat(env.get(secret).path("valueFrom").path("secretKeyRef").path("name").asText()).as(secret).isNotEmpty();
             assertThat(env.get(secret).has("value")).as(secret + " never as plain value").isFalse();
         }

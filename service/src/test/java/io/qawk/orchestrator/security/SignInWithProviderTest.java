@@ -1,0 +1,110 @@
+package io.qawk.orchestrator.security;
+
+import io.qawk.orchestrator.testkit.keycloak.KeycloakServer;
+import io.qawk.orchestrator.testkit.keycloak.SharedKeycloak;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+
+/**
+ * Issue 34: the API takes the identity provider's tokens (a real Keycloak: the password grant for people, client
+ * credentials for a service account), with Qawk's roles from the token's groups; basic auth keeps working beside it.
+ */
+@QuarkusTest
+@TestProfile(SignInProfile.class)
+class SignInWithProviderTest {
+
+    static RequestSpecification as(String token) {
+        return RestAssured.given().auth().preemptive().oauth2(token).contentType(ContentType.JSON);
+    }
+
+    @Test
+    void anAdminMayStartAViewerOnlyReadsAndSomeoneInNeitherGroupNothing() {
+        KeycloakServer keycloak = SharedKeycloak.get();
+        String alice = keycloak.userToken("alice");
+        String victor = keycloak.userToken("victor");
+        String nina = keycloak.userToken("nina");
+        try (LaneFleet fleet = new LaneFleet("oidc-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            int id = as(alice).body("{\"name\": \"oidc-start\", \"manifestId\": " + manifest + "}")
+                    .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+
+            as(victor).get("/qawk/v1/systemdeployments/" + id).then().statusCode(200);
+            as(victor).post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("detail", containsString("needs the role admin"))
+                    .body("detail", containsString(KeycloakServer.ADMIN_GROUP))
+                    .body("detail", containsString("victor has the role viewer"));
+            as(nina).get("/qawk/v1/systemdeployments/" + id).then().statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("detail", containsString("needs the role viewer or admin"))
+                    .body("detail", containsString("nina has no role of Qawk's"));
+            as(nina).post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(403);
+            Api.viewer().get("/qawk/v1/systemdeployments/" + id).then().statusCode(200).body("state", equalTo("DRAFT"));
+
+            as(alice).post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200)
+                    .body("state", equalTo("RUNNING")).body("startedBy", equalTo("alice"));
+            as(alice).post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200)
+                    .body("abortedBy", equalTo("alice"));
+        }
+    }
+
+    @Test
+    void meSaysWhoSignedInThroughTheProvider() {
+        KeycloakServer keycloak = SharedKeycloak.get();
+        as(keycloak.userToken("alice")).get("/qawk/v1/me").then().statusCode(200)
+                .body("user", equalTo("alice")).body("name", equalTo("Alice Admin"))
+                .body("roles", hasItems("admin", "viewer")).body("canWrite", equalTo(true));
+        as(keycloak.userToken("victor")).get("/qawk/v1/me").then().statusCode(200)
+                .body("user", equalTo("victor")).body("canWrite", equalTo(false));
+        // a service account's token (client credentials), as CI has it, is an admin through its group
+        as(keycloak.serviceAccountToken()).get("/qawk/v1/me").then().statusCode(200)
+                .body("user", equalTo("service-account-qawk")).body("canWrite", equalTo(true));
+        as(keycloak.serviceAccountToken()).body("{}").post("/qawk/v1/systemdeployments").then().statusCode(400);
+    }
+
+    @Test
+    void noTokenAnExpiredOneOrOneOfAnotherIssuerIsNotLetIn() {
+        KeycloakServer keycloak = SharedKeycloak.get();
+        Api.anonymous().get("/qawk/v1/systemdeployments").then().statusCode(401)
+                .header("WWW-Authenticate", containsString("Bearer"));
+        as("not-a-token").get("/qawk/v1/systemdeployments").then().statusCode(401);
+
+        String foreign = keycloak.token(KeycloakServer.OTHER_REALM, KeycloakServer.CLIENT_ID, null, "alice",
+                keycloak.password());
+        assertThat(KeycloakServer.claims(foreign).path("groups").toString()).contains(KeycloakServer.ADMIN_GROUP);
+        as(foreign).get("/qawk/v1/systemdeployments").then().statusCode(401);
+
+        String shortLived = keycloak.token(KeycloakServer.REALM, KeycloakServer.SHORT_LIVED_CLIENT, null, "alice",
+                keycloak.password());
+        Instant expires = Instant.ofEpochSecond(KeycloakServer.claims(shortLived).path("exp").asLong());
+        as(shortLived).get("/qawk/v1/systemdeployments").then().statusCode(200); // it lives five seconds
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> Instant.now().isAfter(expires.plusSeconds(1)));
+        as(shortLived).get("/qawk/v1/systemdeployments").then().statusCode(401);
+    }
+
+    @Test
+    void basicAuthStillWorksBesideTheProvider() {
+        Api.admin().get("/qawk/v1/me").then().statusCode(200).body("user", equalTo("admin"));
+        Api.viewer().body("{}").post("/qawk/v1/systemdeployments").then().statusCode(403)
+                .contentType("application/problem+json").body("detail", containsString("needs the role admin"));
+        RestAssured.given().auth().preemptive().basic("admin", "wrong").get("/qawk/v1/me").then().statusCode(401);
+    }
+}
