@@ -22,16 +22,6 @@ public sealed interface TimelineEvent {
     /** What operators read in the timeline. */
     String message();
 
-    /** The record's fields as JSON-ready values (stored in {@code run_event.data}; nulls left out). */
-    default Map<String, Object> data() {
-        return EventData.of((Record) this);
-    }
-
-    /** {@link #data()} as JSON text, as {@code run_event.data} stores it. */
-    default String json() {
-        return EventData.json((Record) this);
-    }
-
     /** How the timeline writes times: UTC, with the date only where a span crosses midnight. */
     final class TimeFormats {
         static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss").withZone(ZoneOffset.UTC);

@@ -85,6 +85,9 @@ public class SystemRunWriter {
             + " select nextval('run_event_id_seq'), id, ?, ?, ?, cast(? as jsonb), ? from runs";
 
     @Inject
+    TimelineWriter timeline;
+
+    @Inject
     BeforeCommit beforeCommit;
 
     @Inject
@@ -130,7 +133,7 @@ public class SystemRunWriter {
                 insert.setTimestamp(6, Timestamp.from(at));
                 insert.setString(7, why.kind().name());
                 insert.setString(8, TimelineWriter.messageOf(why));
-                insert.setString(9, why.json());
+                insert.setString(9, timeline.json(why));
                 insert.setString(10, actor);
                 stored += insert.executeUpdate();
             }

@@ -2,6 +2,11 @@ package io.qawk.orchestrator.deployment.store;
 
 import io.qawk.orchestrator.deployment.model.RunEventKind;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectWriter;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.Unremovable;
 import jakarta.inject.Inject;
@@ -35,13 +40,44 @@ public class TimelineWriter {
     @Inject
     BeforeCommit beforeCommit;
 
+    @Inject
+    ObjectMapper mapper;
+
+    private volatile ObjectWriter events;
+
     private record Row(long runId, Instant at, RunEventKind kind, String message, String data, String actor) {
     }
 
     /** Records an entry of a run's timeline, written with the transaction's others just before it commits. */
     public static void record(long runId, Instant at, TimelineEvent event, String actor) {
-        Arc.container().instance(TimelineWriter.class).get().add(runId, at, event.kind(), messageOf(event), event.json(),
-                actor);
+        TimelineWriter writer = Arc.container().instance(TimelineWriter.class).get();
+        writer.add(runId, at, event.kind(), messageOf(event), writer.json(event), actor);
+    }
+
+    /**
+     * An event's fields as {@code run_event.data} stores them and the API hands them out: its record's components as
+     * a JSON object, written by the application's {@link ObjectMapper} with nulls left out and times and durations as
+     * their ISO text ({@code 2026-11-30T18:25:16Z}, {@code PT45S}).
+     */
+    public String json(TimelineEvent event) {
+        ObjectWriter w = events;
+        if (w == null) {
+            w = eventWriter(mapper);
+            events = w;
+        }
+        try {
+            return w.writeValueAsString(event);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write the fields of " + event.kind() + " as JSON", e);
+        }
+    }
+
+    /** How events are written, from the application's mapper: the one place the stored form is set. */
+    public static ObjectWriter eventWriter(ObjectMapper application) {
+        return application.copy().setSerializationInclusion(JsonInclude.Include.NON_NULL)
+                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)
+                .disable(SerializationFeature.WRITE_DURATIONS_AS_TIMESTAMPS)
+                .writer();
     }
 
     /** An event's message as stored: cut to fit the column. */
