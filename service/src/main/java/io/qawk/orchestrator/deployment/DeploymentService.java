@@ -64,6 +64,9 @@ public class DeploymentService implements ManifestUsage {
     @Inject
     MetricGates metricGates;
 
+    @Inject
+    ChannelNames channels;
+
     /** Tells the engine, once the command committed, to pass now rather than at its next tick. */
     @Inject
     Event<EngineWake> wakes;
@@ -91,6 +94,9 @@ public class DeploymentService implements ManifestUsage {
             errors.add("manifestId", "is required");
         } else if (Manifest.findById(r.manifestId()) == null) {
             errors.add("manifestId", "manifest " + r.manifestId() + " does not exist");
+        }
+        if (r.fleetId() != null && channels.name(r.fleetId()).isEmpty()) {
+            errors.add("fleetId", "no channel " + r.fleetId());
         }
         int maxParallel = r.maxParallel() == null ? 1 : r.maxParallel();
         int maxFailed = r.maxFailed() == null ? 0 : r.maxFailed();
