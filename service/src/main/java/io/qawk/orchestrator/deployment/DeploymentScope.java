@@ -129,7 +129,9 @@ public class DeploymentScope {
         String words = "nothing to do: no system of " + typeName(manifest) + " is in scope";
         List<UnknownName> unknown = unknownNames(d, manifest);
         if (!unknown.isEmpty()) {
-            return words + " — unknown names: " + String.join(", ", unknown.stream().map(UnknownName::name).toList());
+            List<String> names = unknown.stream().limit(10).map(UnknownName::name).toList();
+            return words + " — unknown names: " + String.join(", ", names)
+                    + (unknown.size() > names.size() ? " and " + (unknown.size() - names.size()) + " more" : "");
         }
         int out = outOfScope(d, manifest).size();
         return out == 0 ? words + " — the type has no systems yet"
