@@ -541,10 +541,20 @@
     return h('div', {},
       h('p', { class: 'note', text: note ? `${note} Once started ${takes}.` : `Draft: nothing has moved. Once started ${takes}.` }),
       planWindows(plan),
+      unknownNames(plan),
       plan.systems.map(system),
       out.length ? h('div', {}, h('h3', { text: 'Out of scope' }),
         h('ul', {}, out.map(o => h('li', { 'data-out-of-scope': o.system },
           h('strong', { text: o.system }), o.group ? ` (centre ${o.group})` : null, `: ${o.why || lower(o.exclusion)}`)))) : null);
+  }
+
+  /** The systems and centres the deployment names that match nothing, in the API's words (with its suggestion). */
+  function unknownNames(plan) {
+    const unknown = plan.unknownNames || [];
+    if (!unknown.length) return null;
+    return h('div', { class: 'unknown-names' }, h('h3', { text: 'Names that match nothing' }),
+      h('ul', {}, unknown.map(u => h('li', { 'data-unknown': u.name, class: 'reason' },
+        h('strong', { text: u.name }), `: ${u.why}`))));
   }
 
   /**

@@ -201,14 +201,16 @@ qawk.plugin(shared => {
       h('p', { class: 'muted', text: settings }),
       f.errorsBox(),
       shared.planView(plan, 'The plan: nothing has been created yet.'),
-      plan.systems.length ? null : h('p', { class: 'empty', text: 'No system is in scope: starting it now would do nothing.' }),
+      plan.systems.length ? null : h('p', { class: 'empty', text: 'No system is in scope: there is nothing to start. Change the scope (see above why).' }),
       h('div', { class: 'dialog-buttons' },
         shared.button('Change', () => showForm(false), { class: 'secondary', key: 'plan-change' }),
         shared.button('Keep as a draft', () => create(view, false), { class: 'secondary', key: 'plan-draft' }),
         shared.button('Start now', () => create(view, true), { key: 'plan-start' })));
+    // the API refuses to start a deployment with nothing in scope: not offered
+    if (!plan.systems.length) view.querySelector('[data-key=plan-start]').disabled = true;
     document.getElementById('deployment-form-title').textContent = 'New deployment: the plan';
     body.replaceChildren(view);
-    view.querySelector('[data-key=plan-start]').focus();
+    view.querySelector(plan.systems.length ? '[data-key=plan-start]' : '[data-key=plan-change]').focus();
   }
 
   async function create(view, start) {

@@ -43,14 +43,21 @@ public class ChannelDeployments {
     public long startForRelease(DeploymentRequest request, Long manifestRevisionId, String actor) {
         SystemDeployment d = deployments.create(request, actor);
         d.manifestRevisionId = manifestRevisionId;
+        d.followsChannel = true;
         deployments.start(d.id, actor);
         return d.id;
     }
 
-    /** Aborts the deployment unless it has ended or is aborting already (a newer release supersedes it). */
+    /**
+     * A newer release supersedes the deployment's: the channel follows it no more, and it is aborted unless it has ended
+     * or is aborting already.
+     */
     @Transactional
     public void abortIfOpen(long deploymentId, String actor) {
         SystemDeployment d = SystemDeployment.findById(deploymentId);
+        if (d != null) {
+            d.followsChannel = false;
+        }
         if (d != null && !d.phase.ended() && d.phase != DeploymentPhase.ABORTING) {
             deployments.abort(d.id, actor);
         }

@@ -1,8 +1,10 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.plan.NearestName;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.systemtype.SystemType;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -24,7 +26,7 @@ public class DeploymentScope {
     }
 
     /** Why a system is left out, as a kind (the words are in {@link OutOfScope#why}). */
-    public enum Exclusion { MIXED, OTHER_CHANNEL, NOT_NAMED, OTHER_CENTRE, NO_COMPONENT, NOT_FOUND }
+    public enum Exclusion { MIXED, OTHER_CHANNEL, NOT_NAMED, OTHER_CENTRE, NO_COMPONENT }
 
     /** A system left out, why in words, and which kind of why. */
     public record OutOfScope(String system, String group, String why, Exclusion exclusion) {
@@ -53,9 +55,7 @@ public class DeploymentScope {
         Set<String> components = new HashSet<>();
         manifest.components.forEach(c -> components.add(c.componentType));
         List<SystemsQuery.SystemSummary> all = systems.allSystems(manifest.systemTypeId);
-        Set<String> found = new HashSet<>();
         for (SystemsQuery.SystemSummary s : all) {
-            found.add(s.system());
             if (d.fleetId != null && s.mixed()) {
                 out.add(new OutOfScope(s.system(), s.group(), "mixed: its devices are not all in one channel",
                         Exclusion.MIXED));
@@ -75,15 +75,72 @@ public class DeploymentScope {
                 in.add(new InScope(s.system(), s.group()));
             }
         }
-        for (String n : d.systems) {
-            if (!found.contains(n)) {
-                out.add(new OutOfScope(n, null, "no devices of this system were found in the inventory",
-                        Exclusion.NOT_FOUND));
-            }
-        }
         in.sort(Comparator.comparingInt((InScope s) -> centreRank(d.groups, s.group()))
                 .thenComparing(s -> s.group() == null ? "\uffff" : s.group())
                 .thenComparing(InScope::system));
+    }
+
+    /**
+     * A system or centre the deployment names ({@code field}: {@code systems} or {@code groups}) that no system of the
+     * manifest's type has, in words, with the one close name there is ({@link NearestName}), or null.
+     */
+    public record UnknownName(String field, String name, String why, String suggestion) {
+    }
+
+    /** Suggestions are looked for only for this many unknown names: each compares with every known name. */
+    static final int SUGGESTIONS = 20;
+
+    /** The names the deployment gives that match nothing, systems first, each in the order given. */
+    public List<UnknownName> unknownNames(SystemDeployment d, Manifest manifest) {
+        if (d.systems.isEmpty() && d.groups.isEmpty()) {
+            return List.of();
+        }
+        String type = typeName(manifest);
+        List<SystemsQuery.SystemSummary> all = systems.allSystems(manifest.systemTypeId);
+        Set<String> names = new HashSet<>();
+        Set<String> centres = new HashSet<>();
+        for (SystemsQuery.SystemSummary s : all) {
+            names.add(s.system());
+            if (s.group() != null) {
+                centres.add(s.group());
+            }
+        }
+        List<UnknownName> unknown = new ArrayList<>();
+        unknownOf(d.systems, names, "systems", "no system of " + type + " is called so", unknown);
+        unknownOf(d.groups, centres, "groups", "no system of " + type + " is in a centre called so", unknown);
+        return unknown;
+    }
+
+    private static void unknownOf(List<String> given, Set<String> known, String field, String why,
+                                  List<UnknownName> unknown) {
+        for (String n : given) {
+            if (!known.contains(n)) {
+                String near = unknown.size() < SUGGESTIONS ? NearestName.in(n, known).orElse(null) : null;
+                unknown.add(new UnknownName(field, n, near == null ? why : why + "; did you mean " + near + "?", near));
+            }
+        }
+    }
+
+    /**
+     * Why a deployment would take nothing, for a person: {@code nothing to do: no system of device-system is in scope
+     * — unknown names: no-such-system} (or how many systems its scope leaves out).
+     */
+    public String nothingInScope(SystemDeployment d, Manifest manifest) {
+        String words = "nothing to do: no system of " + typeName(manifest) + " is in scope";
+        List<UnknownName> unknown = unknownNames(d, manifest);
+        if (!unknown.isEmpty()) {
+            List<String> names = unknown.stream().limit(10).map(UnknownName::name).toList();
+            return words + " — unknown names: " + String.join(", ", names)
+                    + (unknown.size() > names.size() ? " and " + (unknown.size() - names.size()) + " more" : "");
+        }
+        int out = outOfScope(d, manifest).size();
+        return out == 0 ? words + " — the type has no systems yet"
+                : words + " — its scope leaves out all " + out + " of its systems (see the plan)";
+    }
+
+    private static String typeName(Manifest manifest) {
+        SystemType t = SystemType.findById(manifest.systemTypeId);
+        return t == null ? "system type " + manifest.systemTypeId : t.name;
     }
 
     private static int centreRank(List<String> groups, String group) {

@@ -64,6 +64,9 @@ public class DeploymentService implements ManifestUsage {
     @Inject
     MetricGates metricGates;
 
+    @Inject
+    ChannelNames channels;
+
     /** Tells the engine, once the command committed, to pass now rather than at its next tick. */
     @Inject
     Event<EngineWake> wakes;
@@ -91,6 +94,9 @@ public class DeploymentService implements ManifestUsage {
             errors.add("manifestId", "is required");
         } else if (Manifest.findById(r.manifestId()) == null) {
             errors.add("manifestId", "manifest " + r.manifestId() + " does not exist");
+        }
+        if (r.fleetId() != null && channels.name(r.fleetId()).isEmpty()) {
+            errors.add("fleetId", "no channel " + r.fleetId());
         }
         int maxParallel = r.maxParallel() == null ? 1 : r.maxParallel();
         int maxFailed = r.maxFailed() == null ? 0 : r.maxFailed();
@@ -151,7 +157,10 @@ public class DeploymentService implements ManifestUsage {
         }
     }
 
-    /** Starts a draft: the systems in scope are fixed as pending runs, in the order they will be taken. */
+    /**
+     * Starts a draft: the systems in scope are fixed as pending runs, in the order they will be taken. One made by hand
+     * with nothing in scope is refused (409, saying why); a channel's may be empty, its systems join later.
+     */
     @Transactional
     public SystemDeployment start(long id, String actor) {
         SystemDeployment d = lock(id);
@@ -163,6 +172,9 @@ public class DeploymentService implements ManifestUsage {
         }
         Manifest manifest = d.manifest();
         List<DeploymentScope.InScope> systems = scope.inScope(d, manifest);
+        if (systems.isEmpty() && !d.followsChannel) {
+            throw new ConflictException(scope.nothingInScope(d, manifest));
+        }
         Instant now = clock.instant();
         List<SystemRunWriter.Pending> pending = new ArrayList<>(systems.size());
         for (DeploymentScope.InScope s : systems) {

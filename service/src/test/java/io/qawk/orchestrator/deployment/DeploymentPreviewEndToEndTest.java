@@ -74,4 +74,80 @@ class DeploymentPreviewEndToEndTest {
             Api.admin().post("/qawk/v1/systemdeployments/" + draft + "/abort").then().statusCode(200);
         }
     }
+
+    /**
+     * The three typos of issue 36: a channel that does not exist is refused; systems and centres no system of the
+     * manifest's type has are named in the plan, with the one close name when there is one; starting a hand-made
+     * deployment with nothing in scope is refused and leaves it a draft.
+     */
+    @Test
+    void namesThatMatchNothingAreSaidAndNothingInScopeIsNotStarted() {
+        try (LaneFleet fleet = new LaneFleet("e2e-typo-").withSetsAndType()) {
+            fleet.systemOf("lane-07", "c01", "lane").systemOf("lane-18", "c02", "lane");
+            fleet.discovered(2);
+            int manifest = fleet.manifest("2.0", "2");
+            String type = fleet.prefix + "lane";
+            List<String> before = Tables.dump(dataSource, TABLES);
+
+            // fleetId 424242: no such channel, refused and nothing stored
+            for (String path : List.of("/qawk/v1/systemdeployments", "/qawk/v1/systemdeployments/plan")) {
+                Api.admin().body("{\"name\": \"typo\", \"manifestId\": " + manifest + ", \"fleetId\": 424242}")
+                        .post(path).then().statusCode(400).contentType("application/problem+json")
+                        .body("detail", equalTo("fleetId: no channel 424242"))
+                        .body("errors[0].field", equalTo("fleetId"));
+            }
+            assertThat(Tables.dump(dataSource, TABLES)).isEqualTo(before);
+
+            // systems ["no-such-system"]: the plan says the name matches nothing; starting it is refused
+            int system = draft(manifest, "\"systems\": [\"no-such-system\"]");
+            JsonPath plan = plan(system);
+            assertThat(plan.getList("systems")).isEmpty();
+            assertThat(plan.getList("unknown")).containsExactly("no-such-system");
+            assertThat(plan.getList("unknownNames.field")).containsExactly("systems");
+            assertThat(plan.getString("unknownNames[0].why")).isEqualTo("no system of " + type + " is called so");
+            assertThat(plan.getList("outOfScope.system")).containsExactlyInAnyOrder("lane-07", "lane-18");
+            Api.admin().post("/qawk/v1/systemdeployments/" + system + "/start").then().statusCode(409)
+                    .contentType("application/problem+json")
+                    .body("detail", equalTo("nothing to do: no system of " + type
+                            + " is in scope — unknown names: no-such-system"));
+            assertThat(LaneFleet.deployment(system).getString("state")).isEqualTo("DRAFT");
+            assertThat(LaneFleet.runs(system).getList("")).isEmpty();
+
+            // groups ["no-such-centre"]: the same for a centre
+            int centre = draft(manifest, "\"groups\": [\"no-such-centre\"]");
+            assertThat(plan(centre).getList("unknown")).containsExactly("no-such-centre");
+            assertThat(plan(centre).getString("unknownNames[0].why"))
+                    .isEqualTo("no system of " + type + " is in a centre called so");
+            Api.admin().post("/qawk/v1/systemdeployments/" + centre + "/start").then().statusCode(409)
+                    .body("detail", equalTo("nothing to do: no system of " + type
+                            + " is in scope — unknown names: no-such-centre"));
+
+            // the one close name is suggested, two equally close are not; a real name next to unknown ones is planned
+            JsonPath close = Api.admin().body("{\"name\": \"typo\", \"manifestId\": " + manifest
+                            + ", \"systems\": [\"lane-7\", \"lane-18\"], \"groups\": [\"c1\", \"c03\", \"c02\"]}")
+                    .post("/qawk/v1/systemdeployments/plan").then().statusCode(200).extract().jsonPath();
+            assertThat(close.getList("unknown")).containsExactly("lane-7", "c1", "c03");
+            assertThat(close.getString("unknownNames.find { it.name == 'lane-7' }.why"))
+                    .isEqualTo("no system of " + type + " is called so; did you mean lane-07?");
+            assertThat(close.getString("unknownNames.find { it.name == 'lane-7' }.suggestion")).isEqualTo("lane-07");
+            assertThat(close.getString("unknownNames.find { it.name == 'c1' }.why"))
+                    .isEqualTo("no system of " + type + " is in a centre called so; did you mean c01?");
+            assertThat(close.getString("unknownNames.find { it.name == 'c03' }.why"))
+                    .as("c01 and c02 are equally close").isEqualTo("no system of " + type + " is in a centre called so");
+            assertThat(close.getList("systems.system")).containsExactly("lane-18");
+
+            Api.admin().post("/qawk/v1/systemdeployments/" + system + "/abort").then().statusCode(200);
+            Api.admin().post("/qawk/v1/systemdeployments/" + centre + "/abort").then().statusCode(200);
+        }
+    }
+
+    private static int draft(int manifest, String scope) {
+        return Api.admin().body("{\"name\": \"typo\", \"manifestId\": " + manifest + ", " + scope + "}")
+                .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+    }
+
+    private static JsonPath plan(int deployment) {
+        return Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/plan").then().statusCode(200)
+                .extract().jsonPath();
+    }
 }

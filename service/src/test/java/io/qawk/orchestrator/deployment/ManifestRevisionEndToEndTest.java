@@ -150,30 +150,32 @@ class ManifestRevisionEndToEndTest {
     @Test
     void aStartFreezesANewRevisionOnlyWhenTheManifestChanged() {
         try (LaneFleet fleet = new LaneFleet("rev-num-").withSetsAndType()) {
+            fleet.system("lane-01", "c01");
             version3(fleet);
+            fleet.discovered(1);
             int manifest = fleet.manifest("2.0", "2");
-            String none = "\"systems\": [\"" + fleet.prefix + "no-such-lane\"]";
+            String lane = "\"systems\": [\"lane-01\"]"; // a real scope: a start with nothing in scope is refused
             int draft = Api.admin().body("{\"name\": \"draft\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
             assertThat(LaneFleet.deployment(draft).getString("manifestRevision")).isNull();
             assertThat(LaneFleet.deployment(draft).getBoolean("manifestChangedSince")).isFalse();
             Api.admin().post("/qawk/v1/systemdeployments/" + draft + "/abort").then().statusCode(200);
 
-            int first = fleet.deploy(manifest, none);
+            int first = fleet.deploy(manifest, lane);
             LaneFleet.awaitState(first, "FINISHED", WITHIN);
-            int second = fleet.deploy(manifest, none);
+            int second = fleet.deploy(manifest, lane);
             LaneFleet.awaitState(second, "FINISHED", WITHIN);
             assertThat(LaneFleet.deployment(second).getInt("manifestRevision")).isEqualTo(1);
 
             edit(fleet, manifest, "2.0", "2"); // the same content again: nothing to freeze
-            int third = fleet.deploy(manifest, none);
+            int third = fleet.deploy(manifest, lane);
             LaneFleet.awaitState(third, "FINISHED", WITHIN);
             assertThat(LaneFleet.deployment(third).getInt("manifestRevision")).isEqualTo(1);
             assertThat(LaneFleet.deployment(first).getBoolean("manifestChangedSince")).isFalse();
 
             reimport(fleet, "2.0", "3");
             assertThat(LaneFleet.deployment(first).getBoolean("manifestChangedSince")).isTrue();
-            int fourth = fleet.deploy(manifest, none);
+            int fourth = fleet.deploy(manifest, lane);
             LaneFleet.awaitState(fourth, "FINISHED", WITHIN);
             assertThat(LaneFleet.deployment(fourth).getInt("manifestRevision")).isEqualTo(2);
             assertThat(LaneFleet.deployment(fourth).getBoolean("manifestChangedSince")).isFalse();

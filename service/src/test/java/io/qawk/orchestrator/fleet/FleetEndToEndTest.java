@@ -203,4 +203,40 @@ class FleetEndToEndTest {
             assertThat(fleet.hawkbit.actions(fleet.id("lane-03", "lane"))).isEmpty();
         }
     }
+
+    /**
+     * A channel's deployment may be empty: it says it waits for systems to join, takes one that arrives, and one that
+     * ended with no system ever in scope says so, never like one that updated systems (issue 36).
+     */
+    @Test
+    void aChannelsEmptyDeploymentWaitsForSystemsToJoinAndTakesThem() {
+        try (LaneFleet fleet = new LaneFleet("fl-empty-").withSetsAndType()) {
+            fleet.system("lane-01", "c01", "elsewhere");
+            int prod = fleet.channel("prod", "");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            release(prod, "{\"manifestId\": " + manifest + "}");
+            int first = fleet(prod).getInt("release.deploymentId");
+            assertThat(LaneFleet.deployment(first).getString("summary")).isEqualTo("waiting for systems to join");
+
+            // superseded before any system came: the channel follows it no more; it ended with nothing in scope
+            release(prod, "{\"manifestId\": " + manifest + "}");
+            int second = fleet(prod).getInt("release.deploymentId");
+            JsonPath old = LaneFleet.deployment(first);
+            assertThat(old.getString("state")).isEqualTo("FINISHED");
+            assertThat(old.getString("summary")).isEqualTo("finished: no system was in scope");
+            assertThat(LaneFleet.deployment(second).getString("summary")).isEqualTo("waiting for systems to join");
+
+            // a system arrives: the empty deployment takes it
+            fleet.move("lane-01", "prod");
+            sync();
+            await().atMost(WITHIN).until(() -> runs(second).getList("system").contains("lane-01"));
+            await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).until(() ->
+                    "1 of 1 updated, 0 rolled back".equals(LaneFleet.deployment(second).getString("summary")));
+            await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).until(() ->
+                    "COMPLETE".equals(fleet(prod).getString("release.state"))
+                            && "1 of 1 systems updated, 0 rolled back".equals(fleet(prod).getString("release.systemsSummary")));
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+        }
+    }
 }

@@ -127,6 +127,36 @@ class NewFromScreenTest {
         }
     }
 
+    /** Names that match nothing are shown in the plan before anything is created, and nothing is offered to start. */
+    @Test
+    void aNameThatMatchesNothingIsShownBeforeAnythingIsCreated() {
+        try (LaneFleet fleet = new LaneFleet("uiu-").withSetsAndType()) {
+            fleet.systemOf("lane-07", "c01", "lane");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            String form = "#deployment-form-dialog";
+            openPageWith("tr[data-manifest='" + manifest + "']");
+            browser.js("localStorage.removeItem('qawk.draft.admin.deployment');");
+
+            browser.click("[data-key='new-deployment']");
+            browser.await(WITHIN, d -> browser.find(form).isDisplayed());
+            in(form, "name").sendKeys("uiu typo");
+            new Select(in(form, "manifestId")).selectByValue(String.valueOf(manifest));
+            in(form, "systems").sendKeys("no-such-system, lane-7");
+            browser.click("#deployment-see-plan");
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#deployment-plan [data-unknown='no-such-system']")).isEmpty());
+            assertThat(browser.find("#deployment-plan [data-unknown='no-such-system']").getText())
+                    .isEqualTo("no-such-system: no system of uiu-lane is called so");
+            assertThat(browser.find("#deployment-plan [data-unknown='lane-7']").getText())
+                    .isEqualTo("lane-7: no system of uiu-lane is called so; did you mean lane-07?");
+            assertThat(browser.find("[data-key='plan-start']").isEnabled()).as("nothing in scope: nothing to start").isFalse();
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments").then().statusCode(200).extract().jsonPath()
+                    .getList("findAll { it.name == 'uiu typo' }")).as("nothing created").isEmpty();
+            browser.screenshot("new-deployment-unknown-names");
+            browser.js("localStorage.removeItem('qawk.draft.admin.deployment');");
+        }
+    }
+
     @Test
     void aManifestIsWrittenWithTheSetsHawkbitHas() {
         try (LaneFleet fleet = new LaneFleet("uim-").withSetsAndType()) {

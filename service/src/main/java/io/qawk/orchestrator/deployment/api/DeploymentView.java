@@ -71,6 +71,31 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         }
     }
 
+    /**
+     * The summary: how its systems stand; a channel's deployment with no system yet waits for systems to join, and one
+     * that ended with no system ever in scope says so, never like one that updated systems.
+     */
+    static String words(SystemDeployment d, Counts c) {
+        if (d.phase == DeploymentPhase.DRAFT) {
+            return "draft: nothing moves until it is started";
+        }
+        if (d.startedAt == null) {
+            return "aborted as a draft: it was never started";
+        }
+        if (c.systems() > 0) {
+            return c.words();
+        }
+        boolean following = d.followsChannel && d.fleetId != null && !d.aborted;
+        if (following && (d.phase == DeploymentPhase.RUNNING || d.phase == DeploymentPhase.FINISHED)) {
+            return "waiting for systems to join";
+        }
+        return switch (d.phase) {
+            case FINISHED -> "finished: no system was in scope";
+            case ABORTED -> "aborted: no system was in scope";
+            default -> c.words();
+        };
+    }
+
     /** {@code runs}: its runs counted by state and group, in the order of each one's first run. */
     static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun.Tally> runs, CentreWindows windows) {
         Counts c = Counts.of(runs);
@@ -91,7 +116,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
                 d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,
                 d.aborted, c,
-                d.phase == DeploymentPhase.DRAFT ? "draft: nothing moves until it is started" : c.words(),
+                words(d, c),
                 d.createdAt, d.createdBy, d.startedAt, d.startedBy, d.pausedBy, d.abortedBy, d.endedAt, pinned == null ? null : pinned.revision(),
                 pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting);
     }

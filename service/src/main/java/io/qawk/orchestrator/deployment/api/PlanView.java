@@ -50,9 +50,14 @@ public class PlanView {
     @Inject
     Clock clock;
 
-    /** The whole plan; {@code windows}: each centre in scope, its maintenance window now (empty without windows). */
+    /**
+     * The whole plan; {@code windows}: each centre in scope, its maintenance window now (empty without windows);
+     * {@code unknown}: the systems and centres the deployment names that no system of the manifest's type has, and
+     * {@code unknownNames} the same with the field, the words and the one close name there is.
+     */
     public record Plan(long deploymentId, String manifest, List<Integer> orders, List<SystemPlan> systems,
-                       List<DeploymentScope.OutOfScope> outOfScope, List<CentreWindows.CentreWindow> windows) {
+                       List<DeploymentScope.OutOfScope> outOfScope, List<CentreWindows.CentreWindow> windows,
+                       List<String> unknown, List<DeploymentScope.UnknownName> unknownNames) {
     }
 
     /**
@@ -109,6 +114,8 @@ public class PlanView {
         List<CentreWindows.CentreWindow> centres = !windows.any() ? List.of() : inScope.stream()
                 .map(DeploymentScope.InScope::group).collect(Collectors.toCollection(LinkedHashSet::new))
                 .stream().map(windows::state).toList();
-        return new Plan(d.id, m.name, m.orders(), out, excluded, centres);
+        List<DeploymentScope.UnknownName> unknown = scope.unknownNames(d, m);
+        return new Plan(d.id, m.name, m.orders(), out, excluded, centres,
+                unknown.stream().map(DeploymentScope.UnknownName::name).toList(), unknown);
     }
 }

@@ -94,6 +94,13 @@ public class SystemDeployment extends PanacheEntityBase {
     @Column(nullable = false)
     public boolean paused;
 
+    /**
+     * Started by a channel's release: it follows the channel, so it may be empty while no system is in scope (one made
+     * by hand may not start so).
+     */
+    @Column(name = "follows_channel", nullable = false)
+    public boolean followsChannel;
+
     @Column(nullable = false)
     public boolean aborted;
 

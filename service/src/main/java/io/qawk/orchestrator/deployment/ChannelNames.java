@@ -1,0 +1,12 @@
+package io.qawk.orchestrator.deployment;
+
+import java.util.Optional;
+
+/**
+ * What deployments ask of channels, which they may not use directly (channels use deployments): a channel's name, or
+ * empty when there is no such channel. Implemented by the {@code fleet} package.
+ */
+public interface ChannelNames {
+
+    Optional<String> name(long channelId);
+}
