@@ -234,7 +234,7 @@
     NOT_SENT: ['not sent', 'muted'],
     ROLLBACK_WAITING: ['waiting to go back', 'warn'], ROLLBACK_ASSIGNING: ['going back', 'warn'],
     ROLLBACK_ASSIGNED: ['going back', 'warn'], ROLLED_BACK: ['rolled back', 'bad'], ROLLBACK_FAILED: ['failed to go back', 'bad'],
-    LEFT_AS_IS: ['left as it was', 'muted'], LEFT_SYSTEM: ['left the system', 'bad'],
+    LEFT_AS_IS: ['left as it was', 'muted'], KEPT: ['kept on its new set', 'warn'], LEFT_SYSTEM: ['left the system', 'bad'],
     TAKEN_OVER: ['taken over in hawkBit', 'bad'],
   };
 
@@ -532,7 +532,9 @@
         dev.alreadyOnIt ? h('span', { class: 'muted', text: ' (already on it: left alone)' }) : null));
     const system = s => h('section', { class: 'run', 'data-system': s.system },
       h('div', { class: 'run-head' }, h('h3', { text: s.system }), h('span', { class: 'muted', text: s.group ? `centre ${s.group}` : '' })),
-      s.waiting ? h('p', { class: 'reason', 'data-waiting': '', text: `Would not start now: ${s.waiting}` }) : null,
+      s.held ? h('span', { class: 'pill st-bad', 'data-held': s.system, text: 'held' }) : null,
+      s.waiting ? h('p', { class: s.held ? 'reason bad' : 'reason', 'data-waiting': '', text: `Would not start now: ${s.waiting}` }) : null,
+      s.mends ? h('p', { class: 'reason', 'data-mends': s.system, text: `Taken: it ${s.mends}` }) : null,
       h('div', { class: 'table-wrap' }, h('table', {},
         h('thead', {}, h('tr', {}, ['Component', 'Device', 'Order', 'Runs → gets'].map(t => h('th', { scope: 'col', text: t })))),
         h('tbody', {}, s.devices.map(deviceRow)))));

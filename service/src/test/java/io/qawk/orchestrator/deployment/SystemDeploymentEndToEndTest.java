@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.qawk.orchestrator.testkit.ActionRecord;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
@@ -87,16 +88,17 @@ class SystemDeploymentEndToEndTest {
     @Test
     void aFailingLaneComputerSendsTheWholeSystemBackWhileTheOtherSystemCarriesOn() {
         try (LaneFleet fleet = new LaneFleet("e2e-fail-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
+            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            fleet.discovered(3);
             fleet.preinstall("1");
             fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
+            fleet.behaviour("lane-03", "lane", Behaviour.fail()); // fails forward, and fails to go back
             int manifest = fleet.manifest("2.0", "2");
 
-            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1");
+            int id = fleet.deploy(manifest, "\"maxParallel\": 3, \"maxFailed\": 2");
             JsonPath done = awaitState(id, "FINISHED", WITHIN);
 
-            assertThat(done.getString("summary")).isEqualTo("1 of 2 updated, 1 rolled back");
+            assertThat(done.getString("summary")).isEqualTo("1 of 3 updated, 2 rolled back (1 failed to go back)");
             JsonPath runs = runs(id);
             assertThat(runs.getString("find { it.system == 'lane-01' }.state")).isEqualTo("SUCCEEDED");
             assertThat(runs.getString("find { it.system == 'lane-02' }.state")).isEqualTo("ROLLED_BACK");
@@ -106,7 +108,40 @@ class SystemDeploymentEndToEndTest {
             assertThat(fleet.installedSetId(fleet.id("lane-02", "term-a"))).isEqualTo(fleet.set("term:1"));
             assertThat(fleet.installedSetId(fleet.id("lane-02", "display"))).isEqualTo(fleet.set("disp:1"));
             assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+
+            // mirrored: the lane computer (order 2) went back first, and the terminals and the display (order 1) were
+            // given their old sets only after it had finished going back, as the devices saw it
+            ActionRecord laneBack = last(fleet.devices.history(fleet.id("lane-02", "lane")));
+            assertThat(laneBack.distributionSetId()).isEqualTo(fleet.set("app:1"));
+            assertThat(laneBack.outcome()).isEqualTo(ActionRecord.Outcome.SUCCESS);
+            for (String role : List.of("term-a", "term-b", "display")) {
+                ActionRecord back = last(fleet.devices.history(fleet.id("lane-02", role)));
+                assertThat(back.distributionSetId()).as(role)
+                        .isEqualTo(fleet.set(role.equals("display") ? "disp:1" : "term:1"));
+                assertThat(back.receivedAt()).as("%s told to go back after the lane computer was back", role)
+                        .isAfterOrEqualTo(laneBack.finishedAt());
+            }
+
+            // a lane computer that does not go back keeps the lower order where the way forward had put it: the new
+            // firmware with the old app is a state the update passed through, the old firmware with an unknown app is not
+            assertThat(runs.getString("find { it.system == 'lane-03' }.state")).isEqualTo("ROLLBACK_FAILED");
+            assertThat(runs.getString("find { it.system == 'lane-03' }.reason")).isEqualTo(
+                    "1 device(s) failed at order 2 -- rolled back: 0 of 1 devices on their previous set again;"
+                            + " FAILED TO GO BACK: " + fleet.id("lane-03", "lane") + "; order 1 not sent back:"
+                            + " 3 device(s) kept on their new set, a state the update passed through");
+            for (String role : List.of("term-a", "term-b", "display")) {
+                ActionRecord lastGiven = last(fleet.devices.history(fleet.id("lane-03", role)));
+                assertThat(lastGiven.distributionSetId()).as("%s was not sent back", role)
+                        .isEqualTo(fleet.set(role.equals("display") ? "disp:2" : "term:2"));
+                assertThat(fleet.installedSetId(fleet.id("lane-03", role))).as(role)
+                        .isEqualTo(fleet.set(role.equals("display") ? "disp:2" : "term:2"));
+            }
         }
+    }
+
+    private static ActionRecord last(List<ActionRecord> history) {
+        assertThat(history).isNotEmpty();
+        return history.get(history.size() - 1);
     }
 
     @Test

@@ -235,6 +235,75 @@ class RulesEndToEndTest {
         assertThat(fleet.hawkbit.installedDsId(fleet.id("s7", "term-a"))).contains(fleet.set("term:1"));
     }
 
+    @Test
+    @Order(4)
+    void aSystemWhoseUntouchedTerminalBreaksARuleForTheNewAppIsHeldAndTheOthersAreUpdated() {
+        // s2's terminals are given the new firmware first, so the new app may follow there; s1's stay on the old one
+        fleet.hawkbit.assign(fleet.set("term:2"), List.of(fleet.id("s2", "term-a"), fleet.id("s2", "term-b")));
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            assertThat(fleet.hawkbit.installedDsId(fleet.id("s2", "term-a"))).contains(fleet.set("term:2"));
+            assertThat(fleet.hawkbit.installedDsId(fleet.id("s2", "term-b"))).contains(fleet.set("term:2"));
+        });
+        LaneFleet.sync();
+        // the new app and display, terminals untouched: the manifest check leaves the terminals to the plan
+        int appOnly = Api.admin().body("""
+                {"name": "%sapp-only-2.0", "systemTypeId": %d, "components": [
+                  {"componentType": "display", "distributionSetId": %d, "order": 1},
+                  {"componentType": "lane", "distributionSetId": %d, "order": 2}]}
+                """.formatted(p, fleet.typeId, fleet.set("disp:2"), fleet.set("app:2")))
+                .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
+        String request = """
+                {"name": "%sheld", "manifestId": %d, "systems": ["s1", "s2"], "maxParallel": 2}
+                """.formatted(p, appOnly);
+        String held = "held: s1 would run " + p + "app:2 with " + fleet.id("s1", "term-a") + " on " + p
+                + "term:1 at order 2 (rules[0] needs terminal on " + p + "term:[2,)) — " + WHY;
+
+        JsonPath preview = Api.admin().body(request).post("/qawk/v1/systemdeployments/plan")
+                .then().statusCode(200).extract().jsonPath();
+        assertThat(preview.getBoolean("systems.find { it.system == 's1' }.held")).isTrue();
+        assertThat(preview.getString("systems.find { it.system == 's1' }.waiting")).isEqualTo(held);
+        assertThat(preview.getBoolean("systems.find { it.system == 's2' }.held")).isFalse();
+        int id = Api.admin().body(request).post("/qawk/v1/systemdeployments").then().statusCode(201)
+                .extract().path("id");
+        JsonPath plan = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/plan").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(plan.getBoolean("systems.find { it.system == 's1' }.held")).isTrue();
+        assertThat(plan.getString("systems.find { it.system == 's1' }.waiting")).isEqualTo(held);
+        assertThat(plan.getString("systems.find { it.system == 's2' }.waiting")).isNull();
+        Map<String, Integer> actionsBefore = new java.util.HashMap<>();
+        for (String role : List.of("lane", "term-a", "term-b", "display")) {
+            actionsBefore.put(role, fleet.hawkbit.actions(fleet.id("s1", role)).size());
+        }
+
+        Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(LaneFleet.runs(id).getString("find { it.system == 's2' }.state")).isEqualTo("SUCCEEDED"));
+
+        JsonPath runs = LaneFleet.runs(id);
+        assertThat(runs.getString("find { it.system == 's1' }.state")).isEqualTo("PENDING");
+        assertThat(runs.getString("find { it.system == 's1' }.reason")).isEqualTo(held);
+        for (String role : List.of("lane", "term-a", "term-b", "display")) {
+            assertThat(fleet.hawkbit.actions(fleet.id("s1", role))).as("s1 %s was assigned nothing", role)
+                    .hasSize(actionsBefore.get(role));
+        }
+        assertThat(fleet.hawkbit.installedDsId(fleet.id("s2", "lane"))).contains(fleet.set("app:2"));
+        Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
+
+        // s6 breaks the rule now (a terminal given the old firmware by hand); the full manifest mends it at order 1
+        int mend = Api.admin().body("""
+                {"name": "%smend", "manifestId": %d, "systems": ["s6"]}
+                """.formatted(p, v2)).post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+        JsonPath mendPlan = Api.viewer().get("/qawk/v1/systemdeployments/" + mend + "/plan").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(mendPlan.getBoolean("systems[0].held")).isFalse();
+        assertThat(mendPlan.getString("systems[0].mends")).startsWith("breaks a rule now and this manifest mends it: "
+                + fleet.id("s6", "lane") + " runs " + p + "app:2 with " + fleet.id("s6", "term-b") + " on " + p + "term:1");
+        Api.admin().post("/qawk/v1/systemdeployments/" + mend + "/start").then().statusCode(200);
+        LaneFleet.awaitState(mend, "FINISHED", Duration.ofSeconds(120));
+        assertThat(LaneFleet.runs(mend).getString("[0].state")).isEqualTo("SUCCEEDED");
+        assertThat(fleet.hawkbit.installedDsId(fleet.id("s6", "term-b"))).contains(fleet.set("term:2"));
+    }
+
     private double brokenGauge() {
         String metrics = Api.anonymous().get("/q/metrics").then().statusCode(200).extract().asString();
         String line = metrics.lines().filter(l -> l.startsWith("qawk_systems_broken{")

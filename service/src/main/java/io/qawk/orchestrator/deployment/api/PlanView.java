@@ -8,6 +8,7 @@ import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.plan.SystemPath;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
@@ -63,10 +64,11 @@ public class PlanView {
     /**
      * One system: its devices, and whether this comes from its photograph or from the inventory; {@code waiting} says
      * why a system not yet started would not start now (its centre's window is closed, another deployment drives it,
-     * it is mixed, …).
+     * it is mixed, it is held, …); {@code held}: its way to the manifest would break a compatibility rule (the
+     * reason is in {@code waiting}); {@code mends}: it breaks a rule now, and this manifest mends it, so it is taken.
      */
     public record SystemPlan(String system, String group, RunState state, boolean photographed, String waiting,
-                             List<DevicePlan> devices) {
+                             List<DevicePlan> devices, boolean held, String mends) {
     }
 
     /** One device: at which order it gets which set, and whether it already runs it. */
@@ -83,9 +85,11 @@ public class PlanView {
         List<SystemPlan> out = new ArrayList<>();
         List<DeploymentScope.InScope> inScope = d.phase == DeploymentPhase.DRAFT ? scope.inScope(d, m)
                 : SystemRun.ofDeployment(deploymentId).stream().map(r -> new DeploymentScope.InScope(r.system, r.group)).toList();
-        Map<String, StartGate.Verdict> waiting = gate.check(d, m.systemTypeId, inScope.stream()
+        List<String> notStarted = inScope.stream()
                 .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
-                .map(DeploymentScope.InScope::system).toList());
+                .map(DeploymentScope.InScope::system).toList();
+        Map<String, StartGate.Verdict> waiting = gate.check(d, m.systemTypeId, notStarted);
+        Map<String, SystemPath.Verdict> paths = gate.paths(d, m.systemTypeId, notStarted);
         boolean halted = gate.halted(d);
         CentreWindows windows = CentreWindows.of(d.windows, clock.instant());
         for (DeploymentScope.InScope s : inScope) {
@@ -97,7 +101,7 @@ public class PlanView {
             if (!photo.isEmpty()) {
                 out.add(new SystemPlan(s.system(), s.group(), run.state, true, null, photo.stream().map(p -> new DevicePlan(
                         p.controllerId, p.componentType, p.order, p.fromSet, p.toSet,
-                        p.fromSetId != null && p.fromSetId == p.toSetId)).toList()));
+                        p.fromSetId != null && p.fromSetId == p.toSetId)).toList(), false, null));
                 continue;
             }
             List<DevicePlan> devices = new ArrayList<>();
@@ -108,7 +112,9 @@ public class PlanView {
                         Objects.equals(dev.installedSetId(), component.distributionSetId))));
             }
             devices.sort(Comparator.comparingInt(DevicePlan::order).thenComparing(DevicePlan::controllerId));
-            out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, why, devices));
+            SystemPath.Verdict path = paths.getOrDefault(s.system(), SystemPath.Verdict.CLEAR);
+            out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, why, devices,
+                    path.isHeld(), path.mendsWords()));
         }
         List<DeploymentScope.OutOfScope> excluded = d.phase == DeploymentPhase.DRAFT ? scope.outOfScope(d, m) : List.of();
         List<CentreWindows.CentreWindow> centres = !windows.any() ? List.of() : inScope.stream()

@@ -7,10 +7,16 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.plan.SystemPath;
 import io.qawk.orchestrator.deployment.store.SystemRunWriter;
 import io.qawk.orchestrator.deployment.store.TimelineWriter;
+import io.qawk.orchestrator.inventory.SystemsQuery;
+import io.qawk.orchestrator.manifest.Manifest;
+import io.qawk.orchestrator.manifest.ManifestComponent;
 import io.qawk.orchestrator.pass.DeviceObserver;
 import io.qawk.orchestrator.pass.ReleaseHalts;
+import io.qawk.orchestrator.rules.CompatibilityRules;
+import io.qawk.orchestrator.systemtype.SystemType;
 import io.quarkus.hibernate.orm.panache.Panache;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
@@ -25,6 +31,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 
@@ -34,7 +42,10 @@ import java.util.TreeMap;
  * <li>another deployment drives it (a run of it, or of a system sharing one of its devices, is under way): it waits
  *     until that run ended — one system, one driver;</li>
  * <li>a channel's deployment starts a system only while it is whole in the channel: a mixed system stays pending;</li>
- * <li>a system none of whose devices is in the inventory any more is given up, never counted as updated.</li>
+ * <li>a system none of whose devices is in the inventory any more is given up, never counted as updated;</li>
+ * <li>a system whose way to the manifest, from what its devices run now (the inventory's installed sets), would
+ *     break one of its type's compatibility rules is held ({@link SystemPath}): it stays pending, with the device,
+ *     its set and the rule in its reason, and starts when what it runs changes so that its way keeps the rules.</li>
  * </ul>
  * A halted release is the scheduler's business (it still starts systems taken again); {@link #halted} tells it.
  * Reads Postgres only (the inventory and the runs), inside the caller's transaction. The unique index
@@ -57,12 +68,18 @@ public class StartGate {
     @Inject
     Clock clock;
 
+    @Inject
+    SystemsQuery systems;
+
     /** What the gate said of the scheduler's candidates: those held back, and the runs as they are after it. */
     public record Gated(Set<Long> blocked, List<DeploymentPhase.RunSummary> runs) {
     }
 
-    /** Why a system does not start now; {@code giveUp} when it never will. */
-    public record Verdict(String reason, boolean giveUp) {
+    /** Why a system does not start now; {@code giveUp} when it never will; {@code held} when its way breaks a rule. */
+    public record Verdict(String reason, boolean giveUp, boolean held) {
+        public Verdict(String reason, boolean giveUp) {
+            this(reason, giveUp, false);
+        }
     }
 
     /** Names per query: each is bound twice in one statement, far below Postgres' 32,767 parameters. */
@@ -119,6 +136,40 @@ public class StartGate {
                 }
             }
         }
+        List<String> free = list.stream().filter(name -> !out.containsKey(name)).toList();
+        paths(d, systemTypeId, free).forEach((name, path) -> {
+            if (path.isHeld()) {
+                out.put(name, new Verdict(path.heldWords(name), false, true));
+            }
+        });
+    }
+
+    /**
+     * Each system's way to the deployment's manifest, judged against its type's rules from what the inventory says
+     * its devices run now (empty when the type has no rules): held, clear, or taken because the manifest mends it.
+     */
+    public Map<String, SystemPath.Verdict> paths(SystemDeployment d, long systemTypeId, Collection<String> names) {
+        SystemType type = names.isEmpty() ? null : SystemType.findById(systemTypeId);
+        CompatibilityRules rules = type == null ? CompatibilityRules.none() : type.compatibility();
+        if (rules.isEmpty()) {
+            return Map.of();
+        }
+        Manifest m = d.manifest();
+        Map<String, SystemPath.Verdict> out = new LinkedHashMap<>();
+        systems.devicesOf(systemTypeId, names).forEach((name, devices) -> {
+            List<SystemPath.Device> way = new ArrayList<>();
+            for (SystemsQuery.SystemDevice dev : devices) {
+                Optional<ManifestComponent> c = m.component(dev.componentType());
+                way.add(c.map(component -> new SystemPath.Device(dev.controllerId(), dev.componentType(),
+                                dev.installedSet(), component.order,
+                                Objects.equals(dev.installedSetId(), component.distributionSetId) ? dev.installedSet()
+                                        : component.distributionSet))
+                        .orElseGet(() -> new SystemPath.Device(dev.controllerId(), dev.componentType(),
+                                dev.installedSet(), null, null)));
+            }
+            out.put(name, SystemPath.judge(rules, way));
+        });
+        return out;
     }
 
     /**

@@ -9,7 +9,9 @@ import java.util.Set;
  * verification query goes ASSIGNED → VERIFYING (hawkBit says it finished) → SUCCEEDED (it matches the query) | FAILED
  * (it did not within the deployment's verify timeout). Backward: ROLLBACK_WAITING →
  * ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED → ROLLED_BACK | ROLLBACK_FAILED; LEFT_AS_IS when it ran nothing before;
- * NOT_SENT when the run went back before its order was reached. LEFT_SYSTEM when it left the system during the run
+ * NOT_SENT when the run went back before its order was reached; KEPT (from ROLLBACK_WAITING) when a device of a higher
+ * order failed to go back, so this one stays on its new set: the way back stops where the way forward had been.
+ * LEFT_SYSTEM when it left the system during the run
  * and TAKEN_OVER when someone else gave it another set in hawkBit: both fail the run, and neither is sent back (it
  * is no longer this system's, or the other person's assignment stands).
  *
@@ -22,7 +24,12 @@ public enum DeviceState {
     ROLLBACK_WAITING, ROLLBACK_ASSIGNING, ROLLBACK_ASSIGNED, ROLLED_BACK, ROLLBACK_FAILED, LEFT_AS_IS,
     LEFT_SYSTEM, TAKEN_OVER,
     /** Installed (hawkBit says finished); waits to match its verification query. Not in flight: nothing is open. */
-    VERIFYING;
+    VERIFYING,
+    /**
+     * Kept on its new set: a device of a higher order failed to go back, and sending this one back would put the
+     * system on a mix its update never passed through.
+     */
+    KEPT;
 
     /** Out of this run's hands: it left the system, or someone else took it over. */
     public boolean outOfHands() {
@@ -51,10 +58,12 @@ public enum DeviceState {
             case VERIFYING -> EnumSet.of(SUCCEEDED, FAILED, ROLLBACK_WAITING, LEFT_AS_IS, LEFT_SYSTEM);
             // the run goes back: sent back to its photographed set, or left as it is when it ran nothing before
             case SUCCEEDED, FAILED -> EnumSet.of(ROLLBACK_WAITING, LEFT_AS_IS, LEFT_SYSTEM);
-            case ROLLBACK_WAITING -> EnumSet.of(ROLLBACK_ASSIGNING);
+            // sent back; or kept, because a device of a higher order did not go back
+            case ROLLBACK_WAITING -> EnumSet.of(ROLLBACK_ASSIGNING, KEPT);
             case ROLLBACK_ASSIGNING -> EnumSet.of(ROLLBACK_ASSIGNED, ROLLBACK_WAITING, ROLLBACK_FAILED);
             case ROLLBACK_ASSIGNED -> EnumSet.of(ROLLED_BACK, ROLLBACK_FAILED, TAKEN_OVER);
-            case NOT_SENT, ROLLED_BACK, ROLLBACK_FAILED, LEFT_AS_IS, LEFT_SYSTEM, TAKEN_OVER -> EnumSet.noneOf(DeviceState.class);
+            case NOT_SENT, ROLLED_BACK, ROLLBACK_FAILED, LEFT_AS_IS, LEFT_SYSTEM, TAKEN_OVER, KEPT ->
+                    EnumSet.noneOf(DeviceState.class);
         };
     }
 

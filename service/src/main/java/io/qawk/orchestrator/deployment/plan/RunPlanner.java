@@ -30,7 +30,10 @@ import java.util.stream.Collectors;
  * a deployment with a soak keeps the run VERIFYING: it succeeds once the soak is over with the system healthy, and
  * goes back the moment it is not. A failed device (or a rollback asked for by hand)
  * waits for the devices still in flight, then sends every device this run updated back to its photographed set,
- * highest order first; a device that ran nothing before is left as it is.
+ * mirrored: highest order first, and the next lower order only once every device of this one is back, so the way back
+ * crosses only states the way forward did. A device that fails to go back stops it there: the lower orders are KEPT on
+ * their new sets (the state after their order going forward) and the run ends ROLLBACK_FAILED naming the device. A
+ * device that ran nothing before is left as it is.
  *
  * <p>One class: the rules of a system's update interact (a failure while devices are in flight or verifying), so
  * they are one pure function, table-tested in one place.
@@ -169,6 +172,8 @@ public final class RunPlanner {
         long tried = 0;
         long nothingBefore = 0;
         List<String> notBack = new ArrayList<>();
+        TreeSet<Integer> keptOrders = new TreeSet<>();
+        long kept = 0;
         for (Device d : devices) {
             DeviceState s = changes.containsKey(d.controllerId()) ? changes.get(d.controllerId()).state() : d.state();
             if (s == DeviceState.ROLLED_BACK) {
@@ -179,6 +184,9 @@ public final class RunPlanner {
                 notBack.add(d.controllerId());
             } else if (s == DeviceState.LEFT_AS_IS) {
                 nothingBefore++;
+            } else if (s == DeviceState.KEPT) {
+                kept++;
+                keptOrders.add(d.order());
             }
         }
         long reported = 0;
@@ -222,6 +230,11 @@ public final class RunPlanner {
         if (!notBack.isEmpty()) {
             notBack.sort(Comparator.naturalOrder());
             sb.append("; FAILED TO GO BACK: ").append(String.join(", ", notBack));
+        }
+        if (kept > 0) {
+            sb.append("; order ").append(keptOrders.stream().map(String::valueOf).collect(Collectors.joining(", ")))
+                    .append(" not sent back: ").append(kept)
+                    .append(" device(s) kept on their new set, a state the update passed through");
         }
         return sb.toString();
     }
@@ -540,6 +553,17 @@ public final class RunPlanner {
             }
             Optional<Integer> highest = devices.values().stream().filter(d -> d.state() == DeviceState.ROLLBACK_WAITING)
                     .map(Device::order).max(Integer::compare);
+            if (highest.isPresent() && devices.values().stream().anyMatch(d -> d.state() == DeviceState.ROLLBACK_FAILED)) {
+                // a higher order did not go back: sending this one back would make a mix the way forward never passed
+                // through (the new app with the old firmware); the lower orders stay where the update had put them
+                for (Device d : List.copyOf(devices.values())) {
+                    if (d.state() == DeviceState.ROLLBACK_WAITING) {
+                        change(d, DeviceState.KEPT, "kept on its new set: a device of a higher order did not go back",
+                                null);
+                    }
+                }
+                highest = Optional.empty();
+            }
             if (highest.isPresent()) {
                 List<String> sent = new ArrayList<>();
                 for (Device d : List.copyOf(devices.values())) {

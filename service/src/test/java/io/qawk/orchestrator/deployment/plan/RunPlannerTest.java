@@ -403,6 +403,174 @@ class RunPlannerTest {
         }
     }
 
+    /**
+     * Going back mirrors going forward: the highest order first, and the next lower one only once every device of this
+     * one finished going back, so the way back crosses only states the way forward did. A device that fails to go
+     * back stops the way back there: the lower orders stay on their new sets (the state after them going forward).
+     */
+    @Nested
+    class Mirrored {
+
+        /** Three orders (firmware, display, app), the app fails: each order goes back alone, highest first. */
+        private Lane threeOrdersAppFails() {
+            Lane lane = new Lane().device("term-a", 1, 1L, 11).device("term-b", 1, 1L, 11).device("display", 2, 1L, 12)
+                    .device("lane", 3, 2L, 10);
+            lane.plan();
+            lane.outcome("term-a", Outcome.SUCCEEDED).outcome("term-b", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.outcome("display", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.outcome("lane", Outcome.FAILED);
+            return lane;
+        }
+
+        @Test
+        void eachOrderGoesBackOnlyOnceEveryDeviceOfTheOrderAboveIsBack() {
+            Lane lane = threeOrdersAppFails();
+
+            Decision first = lane.plan();
+            assertThat(first.assignments()).containsExactly(new Assign("lane", 2, true, 3));
+            assertThat(first.messages()).contains("rollback of order 3 sent to lane");
+
+            Decision stillAtIt = lane.plan(); // the lane computer is still going back: nothing lower moves
+            assertThat(stillAtIt.assignments()).isEmpty();
+            assertThat(lane.stateOf("display")).isEqualTo(ROLLBACK_WAITING);
+
+            lane.outcome("lane", Outcome.SUCCEEDED);
+            assertThat(lane.plan().assignments()).containsExactly(new Assign("display", 1, true, 2));
+            assertThat(lane.stateOf("term-a")).isEqualTo(ROLLBACK_WAITING);
+
+            lane.outcome("display", Outcome.SUCCEEDED);
+            assertThat(lane.plan().assignments()).containsExactlyInAnyOrder(new Assign("term-a", 1, true, 1),
+                    new Assign("term-b", 1, true, 1));
+
+            lane.outcome("term-a", Outcome.SUCCEEDED);
+            assertThat(lane.plan().assignments()).as("term-b still going back").isEmpty();
+            lane.outcome("term-b", Outcome.SUCCEEDED);
+            Decision last = lane.plan();
+            assertThat(last.state()).isEqualTo(RunState.ROLLED_BACK);
+            assertThat(last.reason()).isEqualTo("1 device(s) failed at order 3 -- rolled back: 4 of 4 devices on their "
+                    + "previous set again");
+        }
+
+        @Test
+        void anOrderWhoseDevicesAllWereOnTheirSetIsPassedOverGoingBack() {
+            Lane lane = new Lane().device("term", 1, 1L, 11).device("display", 2, 12L, 12).device("lane", 3, 2L, 10);
+            lane.plan();
+            lane.outcome("term", Outcome.SUCCEEDED);
+            lane.plan(); // order 2 already on its set: order 3 goes out in the same pass
+            assertThat(lane.stateOf("display")).isEqualTo(ALREADY_ON_SET);
+            lane.outcome("lane", Outcome.FAILED);
+            assertThat(lane.plan().assignments()).containsExactly(new Assign("lane", 2, true, 3));
+
+            lane.outcome("lane", Outcome.SUCCEEDED);
+            Decision d = lane.plan();
+
+            assertThat(d.assignments()).containsExactly(new Assign("term", 1, true, 1));
+            assertThat(lane.stateOf("display")).isEqualTo(ALREADY_ON_SET);
+        }
+
+        @Test
+        void aDeviceThatFailsToGoBackKeepsTheLowerOrdersOnTheirNewSets() {
+            Lane lane = laneComputerFailsForward();
+            assertThat(lane.plan().assignments()).containsExactly(new Assign("lane", 2, true, 2));
+            lane.outcome("lane", Outcome.FAILED);
+
+            Decision d = lane.plan();
+
+            assertThat(d.assignments()).isEmpty();
+            assertThat(d.state()).isEqualTo(RunState.ROLLBACK_FAILED);
+            assertThat(List.of(lane.stateOf("term-a"), lane.stateOf("term-b"), lane.stateOf("display")))
+                    .containsOnly(KEPT);
+            assertThat(d.deviceChanges().get("term-a").steps()).containsExactly(KEPT);
+            assertThat(d.reason()).isEqualTo("1 device(s) failed at order 2 -- rolled back: 0 of 1 devices on their "
+                    + "previous set again; FAILED TO GO BACK: lane; order 1 not sent back: 3 device(s) kept on their new "
+                    + "set, a state the update passed through");
+        }
+
+        @Test
+        void aDeviceThatTimesOutGoingBackKeepsTheLowerOrdersToo() {
+            Lane lane = laneComputerFailsForward();
+            lane.plan();
+            lane.now = T0.plus(TIMEOUT);
+
+            Decision d = lane.plan();
+
+            assertThat(d.state()).isEqualTo(RunState.ROLLBACK_FAILED);
+            assertThat(d.assignments()).isEmpty();
+            assertThat(lane.stateOf("term-a")).isEqualTo(KEPT);
+        }
+
+        @Test
+        void theOrderThatFailedToGoBackIsWaitedForWholeBeforeTheWayBackStops() {
+            Lane lane = new Lane().device("term", 1, 1L, 11).device("lane-a", 2, 2L, 10).device("lane-b", 2, 2L, 10);
+            lane.plan();
+            lane.outcome("term", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.outcome("lane-a", Outcome.FAILED).outcome("lane-b", Outcome.SUCCEEDED);
+            assertThat(targets(lane.plan())).containsExactlyInAnyOrder("lane-a", "lane-b");
+            lane.outcome("lane-a", Outcome.FAILED);
+
+            Decision waiting = lane.plan();
+            assertThat(waiting.state()).isEqualTo(RunState.ROLLING_BACK);
+            assertThat(lane.stateOf("term")).isEqualTo(ROLLBACK_WAITING);
+
+            lane.outcome("lane-b", Outcome.SUCCEEDED);
+            Decision d = lane.plan();
+            assertThat(d.state()).isEqualTo(RunState.ROLLBACK_FAILED);
+            assertThat(d.assignments()).isEmpty();
+            assertThat(lane.stateOf("term")).isEqualTo(KEPT);
+            assertThat(d.reason()).endsWith("FAILED TO GO BACK: lane-a; order 1 not sent back: 1 device(s) kept on "
+                    + "their new set, a state the update passed through");
+        }
+
+        @Test
+        void aDeviceThatFailsToGoBackAtTheLowestOrderKeepsNothing() {
+            Lane lane = new Lane().device("term", 1, 1L, 11).device("lane", 2, 2L, 10);
+            lane.plan();
+            lane.outcome("term", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.outcome("lane", Outcome.FAILED);
+            lane.plan();
+            lane.outcome("lane", Outcome.SUCCEEDED);
+            assertThat(lane.plan().assignments()).containsExactly(new Assign("term", 1, true, 1));
+            lane.outcome("term", Outcome.FAILED);
+
+            Decision d = lane.plan();
+
+            assertThat(d.state()).isEqualTo(RunState.ROLLBACK_FAILED);
+            assertThat(d.reason()).isEqualTo("1 device(s) failed at order 2 -- rolled back: 1 of 2 devices on their "
+                    + "previous set again; FAILED TO GO BACK: term");
+        }
+
+        @Test
+        void aRollbackByHandOfAFinishedRunGoesBackMirroredToo() {
+            Lane lane = Lane.standard();
+            lane.plan();
+            lane.outcome("term-a", Outcome.SUCCEEDED).outcome("term-b", Outcome.SUCCEEDED)
+                    .outcome("display", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.outcome("lane", Outcome.SUCCEEDED);
+            assertThat(lane.plan().state()).isEqualTo(RunState.SUCCEEDED);
+            lane.cause = RollbackCause.MANUAL;
+
+            assertThat(lane.plan().assignments()).containsExactly(new Assign("lane", 2, true, 2));
+            assertThat(lane.plan().assignments()).isEmpty();
+            lane.outcome("lane", Outcome.SUCCEEDED);
+            assertThat(targets(lane.plan())).containsExactlyInAnyOrder("term-a", "term-b", "display");
+        }
+
+        private Lane laneComputerFailsForward() {
+            Lane lane = Lane.standard();
+            lane.plan();
+            lane.outcome("term-a", Outcome.SUCCEEDED).outcome("term-b", Outcome.SUCCEEDED)
+                    .outcome("display", Outcome.SUCCEEDED);
+            lane.plan();
+            lane.outcome("lane", Outcome.FAILED);
+            return lane;
+        }
+    }
+
     @Nested
     class Waiting {
 
