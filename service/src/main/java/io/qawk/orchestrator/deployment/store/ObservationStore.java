@@ -94,15 +94,15 @@ public class ObservationStore {
 
     /**
      * {@code stretch} was not observed: it is added to the unobserved time of every device of the deployment whose
-     * timeout runs, and to the soak of every run soaking, none of them due before {@code notBefore}; each of their
-     * runs says so in its timeline. Returns the seconds added (0: nothing was under way to extend).
+     * timeout runs, none of them due before {@code notBefore}, and to the soak of every run soaking, none ending on the
+     * pass that found the stretch; each of their runs says so in its timeline. Returns the seconds added (0: nothing was under way to extend).
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public long extend(long deploymentId, ObservationGap.Stretch stretch, Instant notBefore, Duration orderTimeout,
                        Duration verifyTimeout) {
         long seconds = stretch.seconds();
         Instant at = stretch.to();
-        boolean soaks = extendSoaks(deploymentId, stretch, notBefore);
+        boolean soaks = extendSoaks(deploymentId, stretch, stretch.to().plusSeconds(1));
         EntityManager em = SystemRun.getEntityManager();
         @SuppressWarnings("unchecked")
         List<Number> runIds = em.createNativeQuery("select distinct d.run_id from run_device d join system_run r"
@@ -133,7 +133,7 @@ public class ObservationStore {
         return seconds;
     }
 
-    /** Soaks under way end later by the stretch, and not before {@code notBefore}: time not observed is not time healthy. */
+    /** Soaks under way end later by the stretch, and after {@code notBefore}: time not observed is not time healthy. */
     private static boolean extendSoaks(long deploymentId, ObservationGap.Stretch stretch, Instant notBefore) {
         List<SystemRun> soaking = SystemRun.<SystemRun>find("deploymentId = ?1 and state = ?2 order by id", deploymentId,
                 RunState.VERIFYING).withLock(LockModeType.PESSIMISTIC_WRITE).list();
