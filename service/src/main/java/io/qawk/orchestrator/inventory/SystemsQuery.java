@@ -22,7 +22,10 @@ import java.util.Optional;
 import java.util.TreeMap;
 import javax.sql.DataSource;
 
-/** Answers what systems the devices form, from the inventory in Postgres; never waits for hawkBit. */
+/**
+ * Answers what systems the devices form, from the inventory in Postgres; never waits for hawkBit.
+ * <p>One class: the listing, its filters and the census read the same discovered-system rows with the same SQL.
+ */
 @ApplicationScoped
 public class SystemsQuery {
 

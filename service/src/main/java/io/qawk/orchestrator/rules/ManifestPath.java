@@ -20,6 +20,7 @@ import java.util.TreeSet;
  * {@code if} and may miss its {@code then}. The states checked are the destination, the state after each order, and
  * every state during an order, where each component of that order may be old, half-way (some devices done) or new.
  * A rule naming a component the manifest leaves out cannot be judged without the system, and is left to the plan.
+ * <p>One class: checking a way and deriving orders walk the same states, so they share how a state is built.
  */
 public final class ManifestPath {
 
