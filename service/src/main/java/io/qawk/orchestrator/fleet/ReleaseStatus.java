@@ -5,7 +5,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.util.List;
-import java.util.Map;
 
 /** How a release stands, counted from its deployment's runs and its standalone devices, and said in words. */
 @ApplicationScoped

@@ -3,7 +3,6 @@ package io.qawk.orchestrator.manifest;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
-import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.systemtype.SystemType;
 import jakarta.enterprise.context.ApplicationScoped;

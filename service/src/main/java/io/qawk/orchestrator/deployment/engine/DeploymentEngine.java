@@ -162,7 +162,9 @@ public class DeploymentEngine {
         due = false;
         try {
             int driven = 0;
-            for (long id : store.activeDeploymentIds()) {
+            List<Long> active = store.activeDeploymentIds();
+            unobserved.keepOnly(active);
+            for (long id : active) {
                 try {
                     if (pass(id)) {
                         driven++;

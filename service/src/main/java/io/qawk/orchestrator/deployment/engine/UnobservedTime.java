@@ -15,6 +15,7 @@ import org.jboss.logging.Logger;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
@@ -107,6 +108,11 @@ public class UnobservedTime {
     /** The deployment ended: nothing more to account for. */
     void forget(long deploymentId) {
         lastHawkbitWait.remove(deploymentId);
+    }
+
+    /** Only the deployments still followed are remembered: one that ended since is forgotten. */
+    void keepOnly(Collection<Long> followed) {
+        lastHawkbitWait.keySet().retainAll(followed);
     }
 
     /** An observation is fresh for {@code unobserved-after}, and at least an idle interval and a few seconds. */

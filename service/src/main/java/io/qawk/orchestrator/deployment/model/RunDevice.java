@@ -10,7 +10,6 @@ import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
 
 import java.io.Serializable;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
