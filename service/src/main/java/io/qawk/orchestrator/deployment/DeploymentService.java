@@ -7,11 +7,11 @@ import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.engine.StartGate;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
-import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.RunDeviceWriter;
 import io.qawk.orchestrator.deployment.store.SystemRunWriter;
 import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.manifest.Manifest;
@@ -25,7 +25,6 @@ import io.quarkus.panache.common.Parameters;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Event;
 import jakarta.inject.Inject;
-import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -51,6 +50,9 @@ public class DeploymentService implements ManifestUsage {
 
     @Inject
     SystemRunWriter runWriter;
+
+    @Inject
+    RunDeviceWriter deviceWriter;
 
     @Inject
     Clock clock;
@@ -227,12 +229,15 @@ public class DeploymentService implements ManifestUsage {
         d.aborted = true;
         d.abortedBy = actor;
         Instant now = clock.instant();
-        for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state = ?2", d.id, RunState.PENDING)) {
+        List<Long> pending = SystemRun.summaries(d.id).stream().filter(r -> r.state() == RunState.PENDING)
+                .map(DeploymentPhase.RunSummary::id).toList();
+        for (SystemRun run : runWriter.lock(pending)) {
             run.moveTo(RunState.SKIPPED);
             run.reason = TimelineEvent.Skipped.REASON;
             run.endedAt = now;
             TimelineWriter.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
+        runWriter.writeNow();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "aborted"));
         return d;
@@ -259,6 +264,7 @@ public class DeploymentService implements ManifestUsage {
         run.rollbackCause = RollbackCause.MANUAL;
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
         TimelineWriter.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
+        runWriter.writeNow();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "rollback requested"));
         return run;
@@ -279,7 +285,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("system '" + run.system + "' is " + run.state
                     + "; only a ROLLED_BACK or ROLLBACK_FAILED system can be taken again");
         }
-        RunDevice.delete("runId", run.id);
+        deviceWriter.deleteOf(run.id);
         run.moveTo(RunState.PENDING);
         run.attempt++;
         run.currentOrder = null;
@@ -294,6 +300,7 @@ public class DeploymentService implements ManifestUsage {
         run.reason = null;
         TimelineWriter.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
                 reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
+        runWriter.writeNow();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "taken again"));
         return run;
@@ -331,8 +338,8 @@ public class DeploymentService implements ManifestUsage {
         return SystemDeployment.lock(id);
     }
 
-    private static SystemRun lockRun(SystemDeployment d, long runId) {
-        SystemRun run = SystemRun.findById(runId, LockModeType.PESSIMISTIC_WRITE);
+    private SystemRun lockRun(SystemDeployment d, long runId) {
+        SystemRun run = runWriter.lock(List.of(runId)).stream().findFirst().orElse(null);
         if (run == null || run.deploymentId != d.id) {
             throw new NotFoundException("run", runId + " of system deployment " + d.id);
         }

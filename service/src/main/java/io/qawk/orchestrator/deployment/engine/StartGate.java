@@ -187,8 +187,8 @@ public class StartGate {
         Instant now = clock.instant();
         for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates,
                 Math.min(Math.max(2 * slots, 100), NAMES_PER_QUERY))) {
-            // read as plain rows (most start, and are only looked at); one that waits anew or is given up is changed
-            // as an entity, which the summaries below see
+            // read as plain rows (most start, and are only looked at); one that waits anew or is given up is locked
+            // and changed, and written before the summaries below are read
             List<SystemRun> checked = runWriter.read(chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
             Map<String, Verdict> verdicts = check(d, systemTypeOf(checked),
                     checked.stream().map(r -> r.system).toList());
@@ -205,9 +205,7 @@ public class StartGate {
                     toWrite.add(read.id);
                 }
             }
-            // those with a new reason or given up, loaded as entities in one query, not one each
-            for (SystemRun run : toWrite.isEmpty() ? List.<SystemRun>of()
-                    : SystemRun.<SystemRun>list("id in ?1 order by id", toWrite)) {
+            for (SystemRun run : runWriter.lock(toWrite)) { // those with a new reason or given up
                 Verdict v = verdicts.get(run.system);
                 if (v.giveUp()) {
                     run.moveTo(RunState.GIVEN_UP);
@@ -224,6 +222,7 @@ public class StartGate {
                 break;
             }
         }
+        runWriter.writeNow();
         if (gaveUp) {
             runs = SystemRun.summaries(deploymentId);
             d.refreshPhase(runs, now);

@@ -6,6 +6,9 @@ import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
 import jakarta.persistence.Enumerated;
 import jakarta.persistence.Id;
+import jakarta.persistence.PrePersist;
+import jakarta.persistence.PreRemove;
+import jakarta.persistence.PreUpdate;
 import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
 
@@ -96,6 +99,17 @@ public class RunDevice extends PanacheEntityBase {
         return list("runId = ?1 order by order, controllerId", runId);
     }
 
+
+    /**
+     * Read through Hibernate, written only by {@code store/RunDeviceWriter}: one write path, the one the engine's
+     * scale needs (a pass writes thousands). A write through Hibernate fails here, at the flush, rather than racing it.
+     */
+    @PrePersist
+    @PreUpdate
+    @PreRemove
+    void writtenByItsWriterOnly() {
+        throw new IllegalStateException("run_device is written by RunDeviceWriter only, not through Hibernate");
+    }
 
     /** The set this device is being sent now: its destination, or its photographed set on the way back. */
     public long setInFlight() {

@@ -8,6 +8,9 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.PrePersist;
+import jakarta.persistence.PreRemove;
+import jakarta.persistence.PreUpdate;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 
@@ -22,6 +25,17 @@ public class SystemRun extends PanacheEntityBase {
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
     public Long id;
+
+    /**
+     * Read through Hibernate, written only by {@code store/SystemRunWriter}: one write path, the one the engine's
+     * scale needs (a pass writes thousands). A write through Hibernate fails here, at the flush, rather than racing it.
+     */
+    @PrePersist
+    @PreUpdate
+    @PreRemove
+    void writtenByItsWriterOnly() {
+        throw new IllegalStateException("system_run is written by SystemRunWriter only, not through Hibernate");
+    }
 
     @Column(name = "deployment_id", nullable = false)
     public long deploymentId;

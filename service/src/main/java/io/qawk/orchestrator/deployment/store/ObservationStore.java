@@ -8,12 +8,11 @@ import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.ObservationGap;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
-import org.hibernate.Session;
 
-import java.sql.PreparedStatement;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,19 +27,11 @@ import java.util.List;
 @ApplicationScoped
 public class ObservationStore {
 
-    /** Devices whose timeouts run: sent a set (or about to be), or finished and waiting to verify. */
-    static final List<DeviceState> TIMED = List.of(DeviceState.ASSIGNING, DeviceState.ASSIGNED,
-            DeviceState.ROLLBACK_ASSIGNING, DeviceState.ROLLBACK_ASSIGNED, DeviceState.VERIFYING);
+    @Inject
+    SystemRunWriter runWriter;
 
-    /**
-     * Each device's unobserved seconds grow by the stretch, and to at least what keeps its deadline at or after
-     * {@code notBefore}: the order timeout counts from its assignment, the verify timeout from when it began to verify.
-     */
-    static final String EXTEND_DEVICES = "update run_device d set unobserved_seconds = greatest(d.unobserved_seconds + ?,"
-            + " cast(ceil(extract(epoch from (cast(? as timestamptz) - case when d.state = "
-            + SqlEnums.literal(DeviceState.VERIFYING) + " then d.verifying_since + make_interval(secs => ?)"
-            + " else d.assigned_at + make_interval(secs => ?) end))) as bigint), 0)"
-            + " where d.state = any(cast(? as text[])) and d.run_id = any(?)";
+    @Inject
+    RunDeviceWriter deviceWriter;
 
     /** What the pass found stored: the last observation and a stretch marked as it happened, both locked. */
     public record Watched(ObservationGap.Last last, ObservationGap.Marked marked) {
@@ -107,24 +98,13 @@ public class ObservationStore {
         @SuppressWarnings("unchecked")
         List<Number> runIds = em.createNativeQuery("select distinct d.run_id from run_device d join system_run r"
                         + " on r.id = d.run_id where r.deployment_id = :d and d.state in (:states) order by d.run_id")
-                .setParameter("d", deploymentId).setParameter("states", TIMED.stream().map(Enum::name).toList())
+                .setParameter("d", deploymentId).setParameter("states", RunDeviceWriter.TIMED.stream().map(Enum::name).toList())
                 .getResultList();
         if (runIds.isEmpty()) {
             return soaks ? seconds : 0;
         }
-        Long[] runs = runIds.stream().map(Number::longValue).toArray(Long[]::new);
-        String[] states = TIMED.stream().map(Enum::name).toArray(String[]::new);
-        em.unwrap(Session.class).doWork(c -> {
-            try (PreparedStatement ps = c.prepareStatement(EXTEND_DEVICES)) {
-                ps.setLong(1, seconds);
-                ps.setTimestamp(2, Timestamp.from(notBefore));
-                ps.setDouble(3, verifyTimeout == null ? 0 : verifyTimeout.toSeconds());
-                ps.setDouble(4, orderTimeout == null ? 0 : orderTimeout.toSeconds());
-                ps.setArray(5, c.createArrayOf("text", states));
-                ps.setArray(6, c.createArrayOf("int8", runs));
-                ps.executeUpdate();
-            }
-        });
+        List<Long> runs = runIds.stream().map(Number::longValue).toList();
+        deviceWriter.extendTimeouts(runs, seconds, notBefore, orderTimeout, verifyTimeout);
         TimelineEvent extended = new TimelineEvent.TimeoutsExtended(stretch.cause(), stretch.from(), at,
                 Duration.ofSeconds(seconds));
         for (Long runId : runs) {
@@ -134,9 +114,12 @@ public class ObservationStore {
     }
 
     /** Soaks under way end later by the stretch, and after {@code notBefore}: time not observed is not time healthy. */
-    private static boolean extendSoaks(long deploymentId, ObservationGap.Stretch stretch, Instant notBefore) {
-        List<SystemRun> soaking = SystemRun.<SystemRun>find("deploymentId = ?1 and state = ?2 order by id", deploymentId,
-                RunState.VERIFYING).withLock(LockModeType.PESSIMISTIC_WRITE).list();
+    private boolean extendSoaks(long deploymentId, ObservationGap.Stretch stretch, Instant notBefore) {
+        @SuppressWarnings("unchecked")
+        List<Number> ids = SystemRun.getEntityManager().createNativeQuery("select id from system_run"
+                        + " where deployment_id = :d and state = " + SqlEnums.literal(RunState.VERIFYING) + " order by id")
+                .setParameter("d", deploymentId).getResultList();
+        List<SystemRun> soaking = runWriter.lock(ids.stream().map(Number::longValue).toList());
         Duration extension = Duration.ofSeconds(stretch.seconds());
         for (SystemRun run : soaking) {
             if (run.soakEndsAt != null) {
@@ -146,6 +129,7 @@ public class ObservationStore {
                         stretch.from(), stretch.to(), extension, run.soakEndsAt), null);
             }
         }
+        runWriter.writeNow(); // the pass plans from what is stored
         return !soaking.isEmpty();
     }
 

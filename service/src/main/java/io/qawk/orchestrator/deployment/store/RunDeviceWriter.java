@@ -10,6 +10,8 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.IdentityHashMap;
@@ -95,6 +97,20 @@ public class RunDeviceWriter {
                     + SqlEnums.literal(DeviceState.ROLLBACK_ASSIGNED) + " else " + SqlEnums.literal(DeviceState.ASSIGNED)
                     + " end");
 
+    /** Devices whose timeouts run: sent a set (or about to be), or finished and waiting to verify. */
+    static final List<DeviceState> TIMED = List.of(DeviceState.ASSIGNING, DeviceState.ASSIGNED,
+            DeviceState.ROLLBACK_ASSIGNING, DeviceState.ROLLBACK_ASSIGNED, DeviceState.VERIFYING);
+
+    /**
+     * Each device's unobserved seconds grow by the stretch, and to at least what keeps its deadline at or after
+     * {@code notBefore}: the order timeout counts from its assignment, the verify timeout from when it began to verify.
+     */
+    private static final String EXTEND_DEVICES = "update run_device d set unobserved_seconds = greatest(d.unobserved_seconds + ?,"
+            + " cast(ceil(extract(epoch from (cast(? as timestamptz) - case when d.state = "
+            + SqlEnums.literal(DeviceState.VERIFYING) + " then d.verifying_since + make_interval(secs => ?)"
+            + " else d.assigned_at + make_interval(secs => ?) end))) as bigint), 0)"
+            + " where d.state = any(cast(? as text[])) and d.run_id = any(?)";
+
     @Inject
     BeforeCommit beforeCommit;
 
@@ -132,6 +148,38 @@ public class RunDeviceWriter {
             throw new IllegalStateException("run devices could not be read: " + e.getMessage(), e);
         }
         return out;
+    }
+
+    /**
+     * The devices of these runs whose timeouts run get {@code seconds} more, and none is due before {@code notBefore}
+     * ({@code orderTimeout}, {@code verifyTimeout}: the deployment's), at once in this transaction.
+     */
+    void extendTimeouts(List<Long> runIds, long seconds, Instant notBefore, Duration orderTimeout, Duration verifyTimeout) {
+        refuseWhileWaiting();
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement extend = connection.prepareStatement(EXTEND_DEVICES)) {
+            extend.setLong(1, seconds);
+            extend.setTimestamp(2, Timestamp.from(notBefore));
+            extend.setDouble(3, verifyTimeout == null ? 0 : verifyTimeout.toSeconds());
+            extend.setDouble(4, orderTimeout == null ? 0 : orderTimeout.toSeconds());
+            extend.setArray(5, connection.createArrayOf("text", TIMED.stream().map(Enum::name).toArray(String[]::new)));
+            extend.setArray(6, ArrayColumns.ids(connection, runIds));
+            extend.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("run devices' timeouts could not be extended: " + e.getMessage(), e);
+        }
+    }
+
+    /** A run's devices deleted, at once in this transaction: the run is taken again and photographed afresh. */
+    public void deleteOf(long runId) {
+        refuseWhileWaiting();
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement delete = connection.prepareStatement("delete from run_device where run_id = ?")) {
+            delete.setLong(1, runId);
+            delete.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException("run " + runId + "'s devices could not be deleted: " + e.getMessage(), e);
+        }
     }
 
     /** A device hawkBit took an assignment for: its action (null when hawkBit named none), its target dropped. */

@@ -18,7 +18,6 @@ import io.qawk.orchestrator.pass.DeviceObserver;
 import io.qawk.orchestrator.pass.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -156,23 +155,6 @@ public class RunStore {
             }
         }
         return out;
-    }
-
-    /** These runs, locked for this transaction, in id order (the order every replica locks them in). */
-    private static List<SystemRun> locked(List<Long> runIds) {
-        if (runIds.isEmpty()) {
-            return List.of();
-        }
-        return SystemRun.<SystemRun>find("id in ?1 order by id", runIds).withLock(LockModeType.PESSIMISTIC_WRITE).list();
-    }
-
-    /** These runs' devices as entities, for a refusal (a few devices, in a transaction of its own). */
-    private static Map<Long, List<RunDevice>> devicesOf(List<Long> runIds) {
-        if (runIds.isEmpty()) {
-            return Map.of();
-        }
-        return RunDevice.<RunDevice>list("runId in ?1 order by runId, order, controllerId", runIds).stream()
-                .collect(Collectors.groupingBy(d -> d.runId));
     }
 
     /** A deployment locked to start systems, its phase re-derived from its runs. */
@@ -337,8 +319,9 @@ public class RunStore {
      */
     @Transactional
     public Assigned confirmAssigned(long runId, String controllerId, Long actionId, Instant at, String detail) {
-        RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
+        RunDevice d = lockedDevice(runId, controllerId);
         if (d != null && (d.state == DeviceState.ASSIGNING || d.state == DeviceState.ROLLBACK_ASSIGNING)) {
+            deviceWriter.changed(d);
             markAssigned(d, actionId, at);
             Assigned confirmed = actionId == null ? new Assigned(0, 0)
                     : d.state == DeviceState.ROLLBACK_ASSIGNED ? new Assigned(0, 1) : new Assigned(1, 0);
@@ -353,12 +336,21 @@ public class RunStore {
 
     @Transactional
     public void revertIntent(long runId, String controllerId) {
-        RunDevice d = RunDevice.findById(new RunDevice.Key(runId, controllerId));
+        RunDevice d = lockedDevice(runId, controllerId);
         if (d != null && d.state == DeviceState.ASSIGNING) {
+            deviceWriter.changed(d);
             d.moveTo(DeviceState.WAITING);
         } else if (d != null && d.state == DeviceState.ROLLBACK_ASSIGNING) {
+            deviceWriter.changed(d);
             d.moveTo(DeviceState.ROLLBACK_WAITING);
         }
+    }
+
+    /** A device of a run, its run locked for this transaction; null when there is none. */
+    private RunDevice lockedDevice(long runId, String controllerId) {
+        runWriter.lock(List.of(runId));
+        return deviceWriter.read(List.of(runId)).getOrDefault(runId, List.of()).stream()
+                .filter(d -> d.controllerId.equals(controllerId)).findFirst().orElse(null);
     }
 
     /** An intent hawkBit took (or an assignment it took again: the state stays, the action is hawkBit's latest). */
@@ -382,8 +374,8 @@ public class RunStore {
         Set<String> refused = Set.copyOf(controllerIds);
         List<Long> runIds = controllerIds.stream().map(runOfDevice::get).filter(Objects::nonNull)
                 .distinct().sorted().toList();
-        List<SystemRun> runs = locked(runIds);
-        Map<Long, List<RunDevice>> devices = devicesOf(runIds);
+        List<SystemRun> runs = runWriter.lock(runIds);
+        Map<Long, List<RunDevice>> devices = deviceWriter.read(runIds);
         for (SystemRun run : runs) {
             List<String> named = new ArrayList<>();
             String label = null;
@@ -394,11 +386,13 @@ public class RunStore {
                 String set = d.state == DeviceState.ROLLBACK_ASSIGNING ? d.fromSet : d.toSet;
                 set = set == null ? setLabel : set;
                 if (d.state == DeviceState.ASSIGNING) {
+                    deviceWriter.changed(d);
                     d.moveTo(DeviceState.FAILED);
                     d.failed = true;
                     d.failure = "hawkBit refused " + set + " for " + d.controllerId + ": " + statusAndReason;
                     d.detail = RunPlanner.FAILED_MARK + ": hawkBit refused " + set + ": " + statusAndReason;
                 } else if (d.state == DeviceState.ROLLBACK_ASSIGNING) {
+                    deviceWriter.changed(d);
                     d.moveTo(DeviceState.ROLLBACK_FAILED);
                     d.detail = "failed to go back: hawkBit refused " + set + ": " + statusAndReason;
                 } else {

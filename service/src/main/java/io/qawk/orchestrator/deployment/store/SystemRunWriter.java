@@ -45,17 +45,17 @@ public class SystemRunWriter {
             + " current_order, failed_order, rollback_cause, rollback_reason, reason, attempt, started_at, ended_at,"
             + " soak_started_at, soak_ends_at, version";
 
-    /** What the engine changes of a run (its system, group, place and attempt are the API's). */
+    /** What the engine and the API's commands change of a run (its system, group and place are fixed). */
     static final String UPDATE = "update system_run r set state = v.state, current_order = v.current_order,"
             + " failed_order = v.failed_order, rollback_cause = v.rollback_cause, rollback_reason = v.rollback_reason,"
             + " reason = v.reason, started_at = " + time("started_at") + ", ended_at = " + time("ended_at")
             + ", soak_started_at = " + time("soak_started_at") + ", soak_ends_at = " + time("soak_ends_at")
-            + ", version = r.version + 1"
+            + ", attempt = v.attempt, version = r.version + 1"
             + " from unnest(cast(? as int8[]), cast(? as int8[]), cast(? as text[]), cast(? as int4[]),"
             + " cast(? as int4[]), cast(? as text[]), cast(? as text[]), cast(? as text[]), cast(? as int8[]),"
-            + " cast(? as int8[]), cast(? as int8[]), cast(? as int8[]))"
+            + " cast(? as int8[]), cast(? as int8[]), cast(? as int8[]), cast(? as int4[]))"
             + " as v(id, version, state, current_order, failed_order, rollback_cause, rollback_reason, reason,"
-            + " started_at, ended_at, soak_started_at, soak_ends_at)"
+            + " started_at, ended_at, soak_started_at, soak_ends_at, attempt)"
             + " where r.id = v.id and r.version = v.version";
 
     /** Runs read for a look only: not locked, never written from here. */
@@ -97,7 +97,7 @@ public class SystemRunWriter {
      * These runs locked for this transaction, in id order (the order every replica locks them in), as plain objects;
      * those whose progress has changed by the time the transaction commits are written then.
      */
-    List<SystemRun> lock(List<Long> runIds) {
+    public List<SystemRun> lock(List<Long> runIds) {
         if (runIds.isEmpty()) {
             return List.of();
         }
@@ -106,6 +106,23 @@ public class SystemRunWriter {
                 s -> s.setArray(1, ArrayColumns.ids(s.getConnection(), runIds)));
         out.forEach(r -> runs.read.put(r, Progress.of(r)));
         return out;
+    }
+
+    /**
+     * Writes the runs of this transaction whose progress changed now rather than at its commit, for a query that
+     * follows in the same transaction (the phase re-derived from the runs' states); they are written again at the
+     * commit only if they change again.
+     */
+    public void writeNow() {
+        Runs runs = beforeCommit.existing(Runs.class);
+        if (runs == null || runs.isEmpty()) {
+            return;
+        }
+        try (Connection connection = dataSource.getConnection()) { // the transaction's own connection
+            runs.write(connection);
+        } catch (SQLException e) {
+            throw new IllegalStateException("the runs could not be written: " + e.getMessage(), e);
+        }
     }
 
     /** A system to take as a pending run: its name, group and place in the deployment's sequence. */
@@ -207,11 +224,11 @@ public class SystemRunWriter {
     /** What the engine may change of a run, as it was read: a run whose progress is still this is not written. */
     private record Progress(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
                             String rollbackReason, String reason, Instant startedAt, Instant endedAt,
-                            Instant soakStartedAt, Instant soakEndsAt) {
+                            Instant soakStartedAt, Instant soakEndsAt, int attempt) {
 
         static Progress of(SystemRun r) {
             return new Progress(r.state, r.currentOrder, r.failedOrder, r.rollbackCause, r.rollbackReason, r.reason,
-                    r.startedAt, r.endedAt, r.soakStartedAt, r.soakEndsAt);
+                    r.startedAt, r.endedAt, r.soakStartedAt, r.soakEndsAt, r.attempt);
         }
     }
 
@@ -252,13 +269,18 @@ public class SystemRunWriter {
                             .add("text", r -> r.rollbackCause == null ? null : r.rollbackCause.name())
                             .add("text", r -> r.rollbackReason).add("text", r -> r.reason)
                             .add("int8", r -> micros(r.startedAt)).add("int8", r -> micros(r.endedAt))
-                            .add("int8", r -> micros(r.soakStartedAt)).add("int8", r -> micros(r.soakEndsAt));
+                            .add("int8", r -> micros(r.soakStartedAt)).add("int8", r -> micros(r.soakEndsAt))
+                            .add("int4", r -> r.attempt);
                     int updated = update.executeUpdate();
                     if (updated != some.size()) {
                         throw new SQLException(some.size() + " runs to update, " + updated + " found at the version"
                                 + " they were read at: another transaction changed some without their lock");
                     }
                 }
+            }
+            for (SystemRun r : changed) { // as they are now: written again only if they change again
+                r.version++;
+                read.put(r, Progress.of(r));
             }
         }
     }

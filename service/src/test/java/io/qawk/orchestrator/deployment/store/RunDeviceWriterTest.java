@@ -143,6 +143,18 @@ class RunDeviceWriterTest {
     }
 
     @Test
+    void aDeviceChangedThroughHibernateFailsItsTransactionAndARunsDevicesAreDeletedOnlyThroughTheWriter() {
+        QuarkusTransaction.requiringNew().run(() -> writer.inserted(List.of(device(runId, "d-1", 1), device(runId, "d-2", 1))));
+        assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
+            RunDevice entity = RunDevice.findById(new RunDevice.Key(runId, "d-1"));
+            entity.detail = "changed through Hibernate";
+        })).hasStackTraceContaining("run_device is written by RunDeviceWriter only");
+        assertThat(stored()).extracting(d -> d.detail).containsOnlyNulls();
+        QuarkusTransaction.requiringNew().run(() -> writer.deleteOf(runId));
+        assertThat(stored()).isEmpty();
+    }
+
+    @Test
     void devicesOfATransactionThatRollsBackAreNeverWritten() {
         assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
             writer.inserted(List.of(device(runId, "t-1", 1)));

@@ -22,8 +22,8 @@ import io.qawk.orchestrator.deployment.model.TimelineEvent;
  * Runs the engine locks and writes in plain JDBC: those whose progress changed are written once, as they are when
  * their transaction commits, with their version raised as Hibernate raises it; those unchanged are not written; a
  * transaction that rolls back writes none; a run found at another version than it was read at fails the transaction;
- * and a command that read a run before the engine wrote it loses on Hibernate's optimistic version, as it did when the
- * engine wrote runs through Hibernate. Rows are read back through Hibernate. The deployment is a finished one, which
+ * runs written now are seen by the transaction's next query; and a run changed through Hibernate fails its transaction:
+ * the writer is the one way runs are written. Rows are read back through Hibernate. The deployment is a finished one, which
  * the engine leaves alone.
  */
 @QuarkusTest
@@ -147,17 +147,38 @@ class SystemRunWriterTest {
     }
 
     @Test
-    void aCommandThatReadTheRunBeforeTheEngineWroteItLosesOnTheVersion() {
+    void aRunChangedThroughHibernateFailsItsTransactionAndNothingOfItIsWritten() {
         long id = runs(1, "RUNNING", null).get(0);
         assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
-            SystemRun command = SystemRun.findById(id); // an API command's read, version 0
-            QuarkusTransaction.requiringNew().run(() -> writer.lock(List.of(id)).get(0).currentOrder = 2);
-            command.reason = "paused by hand";
-        })).hasStackTraceContaining("OptimisticLock");
+            SystemRun entity = SystemRun.findById(id); // read through Hibernate, as the API reads
+            entity.reason = "paused by hand";
+        })).hasStackTraceContaining("system_run is written by SystemRunWriter only");
         SystemRun r = stored(id);
-        assertThat(r.currentOrder).as("the engine's write stands").isEqualTo(2);
         assertThat(r.reason).isNull();
-        assertThat(r.version).isEqualTo(1);
+        assertThat(r.version).isZero();
+    }
+
+    @Test
+    void runsWrittenNowAreSeenByTheTransactionsNextQueryAndWrittenAgainOnlyIfTheyChangeAgain() {
+        List<Long> ids = runs(3, "PENDING", null);
+        QuarkusTransaction.requiringNew().run(() -> {
+            List<SystemRun> locked = writer.lock(ids);
+            locked.get(0).moveTo(RunState.SKIPPED);
+            locked.get(1).moveTo(RunState.SKIPPED);
+            locked.get(1).attempt = 2;
+            writer.writeNow();
+            assertThat(SystemRun.summaries(deployment.deploymentId()))
+                    .as("the phase is derived from these in the same transaction")
+                    .filteredOn(s -> s.state() == RunState.SKIPPED).extracting(s -> s.id())
+                    .containsExactly(ids.get(0), ids.get(1));
+            locked.get(1).reason = "changed again after it was written";
+        });
+        assertThat(stored(ids.get(0)).version).as("written once, not again at the commit").isEqualTo(1);
+        SystemRun again = stored(ids.get(1));
+        assertThat(again.version).as("written now and again at the commit").isEqualTo(2);
+        assertThat(again.attempt).isEqualTo(2);
+        assertThat(again.reason).isEqualTo("changed again after it was written");
+        assertThat(stored(ids.get(2)).version).as("unchanged, never written").isZero();
     }
 
     @Test
