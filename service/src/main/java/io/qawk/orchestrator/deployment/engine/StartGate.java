@@ -7,6 +7,7 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.SystemPath;
 import io.qawk.orchestrator.deployment.store.SystemRunWriter;
 import io.qawk.orchestrator.deployment.store.TimelineWriter;
@@ -119,7 +120,7 @@ public class StartGate {
         for (String name : list) {
             List<Object[]> own = devices.get(name);
             if (own == null) {
-                out.putIfAbsent(name, new Verdict("given up: none of its devices is in the inventory any more", true));
+                out.putIfAbsent(name, new Verdict(RunScheduler.Start.GIVEN_UP, true));
             } else if (d.fleetId != null) {
                 TreeMap<String, String> outside = new TreeMap<>();
                 for (Object[] dev : own) {

@@ -84,4 +84,23 @@ public final class RunScheduler {
                 .filter(r -> !closed.test(r.group()))
                 .toList();
     }
+
+    /** What becomes of a run the scheduler picked, once its system is photographed. */
+    public enum Start {
+        /** Started by another pass or replica meanwhile (or skipped): left as it is. */
+        NOT_PENDING,
+        /** Its devices vanished between the gate and the photograph: never "updated". */
+        GIVE_UP,
+        START;
+
+        public static final String GIVEN_UP = "given up: none of its devices is in the inventory any more";
+    }
+
+    /** A run in {@code state} whose photograph holds {@code photographedDevices} devices. */
+    public static Start start(RunState state, int photographedDevices) {
+        if (state != RunState.PENDING) {
+            return Start.NOT_PENDING;
+        }
+        return photographedDevices == 0 ? Start.GIVE_UP : Start.START;
+    }
 }

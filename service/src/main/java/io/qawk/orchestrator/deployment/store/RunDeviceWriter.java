@@ -32,12 +32,13 @@ import static io.qawk.orchestrator.deployment.store.ArrayColumns.time;
  * made to them, and {@link #inserted}/{@link #changed} name those to write. They are written just before the
  * transaction commits ({@link BeforeCommit}), each once and as it is then, a thousand rows per statement.
  * <p>
- * One write is made at once, not at the commit: {@link #markAssigned}, the devices hawkBit took, in a transaction
- * that has no rows waiting.
+ * Three writes are made at once, not at the commit, each in a transaction that has no rows waiting:
+ * {@link #markAssigned} (the devices hawkBit took), {@link #extendTimeouts} (time nobody observed) and {@link #deleteOf}
+ * (a run taken again). Nothing reads or marks run devices in the transaction that writes them here ({@link #read} and
+ * {@link #markAssigned} refuse while rows wait), and these devices are never entities of the session.
  * <p>
- * Nothing reads or marks run devices in the transaction that writes them here ({@link #read} and
- * {@link #markAssigned} refuse while rows wait), and these devices are never entities of the session: the other
- * writes of run devices (a refusal, a recovered intent, time not observed) are transactions of their own.
+ * One class: it is the only writer of {@code run_device} (the entity refuses writes), so every statement that changes
+ * the table is here.
  */
 @Singleton
 public class RunDeviceWriter {

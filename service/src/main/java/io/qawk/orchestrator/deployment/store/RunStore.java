@@ -12,6 +12,7 @@ import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
+import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.Verification;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.pass.DeviceObserver;
@@ -34,7 +35,8 @@ import java.util.stream.Collectors;
 
 /**
  * The engine's reads and writes, each its own transaction (or, for planning, the engine's): one run per transaction,
- * locked while it changes. It decides nothing: what the planner decided is stored as it is.
+ * locked while it changes. It decides nothing: what the planner and the scheduler decided is stored as it is, through
+ * the writers.
  *
  * <p>One class: the pass's reads and writes beside the locks they take, so their order can be checked in one place.
  */
@@ -191,15 +193,17 @@ public class RunStore {
         return out;
     }
 
+    /** Applies {@link RunScheduler#start}'s decision; true when the run started. */
     private boolean start(SystemRun run, List<RunDevice> photo) {
-        if (run.state != RunState.PENDING) {
+        RunScheduler.Start decided = RunScheduler.start(run.state, photo.size());
+        if (decided == RunScheduler.Start.NOT_PENDING) {
             return false;
         }
         Instant now = clock.instant();
-        if (photo.isEmpty()) { // its devices vanished between the gate and the photograph: never "updated"
+        if (decided == RunScheduler.Start.GIVE_UP) {
             run.moveTo(RunState.GIVEN_UP);
             run.endedAt = now;
-            run.reason = "given up: none of its devices is in the inventory any more";
+            run.reason = RunScheduler.Start.GIVEN_UP;
             TimelineWriter.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
             return false;
         }

@@ -34,9 +34,11 @@ import static io.qawk.orchestrator.deployment.store.ArrayColumns.time;
  * them, and just before the transaction commits ({@link BeforeCommit}) those whose progress changed are written, a
  * thousand per statement.
  * <p>
- * The optimistic version the API's commands rely on (pause, abort, a manual rollback, a retake) is kept as Hibernate
- * keeps it: a run written here is written only at the version it was read at, and its version goes up by one. As the
- * runs are locked, a run not found at its version means something wrote it without the lock: the transaction fails.
+ * It is the only writer of {@code system_run} (the entity refuses writes): the API's commands (abort, a manual
+ * rollback, a retake) lock and change runs here too, and {@link #writeNow} writes them before the phase is read back.
+ * The version is kept as Hibernate keeps it: a run is written only at the version it was read at, and its version goes
+ * up by one. As the runs are locked, a run not found at its version means something wrote it without the lock: the
+ * transaction fails.
  */
 @Singleton
 public class SystemRunWriter {

@@ -143,4 +143,17 @@ class RunSchedulerTest {
         return list == null || list.isBlank() ? List.of()
                 : Arrays.stream(list.trim().split("\\s+")).map(Long::valueOf).collect(Collectors.toList());
     }
+
+    /** A picked run starts when photographed with devices, is given up without any, and is left alone once not pending. */
+    @ParameterizedTest
+    @CsvSource({
+            "PENDING, 4, START",
+            "PENDING, 1, START",
+            "PENDING, 0, GIVE_UP",
+            "RUNNING, 4, NOT_PENDING",
+            "SKIPPED, 0, NOT_PENDING",
+    })
+    void aPickedRunStartsOnlyWhilePendingAndWithDevicesPhotographed(RunState state, int devices, RunScheduler.Start expected) {
+        assertThat(RunScheduler.start(state, devices)).isEqualTo(expected);
+    }
 }
