@@ -3,7 +3,7 @@ package io.qawk.orchestrator.metrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.testkit.Behaviour;
-import io.qawk.orchestrator.fleet.config.ChartFiles;
+import io.qawk.orchestrator.channel.config.ChartFiles;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.LaneFleet;
