@@ -118,7 +118,7 @@ class PackageDependenciesTest {
     void readsCodeNotCommentsOrStrings() {
         String source = """
                 import io.qawk.orchestrator.hawkbit.Fiql;
-                /** see {@link io.qawk.orchestrator.channel.Fleet} */
+                /** see {@link io.qawk.orchestrator.channel.Channel} */
                 class X { // io.qawk.orchestrator.ui.Y
                     String s = "io.qawk.orchestrator.yaml.Z \\" io.qawk.orchestrator.yaml.Z";
                     char c = '"';

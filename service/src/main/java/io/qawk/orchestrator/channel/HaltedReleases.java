@@ -9,6 +9,6 @@ public class HaltedReleases implements ReleaseHalts {
 
     @Override
     public boolean halted(long deploymentId) {
-        return FleetRelease.count("deploymentId = ?1 and halted = true", deploymentId) > 0;
+        return ChannelRelease.count("deploymentId = ?1 and halted = true", deploymentId) > 0;
     }
 }

@@ -59,7 +59,7 @@ public class ReleaseEngine {
     ChannelProblems problems;
 
     @Inject
-    FleetMetrics metrics;
+    ChannelMetrics metrics;
 
     @Inject
     Clock clock;
@@ -99,7 +99,7 @@ public class ReleaseEngine {
         if (current == null) {
             return;
         }
-        FleetRelease r = current.release();
+        ChannelRelease r = current.release();
         if (ReleasePlanner.followsChannel(r.halted, r.deploymentId)) {
             deployments.follow(r.deploymentId);
         }
@@ -114,7 +114,7 @@ public class ReleaseEngine {
     }
 
     /** The standalone half: membership, observation, the device budget, and the next batch. */
-    private void standalone(FleetRelease r, Fleet fleet) {
+    private void standalone(ChannelRelease r, Channel fleet) {
         Set<String> members = problems.standaloneMembers(fleet.id);
         QuarkusTransaction.requiringNew().run(() ->
                 store.saveMembership(r.id, ReleasePlanner.membership(store.devices(r.id), members)));
@@ -136,7 +136,7 @@ public class ReleaseEngine {
     }
 
     /** Sends the batch its set (not to those hawkBit says run it already) and stores what hawkBit answered. */
-    private void send(FleetRelease r, List<String> batch) {
+    private void send(ChannelRelease r, List<String> batch) {
         Set<String> already = alreadyOnSet(r.distributionSetId, batch);
         List<String> toAssign = ReleasePlanner.toAssign(batch, already);
         AssignmentResult result = null;

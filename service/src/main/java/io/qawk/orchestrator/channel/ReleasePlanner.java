@@ -54,7 +54,7 @@ public final class ReleasePlanner {
     }
 
     /** Why the release halts. */
-    public record Halt(FleetRelease.HaltCause cause, String reason) {
+    public record Halt(ChannelRelease.HaltCause cause, String reason) {
     }
 
     /** Step 1: pending devices that left (changed to {@code LEFT}), and members the release does not know yet. */
@@ -128,7 +128,7 @@ public final class ReleasePlanner {
         }
         Optional<Halt> halt = Optional.empty();
         if (!release.halted() && failed - release.acceptedFailures() > release.deviceMaxFailed()) {
-            halt = Optional.of(new Halt(FleetRelease.HaltCause.DEVICES, failed + " standalone device(s) failed, more than"
+            halt = Optional.of(new Halt(ChannelRelease.HaltCause.DEVICES, failed + " standalone device(s) failed, more than"
                     + " channel '" + release.channel() + "' allows (" + release.deviceMaxFailed() + ")"));
         }
         int stillInFlight = assigned.size() - changes.size();
@@ -176,7 +176,7 @@ public final class ReleasePlanner {
                                       long devicesOpen) {
         Optional<Halt> halt = Optional.empty();
         if (phase == DeploymentPhase.FAILED && !release.halted()) {
-            halt = Optional.of(new Halt(FleetRelease.HaltCause.SYSTEMS, rolledBack + " system(s) rolled back, more than"
+            halt = Optional.of(new Halt(ChannelRelease.HaltCause.SYSTEMS, rolledBack + " system(s) rolled back, more than"
                     + " the orchestrator of '" + release.channel() + "' allows (" + release.maxFailed() + ")"));
         }
         boolean halted = release.halted() || halt.isPresent();

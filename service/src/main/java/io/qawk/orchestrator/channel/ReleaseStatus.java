@@ -13,15 +13,15 @@ class ReleaseStatus {
     @Inject
     ChannelDeployments deployments;
 
-    FleetView.SystemCounts systems(FleetRelease r) {
+    ChannelView.SystemCounts systems(ChannelRelease r) {
         if (r.deploymentId == null) {
             return null;
         }
         ChannelDeployments.SystemTally t = deployments.tally(r.deploymentId);
-        return new FleetView.SystemCounts(t.total(), t.updated(), t.back(), t.underWay(), t.pending(), t.givenUp());
+        return new ChannelView.SystemCounts(t.total(), t.updated(), t.back(), t.underWay(), t.pending(), t.givenUp());
     }
 
-    static FleetView.DeviceCounts devices(FleetRelease r) {
+    static ChannelView.DeviceCounts devices(ChannelRelease r) {
         if (r.distributionSetId == null) {
             return null;
         }
@@ -43,11 +43,11 @@ class ReleaseStatus {
                 }
             }
         }
-        return new FleetView.DeviceCounts(onSet + failed + inFlight + pending, onSet, failed, inFlight, pending);
+        return new ChannelView.DeviceCounts(onSet + failed + inFlight + pending, onSet, failed, inFlight, pending);
     }
 
     /** "15 of 16 systems updated, 1 rolled back". */
-    static String systemsWords(FleetView.SystemCounts c) {
+    static String systemsWords(ChannelView.SystemCounts c) {
         if (c == null) {
             return null;
         }
@@ -63,14 +63,14 @@ class ReleaseStatus {
     }
 
     /** "412 of 420 devices on app:2.0, 3 failed". */
-    static String devicesWords(FleetView.DeviceCounts c, String set) {
+    static String devicesWords(ChannelView.DeviceCounts c, String set) {
         if (c == null) {
             return null;
         }
         return c.onSet() + " of " + c.total() + " devices on " + set + ", " + c.failed() + " failed";
     }
 
-    String words(FleetRelease r) {
+    String words(ChannelRelease r) {
         String s = systemsWords(systems(r));
         String d = devicesWords(devices(r), r.distributionSet);
         return s == null ? d : d == null ? s : s + "; " + d;

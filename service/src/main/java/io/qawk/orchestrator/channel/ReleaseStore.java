@@ -27,25 +27,25 @@ public class ReleaseStore {
     ReleaseStatus status;
 
     /** A current release and its channel, as a pass starts from them (detached). */
-    public record Current(FleetRelease release, Fleet fleet) {
+    public record Current(ChannelRelease release, Channel fleet) {
     }
 
     @Transactional
     public List<Long> currentReleaseIds() {
-        return FleetRelease.<FleetRelease>list("state", FleetRelease.State.CURRENT).stream().map(r -> r.id).toList();
+        return ChannelRelease.<ChannelRelease>list("state", ChannelRelease.State.CURRENT).stream().map(r -> r.id).toList();
     }
 
     /** The release, if it is still current, with its channel. */
     @Transactional
     public Current current(long releaseId) {
-        FleetRelease r = FleetRelease.findById(releaseId);
-        return r == null || r.state != FleetRelease.State.CURRENT ? null : new Current(r, Fleet.findById(r.fleetId));
+        ChannelRelease r = ChannelRelease.findById(releaseId);
+        return r == null || r.state != ChannelRelease.State.CURRENT ? null : new Current(r, Channel.findById(r.fleetId));
     }
 
     /** The release as the planner sees it, read afresh, with the settings of its channel. */
     @Transactional(Transactional.TxType.MANDATORY)
-    public ReleasePlanner.Release planned(long releaseId, Fleet fleet) {
-        FleetRelease r = FleetRelease.findById(releaseId);
+    public ReleasePlanner.Release planned(long releaseId, Channel fleet) {
+        ChannelRelease r = ChannelRelease.findById(releaseId);
         return new ReleasePlanner.Release(r.halted, r.acceptedFailures, r.completedAt, fleet.name, fleet.deviceMaxFailed,
                 fleet.deviceBatchSize, fleet.maxFailed);
     }
@@ -118,11 +118,11 @@ public class ReleaseStore {
 
     @Transactional(Transactional.TxType.MANDATORY)
     public ToEvaluate toEvaluate(long releaseId) {
-        FleetRelease r = FleetRelease.findById(releaseId);
-        Fleet fleet = Fleet.findById(r.fleetId);
+        ChannelRelease r = ChannelRelease.findById(releaseId);
+        Channel fleet = Channel.findById(r.fleetId);
         DeploymentPhase phase = r.deploymentId == null ? null
                 : deployments.brief(r.deploymentId).map(ChannelDeployments.Brief::phase).orElse(null);
-        FleetView.SystemCounts systems = phase == null ? null : status.systems(r);
+        ChannelView.SystemCounts systems = phase == null ? null : status.systems(r);
         return new ToEvaluate(planned(releaseId, fleet), phase, systems == null ? 0 : systems.rolledBack(),
                 r.distributionSetId != null, r.distributionSetId == null ? 0 : open(releaseId));
     }
@@ -130,7 +130,7 @@ public class ReleaseStore {
     /** Stores the evaluation: the halt, and the completion time set ({@code now}) or cleared. */
     @Transactional(Transactional.TxType.MANDATORY)
     public void save(long releaseId, ReleasePlanner.Evaluation e, Instant now) {
-        FleetRelease r = FleetRelease.findById(releaseId);
+        ChannelRelease r = ChannelRelease.findById(releaseId);
         e.halt().ifPresent(h -> halt(releaseId, h));
         if (e.completion() == ReleasePlanner.Completion.COMPLETED) {
             r.completedAt = now;
@@ -143,15 +143,15 @@ public class ReleaseStore {
 
     @Transactional(Transactional.TxType.MANDATORY)
     public void halt(long releaseId, ReleasePlanner.Halt halt) {
-        FleetRelease r = FleetRelease.findById(releaseId);
+        ChannelRelease r = ChannelRelease.findById(releaseId);
         r.halted = true;
         r.haltCause = halt.cause();
         r.haltReason = halt.reason();
         LOG.warnf("Release %d halted: %s", r.id, halt.reason());
     }
 
-    private static String channel(FleetRelease r) {
-        return Fleet.<Fleet>findById(r.fleetId).name;
+    private static String channel(ChannelRelease r) {
+        return Channel.<Channel>findById(r.fleetId).name;
     }
 
     private static ReleasePlanner.Device planned(ReleaseDevice d) {

@@ -182,7 +182,7 @@ class ReleasePlannerTest {
                 outcomes.put("failing-" + i, Outcome.FAILED);
             }
             Observed o = ReleasePlanner.observed(r, assigned, outcomes, before, T0, TIMEOUT);
-            assertThat(o.halt()).isEqualTo(halts ? Optional.of(new Halt(FleetRelease.HaltCause.DEVICES,
+            assertThat(o.halt()).isEqualTo(halts ? Optional.of(new Halt(ChannelRelease.HaltCause.DEVICES,
                     (before + now) + " standalone device(s) failed, more than channel 'pilot' allows (" + allowed + ")"))
                     : Optional.empty());
         }
@@ -192,7 +192,7 @@ class ReleasePlannerTest {
             Release r = new Release(false, 0, null, "pilot", 0, 3, 1);
             Observed o = ReleasePlanner.observed(r, List.of(device("slow", State.ASSIGNED)), Map.of(), 0,
                     T0.plus(TIMEOUT), TIMEOUT);
-            assertThat(o.halt()).map(Halt::cause).contains(FleetRelease.HaltCause.DEVICES);
+            assertThat(o.halt()).map(Halt::cause).contains(ChannelRelease.HaltCause.DEVICES);
         }
     }
 
@@ -311,7 +311,7 @@ class ReleasePlannerTest {
         @Test
         void theSystemsHaltSaysHowManyWentBackAndWhatTheOrchestratorAllows() {
             Evaluation e = ReleasePlanner.evaluate(release(), DeploymentPhase.FAILED, 2, false, 0);
-            assertThat(e.halt()).contains(new Halt(FleetRelease.HaltCause.SYSTEMS,
+            assertThat(e.halt()).contains(new Halt(ChannelRelease.HaltCause.SYSTEMS,
                     "2 system(s) rolled back, more than the orchestrator of 'pilot' allows (1)"));
         }
     }

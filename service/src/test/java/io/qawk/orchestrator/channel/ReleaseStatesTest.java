@@ -41,7 +41,7 @@ class ReleaseStatesTest {
 
     @ParameterizedTest(name = "{0} -> {1}")
     @MethodSource("releaseMoves")
-    void aReleaseIsSupersededOnceAndNeverCurrentAgain(FleetRelease.State from, FleetRelease.State to, boolean allowed) {
+    void aReleaseIsSupersededOnceAndNeverCurrentAgain(ChannelRelease.State from, ChannelRelease.State to, boolean allowed) {
         if (allowed) {
             assertThat(from.to(to)).isEqualTo(to);
         } else {
@@ -51,9 +51,9 @@ class ReleaseStatesTest {
     }
 
     static Stream<Arguments> releaseMoves() {
-        return Stream.of(Arguments.of(FleetRelease.State.CURRENT, FleetRelease.State.SUPERSEDED, true),
-                Arguments.of(FleetRelease.State.CURRENT, FleetRelease.State.CURRENT, true),
-                Arguments.of(FleetRelease.State.SUPERSEDED, FleetRelease.State.SUPERSEDED, true),
-                Arguments.of(FleetRelease.State.SUPERSEDED, FleetRelease.State.CURRENT, false));
+        return Stream.of(Arguments.of(ChannelRelease.State.CURRENT, ChannelRelease.State.SUPERSEDED, true),
+                Arguments.of(ChannelRelease.State.CURRENT, ChannelRelease.State.CURRENT, true),
+                Arguments.of(ChannelRelease.State.SUPERSEDED, ChannelRelease.State.SUPERSEDED, true),
+                Arguments.of(ChannelRelease.State.SUPERSEDED, ChannelRelease.State.CURRENT, false));
     }
 }

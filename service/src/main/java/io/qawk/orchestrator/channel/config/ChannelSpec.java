@@ -1,6 +1,6 @@
 package io.qawk.orchestrator.channel.config;
 
-import io.qawk.orchestrator.channel.FleetRequest;
+import io.qawk.orchestrator.channel.ChannelRequest;
 import io.qawk.orchestrator.window.Windows;
 
 import java.util.List;
@@ -31,11 +31,11 @@ public record ChannelSpec(int index, String name, String match, String promotesT
     /** The file declares no maintenance windows (yet): a channel it manages has none, whatever it had before. */
     static final Windows NO_WINDOWS = new Windows(null, null);
 
-    /** The settings as {@link io.qawk.orchestrator.channel.FleetService#applyManaged} takes them. */
-    public FleetRequest toRequest() {
-        return new FleetRequest(name, match, null, new FleetRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres,
+    /** The settings as {@link io.qawk.orchestrator.channel.ChannelService#applyManaged} takes them. */
+    public ChannelRequest toRequest() {
+        return new ChannelRequest(name, match, null, new ChannelRequest.Orchestrator(maxParallel, maxFailed, byCentre, centres,
                 verifyTimeoutSeconds, systemSoakSeconds, null, NO_WINDOWS),
-                new FleetRequest.Devices(deviceMaxFailed, deviceBatchSize), soakSeconds, null, null);
+                new ChannelRequest.Devices(deviceMaxFailed, deviceBatchSize), soakSeconds, null, null);
     }
 
     /** Where this channel is in the file, e.g. {@code channels[1] ('beta')}. */

@@ -1,8 +1,8 @@
 package io.qawk.orchestrator.channel.config;
 
 import io.qawk.orchestrator.common.InvalidRequestException;
-import io.qawk.orchestrator.channel.Fleet;
-import io.qawk.orchestrator.channel.FleetService;
+import io.qawk.orchestrator.channel.Channel;
+import io.qawk.orchestrator.channel.ChannelService;
 import io.quarkus.hibernate.orm.panache.Panache;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
@@ -25,7 +25,7 @@ import java.util.Set;
 
 /**
  * Configuration as code: at start-up, the channels of {@code qawk.fleets.file} (the Helm values) are validated as a
- * whole and then created or updated through {@link FleetService#applyManaged}, in one transaction, so the API shows
+ * whole and then created or updated through {@link ChannelService#applyManaged}, in one transaction, so the API shows
  * them as {@code managedBy: "configuration"} and refuses to change their settings. A channel the file no longer
  * declares is handed back to the API ({@code managedBy: "api"}), never deleted. Replicas starting together apply
  * one after the other (a Postgres transaction lock). Any problem stops the start with a message naming the value.
@@ -38,10 +38,10 @@ public class ChannelsFromConfiguration {
     static final int LOCK_NAMESPACE = 0x51415759;
 
     @Inject
-    FleetsConfig config;
+    ChannelsConfig config;
 
     @Inject
-    FleetService fleets;
+    ChannelService fleets;
 
     @Inject
     Clock clock;
@@ -78,7 +78,7 @@ public class ChannelsFromConfiguration {
             List<String> problems = new ArrayList<>();
             for (ChannelSpec c : channels) {
                 if (c.promotesTo() != null && !declared.containsKey(c.promotesTo())) {
-                    Fleet target = Fleet.findByName(c.promotesTo()).orElse(null);
+                    Channel target = Channel.findByName(c.promotesTo()).orElse(null);
                     if (target == null) {
                         problems.add(ChannelsValidation.PREFIX + "channels[" + c.index() + "].promotesTo names '"
                                 + c.promotesTo() + "', which is neither declared nor an existing channel");
@@ -94,7 +94,7 @@ public class ChannelsFromConfiguration {
             List<String> created = new ArrayList<>();
             List<String> updated = new ArrayList<>();
             for (ChannelSpec c : promotionTargetsFirst(channels, declared)) {
-                boolean exists = Fleet.findByName(c.name()).isPresent();
+                boolean exists = Channel.findByName(c.name()).isPresent();
                 try {
                     fleets.applyManaged(c.toRequest(), c.promotesTo());
                 } catch (InvalidRequestException e) {
@@ -107,7 +107,7 @@ public class ChannelsFromConfiguration {
                 (exists ? updated : created).add(c.name());
             }
             List<String> handedBack = new ArrayList<>();
-            for (Fleet f : Fleet.<Fleet>list("managedBy", "configuration")) {
+            for (Channel f : Channel.<Channel>list("managedBy", "configuration")) {
                 if (!declared.containsKey(f.name)) {
                     f.managedBy = "api";
                     f.updatedAt = clock.instant();
@@ -118,9 +118,9 @@ public class ChannelsFromConfiguration {
         });
     }
 
-    private static boolean reaches(Fleet from, String name) {
+    private static boolean reaches(Channel from, String name) {
         Set<Long> seen = new HashSet<>();
-        for (Fleet f = from; f != null && seen.add(f.id); f = f.promotesToId == null ? null : Fleet.findById(f.promotesToId)) {
+        for (Channel f = from; f != null && seen.add(f.id); f = f.promotesToId == null ? null : Channel.findById(f.promotesToId)) {
             if (f.name.equals(name)) {
                 return true;
             }

@@ -29,7 +29,7 @@ import java.util.Set;
  *     devices: {maxFailed: 0, batchSize: 500}
  *     soakSeconds: 3600
  * </pre>
- * The limits are the API's (see {@code FleetService}); anything not listed is refused as an unknown key.
+ * The limits are the API's (see {@code ChannelService}); anything not listed is refused as an unknown key.
  */
 public final class ChannelsValidation {
 

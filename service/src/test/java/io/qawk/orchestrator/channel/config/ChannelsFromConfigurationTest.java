@@ -25,7 +25,7 @@ class ChannelsFromConfigurationTest {
     ChannelsFromConfiguration channels;
 
     @Inject
-    FleetsConfig config;
+    ChannelsConfig config;
 
     private static Map<String, Object> channel(String name) {
         JsonPath all = Api.viewer().get("/qawk/v1/fleets").then().statusCode(200).extract().jsonPath();

@@ -11,7 +11,7 @@ import java.util.List;
  * {@code distributionSetId} and/or {@code manifestId} make a new release.
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
-public record FleetRequest(String name, String match, Long promotesTo, Orchestrator orchestrator, Devices devices,
+public record ChannelRequest(String name, String match, Long promotesTo, Orchestrator orchestrator, Devices devices,
                            Integer soakSeconds, Long distributionSetId, Long manifestId) {
 
     /**

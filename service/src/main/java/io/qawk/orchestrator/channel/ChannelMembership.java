@@ -23,7 +23,7 @@ import java.util.Map;
  * a conflict: it counts as in neither, so no channel ever updates it, and its system shows as mixed.
  */
 @ApplicationScoped
-public class FleetMembership implements InventoryContributor {
+public class ChannelMembership implements InventoryContributor {
 
     @Inject
     HawkbitGateway hawkbit;
@@ -36,11 +36,11 @@ public class FleetMembership implements InventoryContributor {
 
     @Override
     public int refresh() {
-        List<Fleet> fleets = QuarkusTransaction.requiringNew().call(() -> Fleet.<Fleet>listAll());
+        List<Channel> fleets = QuarkusTransaction.requiringNew().call(() -> Channel.<Channel>listAll());
         Map<Long, List<String>> members = new LinkedHashMap<>();
         Map<String, Integer> count = new HashMap<>();
         int requests = 0;
-        for (Fleet f : fleets) {
+        for (Channel f : fleets) {
             List<String> ids = hawkbit.targets(f.match).stream().map(HawkbitTarget::controllerId).toList();
             requests += Math.max(1, (ids.size() + 499) / 500);
             members.put(f.id, ids);

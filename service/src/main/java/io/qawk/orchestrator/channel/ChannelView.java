@@ -7,8 +7,8 @@ import java.util.List;
  * A channel as the API shows it, with its current release and whether that release may be promoted; and its members
  * that form no system ({@code problemDevices} counts them all, {@code problems} lists the first 100).
  */
-public record FleetView(long id, String name, String match, Long promotesTo, String promotesToName,
-                        FleetRequest.Orchestrator orchestrator, FleetRequest.Devices devices, int soakSeconds,
+public record ChannelView(long id, String name, String match, Long promotesTo, String promotesToName,
+                        ChannelRequest.Orchestrator orchestrator, ChannelRequest.Devices devices, int soakSeconds,
                         String managedBy, ReleaseView release, Gate gate, Instant createdAt, Instant updatedAt,
                         int problemDevices, List<ChannelProblems.ProblemDevice> problems) {
 

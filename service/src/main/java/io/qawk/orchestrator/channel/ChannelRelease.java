@@ -17,7 +17,7 @@ import java.util.Optional;
 /** A channel's release: a set for its standalone devices and/or a manifest for its systems (through a deployment). */
 @Entity
 @Table(name = "fleet_release")
-public class FleetRelease extends PanacheEntityBase {
+public class ChannelRelease extends PanacheEntityBase {
 
     /** CURRENT until a newer release of the channel supersedes it; never back. {@link #to} is the one guard. */
     public enum State {
@@ -87,7 +87,7 @@ public class FleetRelease extends PanacheEntityBase {
     @Version
     public long version;
 
-    public static Optional<FleetRelease> current(long fleetId) {
+    public static Optional<ChannelRelease> current(long fleetId) {
         return find("fleetId = ?1 and state = ?2 order by id desc", fleetId, State.CURRENT).firstResultOptional();
     }
 }

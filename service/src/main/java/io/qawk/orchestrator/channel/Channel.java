@@ -21,7 +21,7 @@ import java.util.Optional;
 /** A channel: the targets its query matches, the channel it promotes to, and how its orchestrator works. */
 @Entity
 @Table(name = "fleet")
-public class Fleet extends PanacheEntityBase {
+public class Channel extends PanacheEntityBase {
 
     @Id
     @GeneratedValue(strategy = GenerationType.IDENTITY)
@@ -97,7 +97,7 @@ public class Fleet extends PanacheEntityBase {
         return metricGateQuery == null ? null : new MetricGate(metricGateQuery, metricGateCondition);
     }
 
-    public static Optional<Fleet> findByName(String name) {
+    public static Optional<Channel> findByName(String name) {
         return find("name", name).firstResultOptional();
     }
 }

@@ -22,7 +22,7 @@ import static org.hamcrest.Matchers.equalTo;
 /** Channels against the real hawkBit: releases with both halves, promotion, halts, and following the channel. */
 @QuarkusTest
 @QuarkusTestResource(HawkbitTestResource.class)
-class FleetEndToEndTest {
+class ChannelEndToEndTest {
 
     static final Duration WITHIN = Duration.ofSeconds(150);
 

@@ -17,7 +17,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * person) and, per channel, the current release's systems and standalone devices by state.
  */
 @ApplicationScoped
-public class FleetMetrics {
+public class ChannelMetrics {
 
     @Inject
     MeterRegistry registry;
@@ -50,19 +50,19 @@ public class FleetMetrics {
         }
         long h = 0;
         values.values().forEach(v -> v.set(0));
-        for (FleetRelease r : FleetRelease.<FleetRelease>list("state", FleetRelease.State.CURRENT)) {
-            Fleet f = Fleet.findById(r.fleetId);
+        for (ChannelRelease r : ChannelRelease.<ChannelRelease>list("state", ChannelRelease.State.CURRENT)) {
+            Channel f = Channel.findById(r.fleetId);
             if (r.halted) {
                 h++;
             }
-            FleetView.SystemCounts s = status.systems(r);
+            ChannelView.SystemCounts s = status.systems(r);
             if (s != null) {
                 set("systems", f.name, "updated", s.updated());
                 set("systems", f.name, "rolled_back", s.rolledBack());
                 set("systems", f.name, "under_way", s.underWay());
                 set("systems", f.name, "pending", s.pending());
             }
-            FleetView.DeviceCounts d = ReleaseStatus.devices(r);
+            ChannelView.DeviceCounts d = ReleaseStatus.devices(r);
             if (d != null) {
                 set("devices", f.name, "on_set", d.onSet());
                 set("devices", f.name, "failed", d.failed());

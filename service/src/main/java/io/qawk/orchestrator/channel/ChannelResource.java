@@ -25,10 +25,10 @@ import java.util.List;
 /** Channels (fleets): settings, releases of a set and a manifest, resume and promotion. */
 @Path("/qawk/v1/fleets")
 @Produces(MediaType.APPLICATION_JSON)
-public class FleetResource {
+public class ChannelResource {
 
     @Inject
-    FleetService service;
+    ChannelService service;
 
     @Inject
     SecurityIdentity identity;
@@ -44,28 +44,28 @@ public class FleetResource {
 
     @GET
     @Transactional
-    public List<FleetView> list() {
+    public List<ChannelView> list() {
         return service.list().stream().map(this::view).toList();
     }
 
     @GET
     @Path("{id}")
     @Transactional
-    public FleetView get(@PathParam("id") long id) {
+    public ChannelView get(@PathParam("id") long id) {
         return view(service.get(id));
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    public Response create(FleetRequest request, @Context UriInfo uri) {
-        Fleet f = service.create(request, actor());
+    public Response create(ChannelRequest request, @Context UriInfo uri) {
+        Channel f = service.create(request, actor());
         return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(f.id)).build()).entity(get(f.id)).build();
     }
 
     @PUT
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public FleetView update(@PathParam("id") long id, FleetRequest request) {
+    public ChannelView update(@PathParam("id") long id, ChannelRequest request) {
         service.update(id, request, actor());
         return get(id);
     }
@@ -79,7 +79,7 @@ public class FleetResource {
 
     @POST
     @Path("{id}/resume")
-    public FleetView resume(@PathParam("id") long id) {
+    public ChannelView resume(@PathParam("id") long id) {
         service.resume(id, actor());
         return get(id);
     }
@@ -87,23 +87,23 @@ public class FleetResource {
     @POST
     @Path("{id}/promote")
     @Consumes(MediaType.APPLICATION_JSON)
-    public FleetView promote(@PathParam("id") long id, PromoteRequest body) {
-        FleetRelease r = service.promote(id, body, actor());
+    public ChannelView promote(@PathParam("id") long id, PromoteRequest body) {
+        ChannelRelease r = service.promote(id, body, actor());
         return get(r.fleetId);
     }
 
-    private FleetView view(Fleet f) {
-        Fleet target = f.promotesToId == null ? null : Fleet.findById(f.promotesToId);
-        FleetRelease r = FleetRelease.current(f.id).orElse(null);
-        FleetView.ReleaseView release = null;
+    private ChannelView view(Channel f) {
+        Channel target = f.promotesToId == null ? null : Channel.findById(f.promotesToId);
+        ChannelRelease r = ChannelRelease.current(f.id).orElse(null);
+        ChannelView.ReleaseView release = null;
         if (r != null) {
             Manifest m = r.manifestId == null ? null : Manifest.findById(r.manifestId);
             ChannelDeployments.Brief d = r.deploymentId == null ? null : deployments.brief(r.deploymentId).orElse(null);
-            FleetView.SystemCounts systems = status.systems(r);
-            FleetView.DeviceCounts devices = ReleaseStatus.devices(r);
+            ChannelView.SystemCounts systems = status.systems(r);
+            ChannelView.DeviceCounts devices = ReleaseStatus.devices(r);
             ManifestRevision.Pinned pinned = d == null ? null : ManifestRevision.pinned(d.manifestRevisionId());
             String state = r.halted ? "HALTED" : r.completedAt != null ? "COMPLETE" : "RUNNING";
-            release = new FleetView.ReleaseView(r.id, r.distributionSetId, r.distributionSet, r.manifestId,
+            release = new ChannelView.ReleaseView(r.id, r.distributionSetId, r.distributionSet, r.manifestId,
                     m == null ? null : m.name, r.deploymentId, d == null ? null : d.phase().name(), state,
                     r.completedAt != null, r.halted, r.haltCause == null ? null : r.haltCause.name(), r.haltReason,
                     systems, devices, ReleaseStatus.systemsWords(systems),
@@ -111,10 +111,10 @@ public class FleetResource {
                     r.completedAt, pinned == null ? null : pinned.revision(), pinned != null && pinned.manifestChangedSince());
         }
         ChannelProblems.Listing problemList = problems.of(f.id);
-        return new FleetView(f.id, f.name, f.match, f.promotesToId, target == null ? null : target.name,
-                new FleetRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres),
+        return new ChannelView(f.id, f.name, f.match, f.promotesToId, target == null ? null : target.name,
+                new ChannelRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres),
                         f.orchestratorVerifyTimeoutSeconds, f.orchestratorSoakSeconds, f.metricGate(), f.windows),
-                new FleetRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy, release,
+                new ChannelRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy, release,
                 service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices());
     }
 

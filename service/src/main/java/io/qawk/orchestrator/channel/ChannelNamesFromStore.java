@@ -7,10 +7,10 @@ import java.util.Optional;
 
 /** Channels' names for deployments, which check the channel a request names (issue 36). */
 @ApplicationScoped
-class FleetNames implements ChannelNames {
+class ChannelNamesFromStore implements ChannelNames {
 
     @Override
     public Optional<String> name(long channelId) {
-        return Fleet.<Fleet>findByIdOptional(channelId).map(f -> f.name);
+        return Channel.<Channel>findByIdOptional(channelId).map(f -> f.name);
     }
 }

@@ -6,7 +6,7 @@ import java.util.Optional;
 
 /** Channels as configuration ({@code qawk.fleets.*}). */
 @ConfigMapping(prefix = "qawk.fleets")
-public interface FleetsConfig {
+public interface ChannelsConfig {
 
     /**
      * A YAML or JSON file of channels applied at start-up ({@code QAWK_FLEETS_FILE}; the Helm chart mounts its

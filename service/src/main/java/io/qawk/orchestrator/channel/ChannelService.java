@@ -34,7 +34,7 @@ import java.util.Set;
  * commands that apply them.
  */
 @ApplicationScoped
-public class FleetService {
+public class ChannelService {
 
 
     @Inject
@@ -52,12 +52,12 @@ public class FleetService {
     @Inject
     MetricGates metricGates;
 
-    public List<Fleet> list() {
-        return Fleet.list("order by name");
+    public List<Channel> list() {
+        return Channel.list("order by name");
     }
 
-    public Fleet get(long id) {
-        Fleet f = Fleet.findById(id);
+    public Channel get(long id) {
+        Channel f = Channel.findById(id);
         if (f == null) {
             throw new NotFoundException("channel", id);
         }
@@ -65,7 +65,7 @@ public class FleetService {
     }
 
     @Transactional
-    public Fleet create(FleetRequest r, String actor) {
+    public Channel create(ChannelRequest r, String actor) {
         if (r == null) {
             throw new InvalidRequestException("", "a JSON body with name and match is required");
         }
@@ -75,10 +75,10 @@ public class FleetService {
         validateSettings(r, null, errors);
         DistributionSetRef set = validateRelease(r, errors);
         errors.throwIfAny();
-        if (Fleet.findByName(r.name()).isPresent()) {
+        if (Channel.findByName(r.name()).isPresent()) {
             throw new ConflictException("a channel named '" + r.name() + "' already exists");
         }
-        Fleet f = new Fleet();
+        Channel f = new Channel();
         f.name = r.name();
         f.match = r.match();
         f.createdAt = clock.instant();
@@ -93,11 +93,11 @@ public class FleetService {
 
     /** Changes the given settings and, when a set or manifest is given, releases it. */
     @Transactional
-    public Fleet update(long id, FleetRequest r, String actor) {
+    public Channel update(long id, ChannelRequest r, String actor) {
         if (r == null) {
             throw new InvalidRequestException("", "a JSON body is required");
         }
-        Fleet f = Fleet.findById(id, LockModeType.PESSIMISTIC_WRITE);
+        Channel f = Channel.findById(id, LockModeType.PESSIMISTIC_WRITE);
         if (f == null) {
             throw new NotFoundException("channel", id);
         }
@@ -117,7 +117,7 @@ public class FleetService {
             throw new ConflictException("channel '" + f.name + "' is managed by configuration (Helm values); "
                     + "change its settings there. Releases through the API are allowed.");
         }
-        if (r.name() != null && !r.name().equals(f.name) && Fleet.findByName(r.name()).isPresent()) {
+        if (r.name() != null && !r.name().equals(f.name) && Channel.findByName(r.name()).isPresent()) {
             throw new ConflictException("a channel named '" + r.name() + "' already exists");
         }
         if (changesSettings) {
@@ -138,11 +138,11 @@ public class FleetService {
 
     @Transactional
     public void delete(long id) {
-        Fleet f = get(id);
-        if (Fleet.count("promotesToId", f.id) > 0) {
+        Channel f = get(id);
+        if (Channel.count("promotesToId", f.id) > 0) {
             throw new ConflictException("channel '" + f.name + "' is the promotion target of another channel; change that first");
         }
-        FleetRelease.current(f.id).ifPresent(r -> {
+        ChannelRelease.current(f.id).ifPresent(r -> {
             if (r.deploymentId != null) {
                 deployments.brief(r.deploymentId).filter(d -> !d.phase().ended()).ifPresent(d -> {
                     throw new ConflictException("channel '" + f.name + "' has a release whose deployment "
@@ -156,20 +156,20 @@ public class FleetService {
 
     /** Settings from configuration (Helm values): created or updated, and marked as managed by configuration. */
     @Transactional
-    public Fleet applyManaged(FleetRequest r, String promotesToName) {
-        Fleet f = Fleet.findByName(r.name()).orElseGet(Fleet::new);
+    public Channel applyManaged(ChannelRequest r, String promotesToName) {
+        Channel f = Channel.findByName(r.name()).orElseGet(Channel::new);
         boolean isNew = f.id == null;
         FieldErrors errors = new FieldErrors();
         TargetQuerySyntax.problem(r.match()).ifPresent(p -> errors.add("match", p));
-        validateSettings(new FleetRequest(r.name(), r.match(), null, r.orchestrator(), r.devices(), r.soakSeconds(),
+        validateSettings(new ChannelRequest(r.name(), r.match(), null, r.orchestrator(), r.devices(), r.soakSeconds(),
                 null, null), isNew ? null : f, errors);
         errors.throwIfAny();
         f.name = r.name();
         f.match = r.match();
         f.managedBy = "configuration";
-        applySettings(f, new FleetRequest(null, null, null, r.orchestrator(), r.devices(), r.soakSeconds(), null, null));
+        applySettings(f, new ChannelRequest(null, null, null, r.orchestrator(), r.devices(), r.soakSeconds(), null, null));
         if (promotesToName != null) {
-            f.promotesToId = Fleet.findByName(promotesToName).map(t -> t.id).orElseThrow(() ->
+            f.promotesToId = Channel.findByName(promotesToName).map(t -> t.id).orElseThrow(() ->
                     new IllegalStateException("channel '" + r.name() + "' promotes to '" + promotesToName
                             + "', which is not declared"));
         } else {
@@ -184,9 +184,9 @@ public class FleetService {
         return f;
     }
 
-    private void validateSettings(FleetRequest r, Fleet existing, FieldErrors errors) {
+    private void validateSettings(ChannelRequest r, Channel existing, FieldErrors errors) {
         if (r.promotesTo() != null) {
-            Fleet target = Fleet.findById(r.promotesTo());
+            Channel target = Channel.findById(r.promotesTo());
             if (target == null) {
                 errors.add("promotesTo", "channel " + r.promotesTo() + " does not exist");
             } else if (existing != null && wouldCycle(existing.id, target)) {
@@ -194,7 +194,7 @@ public class FleetService {
             }
         }
         if (r.orchestrator() != null) {
-            FleetRequest.Orchestrator o = r.orchestrator();
+            ChannelRequest.Orchestrator o = r.orchestrator();
             if (o.maxParallel() != null) {
                 errors.check(o.maxParallel() >= 1 && o.maxParallel() <= 10_000, "orchestrator.maxParallel",
                         "must be between 1 and 10000");
@@ -239,9 +239,9 @@ public class FleetService {
         }
     }
 
-    private static boolean wouldCycle(long selfId, Fleet target) {
+    private static boolean wouldCycle(long selfId, Channel target) {
         Set<Long> seen = new HashSet<>();
-        for (Fleet f = target; f != null; f = f.promotesToId == null ? null : Fleet.findById(f.promotesToId)) {
+        for (Channel f = target; f != null; f = f.promotesToId == null ? null : Channel.findById(f.promotesToId)) {
             if (f.id == selfId || !seen.add(f.id)) {
                 return true;
             }
@@ -249,7 +249,7 @@ public class FleetService {
         return false;
     }
 
-    private DistributionSetRef validateRelease(FleetRequest r, FieldErrors errors) {
+    private DistributionSetRef validateRelease(ChannelRequest r, FieldErrors errors) {
         DistributionSetRef set = null;
         if (r.manifestId() != null && Manifest.findById(r.manifestId()) == null) {
             errors.add("manifestId", "manifest " + r.manifestId() + " does not exist");
@@ -265,12 +265,12 @@ public class FleetService {
         return set;
     }
 
-    private static void applySettings(Fleet f, FleetRequest r) {
+    private static void applySettings(Channel f, ChannelRequest r) {
         if (r.promotesTo() != null) {
             f.promotesToId = r.promotesTo();
         }
         if (r.orchestrator() != null) {
-            FleetRequest.Orchestrator o = r.orchestrator();
+            ChannelRequest.Orchestrator o = r.orchestrator();
             if (o.maxParallel() != null) {
                 f.maxParallel = o.maxParallel();
             }
@@ -311,20 +311,20 @@ public class FleetService {
     }
 
     /** A new release supersedes the current one: its deployment starts no new system; the new one photographs afresh. */
-    FleetRelease release(Fleet f, DistributionSetRef set, Long manifestId, Long promotedFrom, String actor) {
+    ChannelRelease release(Channel f, DistributionSetRef set, Long manifestId, Long promotedFrom, String actor) {
         return release(f, set, manifestId, null, promotedFrom, actor);
     }
 
     /** … with the manifest's revision given (promotion: what passed the gate goes on), or frozen now when null. */
-    FleetRelease release(Fleet f, DistributionSetRef set, Long manifestId, Long manifestRevisionId, Long promotedFrom,
+    ChannelRelease release(Channel f, DistributionSetRef set, Long manifestId, Long manifestRevisionId, Long promotedFrom,
                          String actor) {
-        FleetRelease.current(f.id).ifPresent(old -> {
-            old.state = old.state.to(FleetRelease.State.SUPERSEDED);
+        ChannelRelease.current(f.id).ifPresent(old -> {
+            old.state = old.state.to(ChannelRelease.State.SUPERSEDED);
             if (old.deploymentId != null) {
                 deployments.abortIfOpen(old.deploymentId, actor);
             }
         });
-        FleetRelease r = new FleetRelease();
+        ChannelRelease r = new ChannelRelease();
         r.fleetId = f.id;
         r.distributionSetId = set == null ? null : set.id();
         r.distributionSet = set == null ? null : set.label();
@@ -346,14 +346,14 @@ public class FleetService {
 
     /** Resumes a halted release: nothing resumes by itself. */
     @Transactional
-    public FleetRelease resume(long fleetId, String actor) {
-        Fleet f = get(fleetId);
-        FleetRelease r = FleetRelease.current(f.id).orElseThrow(() ->
+    public ChannelRelease resume(long fleetId, String actor) {
+        Channel f = get(fleetId);
+        ChannelRelease r = ChannelRelease.current(f.id).orElseThrow(() ->
                 new ConflictException("nothing has been released to channel '" + f.name + "'"));
         if (!r.halted) {
             throw new ConflictException("the release of channel '" + f.name + "' is not halted");
         }
-        if (r.haltCause == FleetRelease.HaltCause.SYSTEMS && r.deploymentId != null) {
+        if (r.haltCause == ChannelRelease.HaltCause.SYSTEMS && r.deploymentId != null) {
             if (deployments.brief(r.deploymentId).map(ChannelDeployments.Brief::phase).orElse(null)
                     == DeploymentPhase.FAILED) {
                 throw new ConflictException("the orchestrator of channel '" + f.name + "' still has more failed systems "
@@ -369,14 +369,14 @@ public class FleetService {
 
     /** Promotes the current release to the next channel, when the gate allows. */
     @Transactional
-    public FleetRelease promote(long fleetId, PromoteRequest body, String actor) {
-        Fleet f = get(fleetId);
-        FleetView.Gate gate = gate(f);
+    public ChannelRelease promote(long fleetId, PromoteRequest body, String actor) {
+        Channel f = get(fleetId);
+        ChannelView.Gate gate = gate(f);
         if (!gate.canPromote()) {
             throw new ConflictException("cannot promote from '" + f.name + "': " + gate.reason());
         }
-        FleetRelease from = FleetRelease.current(f.id).orElseThrow();
-        Fleet target = get(f.promotesToId);
+        ChannelRelease from = ChannelRelease.current(f.id).orElseThrow();
+        Channel target = get(f.promotesToId);
         boolean withManifest = body == null || body.orchestrator() == null || body.orchestrator();
         DistributionSetRef set = from.distributionSetId == null ? null
                 : hawkbit.distributionSet(from.distributionSetId).orElseThrow(() -> new ConflictException(
@@ -392,27 +392,27 @@ public class FleetService {
     }
 
     /** Whether the current release may leave this channel. */
-    public FleetView.Gate gate(Fleet f) {
+    public ChannelView.Gate gate(Channel f) {
         if (f.promotesToId == null) {
-            return new FleetView.Gate(false, "channel '" + f.name + "' promotes to no other channel");
+            return new ChannelView.Gate(false, "channel '" + f.name + "' promotes to no other channel");
         }
-        FleetRelease r = FleetRelease.current(f.id).orElse(null);
+        ChannelRelease r = ChannelRelease.current(f.id).orElse(null);
         if (r == null) {
-            return new FleetView.Gate(false, "nothing has been released to '" + f.name + "'");
+            return new ChannelView.Gate(false, "nothing has been released to '" + f.name + "'");
         }
         if (r.halted) {
-            return new FleetView.Gate(false, "the release is halted: " + r.haltReason);
+            return new ChannelView.Gate(false, "the release is halted: " + r.haltReason);
         }
         if (r.completedAt == null) {
-            return new FleetView.Gate(false, "the release has not reached every device and system of '" + f.name
+            return new ChannelView.Gate(false, "the release has not reached every device and system of '" + f.name
                     + "' yet (" + status.words(r) + ")");
         }
         Instant soaked = r.completedAt.plusSeconds(f.soakSeconds);
         Instant now = clock.instant();
         if (now.isBefore(soaked)) {
-            return new FleetView.Gate(false, "the release must soak in '" + f.name + "' until " + soaked + " ("
+            return new ChannelView.Gate(false, "the release must soak in '" + f.name + "' until " + soaked + " ("
                     + Duration.between(now, soaked).toSeconds() + " s more)");
         }
-        return new FleetView.Gate(true, "ready to promote to " + Fleet.<Fleet>findById(f.promotesToId).name);
+        return new ChannelView.Gate(true, "ready to promote to " + Channel.<Channel>findById(f.promotesToId).name);
     }
 }
