@@ -36,11 +36,11 @@ public class ChannelMembership implements InventoryContributor {
 
     @Override
     public int refresh() {
-        List<Channel> fleets = QuarkusTransaction.requiringNew().call(() -> Channel.<Channel>listAll());
+        List<Channel> channels = QuarkusTransaction.requiringNew().call(() -> Channel.<Channel>listAll());
         Map<Long, List<String>> members = new LinkedHashMap<>();
         Map<String, Integer> count = new HashMap<>();
         int requests = 0;
-        for (Channel f : fleets) {
+        for (Channel f : channels) {
             List<String> ids = hawkbit.targets(f.match).stream().map(HawkbitTarget::controllerId).toList();
             requests += Math.max(1, (ids.size() + 499) / 500);
             members.put(f.id, ids);

@@ -51,7 +51,7 @@ public class ChannelMetrics {
         long h = 0;
         values.values().forEach(v -> v.set(0));
         for (ChannelRelease r : ChannelRelease.<ChannelRelease>list("state", ChannelRelease.State.CURRENT)) {
-            Channel f = Channel.findById(r.fleetId);
+            Channel f = Channel.findById(r.channelId);
             if (r.halted) {
                 h++;
             }
@@ -73,12 +73,12 @@ public class ChannelMetrics {
         halted.set(h);
     }
 
-    private void set(String what, String fleet, String state, long value) {
-        values.computeIfAbsent(what + "|" + fleet + "|" + state, k -> {
+    private void set(String what, String channel, String state, long value) {
+        values.computeIfAbsent(what + "|" + channel + "|" + state, k -> {
             AtomicLong v = new AtomicLong();
             gauges.register(Gauge.builder("qawk.fleet.release." + what, v, AtomicLong::get)
                     .description("The current release's " + what + " of a channel, by state")
-                    .tag("fleet", fleet).tag("state", state)::register);
+                    .tag("fleet", channel).tag("state", state)::register);
             return v;
         }).set(value);
     }

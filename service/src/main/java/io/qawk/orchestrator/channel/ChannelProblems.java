@@ -50,11 +50,11 @@ public class ChannelProblems {
     }
 
     /** The channel's standalone members: the devices its release's set goes to. */
-    public Set<String> standaloneMembers(long fleetId) {
+    public Set<String> standaloneMembers(long channelId) {
         Set<String> out = new HashSet<>();
         try (Connection c = dataSource.getConnection();
              PreparedStatement ps = c.prepareStatement("select fm.controller_id " + STANDALONE)) {
-            ps.setLong(1, fleetId);
+            ps.setLong(1, channelId);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.add(rs.getString(1));
@@ -66,11 +66,11 @@ public class ChannelProblems {
         return out;
     }
 
-    public Listing of(long fleetId) {
+    public Listing of(long channelId) {
         try (Connection c = dataSource.getConnection()) {
             int total;
             try (PreparedStatement ps = c.prepareStatement("select count(*) " + MEMBERS + PROBLEM)) {
-                ps.setLong(1, fleetId);
+                ps.setLong(1, channelId);
                 try (ResultSet rs = ps.executeQuery()) {
                     rs.next();
                     total = rs.getInt(1);
@@ -85,7 +85,7 @@ public class ChannelProblems {
                         + " where fm.fleet_id = ? and not fm.conflict and not exists (select 1 from system_member s"
                         + " where s.controller_id = fm.controller_id and s.problem is null)"
                         + " order by fm.controller_id, m.system_type_id limit " + LISTED)) {
-                    ps.setLong(1, fleetId);
+                    ps.setLong(1, channelId);
                     try (ResultSet rs = ps.executeQuery()) {
                         while (rs.next()) {
                             devices.add(new ProblemDevice(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),

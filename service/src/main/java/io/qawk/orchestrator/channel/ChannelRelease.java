@@ -40,7 +40,7 @@ public class ChannelRelease extends PanacheEntityBase {
     public Long id;
 
     @Column(name = "fleet_id", nullable = false)
-    public long fleetId;
+    public long channelId;
 
     @Column(name = "distribution_set_id")
     public Long distributionSetId;
@@ -87,7 +87,7 @@ public class ChannelRelease extends PanacheEntityBase {
     @Version
     public long version;
 
-    public static Optional<ChannelRelease> current(long fleetId) {
-        return find("fleetId = ?1 and state = ?2 order by id desc", fleetId, State.CURRENT).firstResultOptional();
+    public static Optional<ChannelRelease> current(long channelId) {
+        return find("channelId = ?1 and state = ?2 order by id desc", channelId, State.CURRENT).firstResultOptional();
     }
 }

@@ -89,7 +89,7 @@ public class ChannelResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public ChannelView promote(@PathParam("id") long id, PromoteRequest body) {
         ChannelRelease r = service.promote(id, body, actor());
-        return get(r.fleetId);
+        return get(r.channelId);
     }
 
     private ChannelView view(Channel f) {

@@ -325,7 +325,7 @@ public class ChannelService {
             }
         });
         ChannelRelease r = new ChannelRelease();
-        r.fleetId = f.id;
+        r.channelId = f.id;
         r.distributionSetId = set == null ? null : set.id();
         r.distributionSet = set == null ? null : set.label();
         r.manifestId = manifestId;
@@ -346,8 +346,8 @@ public class ChannelService {
 
     /** Resumes a halted release: nothing resumes by itself. */
     @Transactional
-    public ChannelRelease resume(long fleetId, String actor) {
-        Channel f = get(fleetId);
+    public ChannelRelease resume(long channelId, String actor) {
+        Channel f = get(channelId);
         ChannelRelease r = ChannelRelease.current(f.id).orElseThrow(() ->
                 new ConflictException("nothing has been released to channel '" + f.name + "'"));
         if (!r.halted) {
@@ -369,8 +369,8 @@ public class ChannelService {
 
     /** Promotes the current release to the next channel, when the gate allows. */
     @Transactional
-    public ChannelRelease promote(long fleetId, PromoteRequest body, String actor) {
-        Channel f = get(fleetId);
+    public ChannelRelease promote(long channelId, PromoteRequest body, String actor) {
+        Channel f = get(channelId);
         ChannelView.Gate gate = gate(f);
         if (!gate.canPromote()) {
             throw new ConflictException("cannot promote from '" + f.name + "': " + gate.reason());

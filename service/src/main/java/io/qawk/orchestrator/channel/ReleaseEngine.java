@@ -104,7 +104,7 @@ public class ReleaseEngine {
             deployments.follow(r.deploymentId);
         }
         if (r.distributionSetId != null) {
-            standalone(r, current.fleet());
+            standalone(r, current.channel());
         }
         QuarkusTransaction.requiringNew().run(() -> {
             ReleaseStore.ToEvaluate e = store.toEvaluate(releaseId);
@@ -114,8 +114,8 @@ public class ReleaseEngine {
     }
 
     /** The standalone half: membership, observation, the device budget, and the next batch. */
-    private void standalone(ChannelRelease r, Channel fleet) {
-        Set<String> members = problems.standaloneMembers(fleet.id);
+    private void standalone(ChannelRelease r, Channel channel) {
+        Set<String> members = problems.standaloneMembers(channel.id);
         QuarkusTransaction.requiringNew().run(() ->
                 store.saveMembership(r.id, ReleasePlanner.membership(store.devices(r.id), members)));
 
@@ -124,7 +124,7 @@ public class ReleaseEngine {
                 .map(d -> new DeviceObserver.InFlight(d.controllerId(), r.distributionSetId, d.actionId())).toList());
         Instant now = clock.instant();
         List<String> batch = QuarkusTransaction.requiringNew().call(() -> {
-            ReleasePlanner.Observed observed = ReleasePlanner.observed(store.planned(r.id, fleet), assigned, outcomes,
+            ReleasePlanner.Observed observed = ReleasePlanner.observed(store.planned(r.id, channel), assigned, outcomes,
                     store.failed(r.id), now, config.defaultOrderTimeout());
             store.save(r.id, observed.changes(), null);
             observed.halt().ifPresent(h -> store.halt(r.id, h));

@@ -27,7 +27,7 @@ public class ReleaseStore {
     ReleaseStatus status;
 
     /** A current release and its channel, as a pass starts from them (detached). */
-    public record Current(ChannelRelease release, Channel fleet) {
+    public record Current(ChannelRelease release, Channel channel) {
     }
 
     @Transactional
@@ -39,15 +39,15 @@ public class ReleaseStore {
     @Transactional
     public Current current(long releaseId) {
         ChannelRelease r = ChannelRelease.findById(releaseId);
-        return r == null || r.state != ChannelRelease.State.CURRENT ? null : new Current(r, Channel.findById(r.fleetId));
+        return r == null || r.state != ChannelRelease.State.CURRENT ? null : new Current(r, Channel.findById(r.channelId));
     }
 
     /** The release as the planner sees it, read afresh, with the settings of its channel. */
     @Transactional(Transactional.TxType.MANDATORY)
-    public ReleasePlanner.Release planned(long releaseId, Channel fleet) {
+    public ReleasePlanner.Release planned(long releaseId, Channel channel) {
         ChannelRelease r = ChannelRelease.findById(releaseId);
-        return new ReleasePlanner.Release(r.halted, r.acceptedFailures, r.completedAt, fleet.name, fleet.deviceMaxFailed,
-                fleet.deviceBatchSize, fleet.maxFailed);
+        return new ReleasePlanner.Release(r.halted, r.acceptedFailures, r.completedAt, channel.name, channel.deviceMaxFailed,
+                channel.deviceBatchSize, channel.maxFailed);
     }
 
     @Transactional(Transactional.TxType.MANDATORY)
@@ -119,11 +119,11 @@ public class ReleaseStore {
     @Transactional(Transactional.TxType.MANDATORY)
     public ToEvaluate toEvaluate(long releaseId) {
         ChannelRelease r = ChannelRelease.findById(releaseId);
-        Channel fleet = Channel.findById(r.fleetId);
+        Channel channel = Channel.findById(r.channelId);
         DeploymentPhase phase = r.deploymentId == null ? null
                 : deployments.brief(r.deploymentId).map(ChannelDeployments.Brief::phase).orElse(null);
         ChannelView.SystemCounts systems = phase == null ? null : status.systems(r);
-        return new ToEvaluate(planned(releaseId, fleet), phase, systems == null ? 0 : systems.rolledBack(),
+        return new ToEvaluate(planned(releaseId, channel), phase, systems == null ? 0 : systems.rolledBack(),
                 r.distributionSetId != null, r.distributionSetId == null ? 0 : open(releaseId));
     }
 
@@ -151,7 +151,7 @@ public class ReleaseStore {
     }
 
     private static String channel(ChannelRelease r) {
-        return Channel.<Channel>findById(r.fleetId).name;
+        return Channel.<Channel>findById(r.channelId).name;
     }
 
     private static ReleasePlanner.Device planned(ReleaseDevice d) {

@@ -69,8 +69,8 @@ public class ChannelDeployments {
 
     /** The channel is deleted: its deployments stay, as deployments of no channel. */
     @Transactional
-    public void forgetChannel(long fleetId) {
-        SystemDeployment.update("fleetId = null where fleetId = ?1", fleetId);
+    public void forgetChannel(long channelId) {
+        SystemDeployment.update("channelId = null where channelId = ?1", channelId);
     }
 
     /**

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.fleet;
+import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
 import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
 import static io.qawk.orchestrator.testsupport.LaneFleet.sync;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -26,14 +26,14 @@ class ChannelEndToEndTest {
 
     static final Duration WITHIN = Duration.ofSeconds(150);
 
-    private static JsonPath awaitRelease(int fleetId, String state) {
+    private static JsonPath awaitRelease(int channelId, String state) {
         await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
-                .until(() -> state.equals(fleet(fleetId).getString("release.state")));
-        return fleet(fleetId);
+                .until(() -> state.equals(channelView(channelId).getString("release.state")));
+        return channelView(channelId);
     }
 
-    private static void release(int fleetId, String body) {
-        Api.admin().body(body).put("/qawk/v1/fleets/" + fleetId).then().statusCode(200);
+    private static void release(int channelId, String body) {
+        Api.admin().body(body).put("/qawk/v1/fleets/" + channelId).then().statusCode(200);
     }
 
     @Test
@@ -52,9 +52,9 @@ class ChannelEndToEndTest {
 
             release(dev, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + manifest + "}");
 
-            int deployment = fleet(dev).getInt("release.deploymentId");
+            int deployment = channelView(dev).getInt("release.deploymentId");
             LaneFleet.awaitState(deployment, "FINISHED", WITHIN);
-            JsonPath whileDevicePending = fleet(dev);
+            JsonPath whileDevicePending = channelView(dev);
             assertThat(whileDevicePending.getString("release.state")).isEqualTo("RUNNING");
             assertThat(whileDevicePending.getString("release.systemsSummary")).isEqualTo("2 of 2 systems updated, 0 rolled back");
             assertThat(whileDevicePending.getString("gate.reason")).contains("promotes to no other channel");
@@ -130,7 +130,7 @@ class ChannelEndToEndTest {
                     .post("/qawk/v1/systemdeployments/" + deployment + "/runs/" + runId + "/retry").then().statusCode(200);
             await().atMost(WITHIN).until(() -> "SUCCEEDED".equals(runs(deployment).getString("find { it.system == 'lane-01' }.state")));
             // taking one again is a decision about that system; the halted release still starts nothing new
-            assertThat(fleet(prod).getString("release.state")).isEqualTo("HALTED");
+            assertThat(channelView(prod).getString("release.state")).isEqualTo("HALTED");
             assertThat(runs(deployment).getString("find { it.system == 'lane-02' }.state")).isEqualTo("PENDING");
 
             Api.admin().post("/qawk/v1/fleets/" + prod + "/resume").then().statusCode(200);
@@ -148,7 +148,7 @@ class ChannelEndToEndTest {
             int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1}");
             fleet.discovered(3);
             release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
-            int deployment = fleet(prod).getInt("release.deploymentId");
+            int deployment = channelView(prod).getInt("release.deploymentId");
             assertThat(runs(deployment).getList("system")).containsExactly("lane-01", "lane-02");
 
             // lane-02 leaves the channel before the orchestrator reaches it: given up, not updated
@@ -185,7 +185,7 @@ class ChannelEndToEndTest {
             int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1}");
             fleet.discovered(3);
             release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
-            int deployment = fleet(prod).getInt("release.deploymentId");
+            int deployment = channelView(prod).getInt("release.deploymentId");
             Api.admin().post("/qawk/v1/systemdeployments/" + deployment + "/pause").then().statusCode(200);
 
             fleet.move("lane-03", "prod");
@@ -216,12 +216,12 @@ class ChannelEndToEndTest {
             fleet.discovered(1);
             int manifest = fleet.manifest("2.0", "2");
             release(prod, "{\"manifestId\": " + manifest + "}");
-            int first = fleet(prod).getInt("release.deploymentId");
+            int first = channelView(prod).getInt("release.deploymentId");
             assertThat(LaneFleet.deployment(first).getString("summary")).isEqualTo("waiting for systems to join");
 
             // superseded before any system came: the channel follows it no more; it ended with nothing in scope
             release(prod, "{\"manifestId\": " + manifest + "}");
-            int second = fleet(prod).getInt("release.deploymentId");
+            int second = channelView(prod).getInt("release.deploymentId");
             JsonPath old = LaneFleet.deployment(first);
             assertThat(old.getString("state")).isEqualTo("FINISHED");
             assertThat(old.getString("summary")).isEqualTo("finished: no system was in scope");
@@ -234,8 +234,8 @@ class ChannelEndToEndTest {
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).until(() ->
                     "1 of 1 updated, 0 rolled back".equals(LaneFleet.deployment(second).getString("summary")));
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).until(() ->
-                    "COMPLETE".equals(fleet(prod).getString("release.state"))
-                            && "1 of 1 systems updated, 0 rolled back".equals(fleet(prod).getString("release.systemsSummary")));
+                    "COMPLETE".equals(channelView(prod).getString("release.state"))
+                            && "1 of 1 systems updated, 0 rolled back".equals(channelView(prod).getString("release.systemsSummary")));
             assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
         }
     }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.fleet;
+import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -48,8 +48,8 @@ class ProblemDevicesEndToEndTest {
                     .put("/qawk/v1/fleets/" + dev).then().statusCode(200);
 
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
-                    .until(() -> "COMPLETE".equals(fleet(dev).getString("release.state")));
-            JsonPath done = fleet(dev);
+                    .until(() -> "COMPLETE".equals(channelView(dev).getString("release.state")));
+            JsonPath done = channelView(dev);
             assertThat(done.getString("release.devicesSummary")).isEqualTo("1 of 1 devices on " + p + "solo:2, 0 failed");
             assertThat(done.getString("release.systemsSummary")).isEqualTo("1 of 1 systems updated, 0 rolled back");
             assertThat(fleet.installedSetId(p + "kiosk-1")).isEqualTo(solo);

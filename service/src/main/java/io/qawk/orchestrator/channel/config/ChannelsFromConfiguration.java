@@ -41,7 +41,7 @@ public class ChannelsFromConfiguration {
     ChannelsConfig config;
 
     @Inject
-    ChannelService fleets;
+    ChannelService service;
 
     @Inject
     Clock clock;
@@ -96,7 +96,7 @@ public class ChannelsFromConfiguration {
             for (ChannelSpec c : promotionTargetsFirst(channels, declared)) {
                 boolean exists = Channel.findByName(c.name()).isPresent();
                 try {
-                    fleets.applyManaged(c.toRequest(), c.promotesTo());
+                    service.applyManaged(c.toRequest(), c.promotesTo());
                 } catch (InvalidRequestException e) {
                     throw new InvalidChannelsException(source, e.errors().stream().map(fe -> ChannelsValidation.PREFIX
                             + "channels[" + c.index() + "]." + fe.field() + " " + fe.message()).toList());

@@ -213,10 +213,10 @@ class HelmChartTest {
                 assertThat(v.has("emptyDir")).isTrue();
             }
         });
-        String fleetsFile = env.get("QAWK_FLEETS_FILE").path("value").asText();
+        String channelsFile = env.get("QAWK_FLEETS_FILE").path("value").asText();
         boolean mounted = false;
         for (JsonNode m : c.path("volumeMounts")) {
-            mounted |= fleetsFile.equals(m.path("mountPath").asText() + "/channels.yaml");
+            mounted |= channelsFile.equals(m.path("mountPath").asText() + "/channels.yaml");
         }
         assertThat(mounted).as("QAWK_FLEETS_FILE is on a mounted volume").isTrue();
         return c;
