@@ -53,6 +53,7 @@ class ChannelEndToEndTest {
             release(dev, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + manifest + "}");
 
             int deployment = channelView(dev).getInt("release.deploymentId");
+            assertThat(LaneFleet.deployment(deployment).getInt("fleetId")).as("the API's word for the channel").isEqualTo(dev);
             LaneFleet.awaitState(deployment, "FINISHED", WITHIN);
             JsonPath whileDevicePending = channelView(dev);
             assertThat(whileDevicePending.getString("release.state")).isEqualTo("RUNNING");
