@@ -88,7 +88,7 @@ class PackageDependenciesTest {
         Set<String> allowed = Set.of("ChannelDeployments", "DeploymentRequest", "DeploymentPhase", "ChannelNames");
         Map<String, Set<String>> used = new TreeMap<>();
         Pattern deploymentClass = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.(?:[a-z]\\w*\\.)*([A-Z]\\w*)");
-        for (Path file : javaFiles(MAIN.resolve("fleet"))) {
+        for (Path file : javaFiles(MAIN.resolve("channel"))) {
             Matcher m = deploymentClass.matcher(code(read(file)));
             while (m.find()) {
                 if (!allowed.contains(m.group(1))) {
@@ -96,7 +96,7 @@ class PackageDependenciesTest {
                 }
             }
         }
-        assertThat(used).as("deployment classes that fleet uses beyond %s", allowed).isEmpty();
+        assertThat(used).as("deployment classes that channel uses beyond %s", allowed).isEmpty();
     }
 
     /** The cycle finder itself, on a graph made up here: it names every cycle once, in dependency order. */
@@ -118,7 +118,7 @@ class PackageDependenciesTest {
     void readsCodeNotCommentsOrStrings() {
         String source = """
                 import io.qawk.orchestrator.hawkbit.Fiql;
-                /** see {@link io.qawk.orchestrator.fleet.Fleet} */
+                /** see {@link io.qawk.orchestrator.channel.Channel} */
                 class X { // io.qawk.orchestrator.ui.Y
                     String s = "io.qawk.orchestrator.yaml.Z \\" io.qawk.orchestrator.yaml.Z";
                     char c = '"';

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * What channels ask of system deployments: the whole of the deployments' API the {@code fleet} package uses, so that
+ * What channels ask of system deployments: the whole of the deployments' API the {@code channel} package uses, so that
  * it needs none of their entities or engine parts. Each method joins the caller's transaction.
  */
 @ApplicationScoped
@@ -69,8 +69,8 @@ public class ChannelDeployments {
 
     /** The channel is deleted: its deployments stay, as deployments of no channel. */
     @Transactional
-    public void forgetChannel(long fleetId) {
-        SystemDeployment.update("fleetId = null where fleetId = ?1", fleetId);
+    public void forgetChannel(long channelId) {
+        SystemDeployment.update("channelId = null where channelId = ?1", channelId);
     }
 
     /**

@@ -4,7 +4,7 @@ import java.util.Optional;
 
 /**
  * What deployments ask of channels, which they may not use directly (channels use deployments): a channel's name, or
- * empty when there is no such channel. Implemented by the {@code fleet} package.
+ * empty when there is no such channel. Implemented by the {@code channel} package.
  */
 public interface ChannelNames {
 

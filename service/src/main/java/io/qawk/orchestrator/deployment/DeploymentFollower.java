@@ -44,7 +44,7 @@ public class DeploymentFollower {
     @Transactional
     public int follow(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
-        if (d.fleetId == null || d.paused || d.aborted
+        if (d.channelId == null || d.paused || d.aborted
                 || !(d.phase == DeploymentPhase.RUNNING || d.phase == DeploymentPhase.FINISHED)) {
             return 0;
         }

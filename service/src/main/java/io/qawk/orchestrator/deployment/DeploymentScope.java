@@ -56,12 +56,12 @@ public class DeploymentScope {
         manifest.components.forEach(c -> components.add(c.componentType));
         List<SystemsQuery.SystemSummary> all = systems.allSystems(manifest.systemTypeId);
         for (SystemsQuery.SystemSummary s : all) {
-            if (d.fleetId != null && s.mixed()) {
+            if (d.channelId != null && s.mixed()) {
                 out.add(new OutOfScope(s.system(), s.group(), "mixed: its devices are not all in one channel",
                         Exclusion.MIXED));
-            } else if (d.fleetId != null && !d.fleetId.equals(s.fleetId())) {
-                out.add(new OutOfScope(s.system(), s.group(), s.fleet() == null ? "its devices are in no channel"
-                        : "its devices are in channel " + s.fleet(), Exclusion.OTHER_CHANNEL));
+            } else if (d.channelId != null && !d.channelId.equals(s.channelId())) {
+                out.add(new OutOfScope(s.system(), s.group(), s.channel() == null ? "its devices are in no channel"
+                        : "its devices are in channel " + s.channel(), Exclusion.OTHER_CHANNEL));
             } else if (!named.isEmpty() && !named.contains(s.system())) {
                 out.add(new OutOfScope(s.system(), s.group(), "not among the systems named by the deployment",
                         Exclusion.NOT_NAMED));

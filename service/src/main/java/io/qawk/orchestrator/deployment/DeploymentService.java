@@ -97,8 +97,8 @@ public class DeploymentService implements ManifestUsage {
         } else if (Manifest.findById(r.manifestId()) == null) {
             errors.add("manifestId", "manifest " + r.manifestId() + " does not exist");
         }
-        if (r.fleetId() != null && channels.name(r.fleetId()).isEmpty()) {
-            errors.add("fleetId", "no channel " + r.fleetId());
+        if (r.channelId() != null && channels.name(r.channelId()).isEmpty()) {
+            errors.add("fleetId", "no channel " + r.channelId());
         }
         int maxParallel = r.maxParallel() == null ? 1 : r.maxParallel();
         int maxFailed = r.maxFailed() == null ? 0 : r.maxFailed();
@@ -122,7 +122,7 @@ public class DeploymentService implements ManifestUsage {
         SystemDeployment d = new SystemDeployment();
         d.name = r.name();
         d.manifestId = r.manifestId();
-        d.fleetId = r.fleetId();
+        d.channelId = r.channelId();
         d.groups = r.groups() == null ? new ArrayList<>() : new ArrayList<>(r.groups());
         d.systems = r.systems() == null ? new ArrayList<>() : new ArrayList<>(r.systems());
         d.maxParallel = maxParallel;

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.inventory;
 
 import com.fasterxml.jackson.annotation.JsonIgnore;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -322,10 +323,10 @@ public class SystemsQuery {
 
     /**
      * One system as discovered: its name, device count, devices per component, centre, and the channel all its
-     * devices are in ({@code fleet}); {@code mixed} when its devices are not all in one channel.
+     * devices are in ({@code channel}, JSON {@code fleet}); {@code mixed} when its devices are not all in one channel.
      */
     public record SystemSummary(String system, int devices, Map<String, Integer> components, String group,
-                                String fleet, boolean mixed, @JsonIgnore Long fleetId,
+                                @JsonProperty("fleet") String channel, boolean mixed, @JsonIgnore Long channelId,
                                 Map<String, List<String>> versions, OnManifest on, Broken broken) {
     }
 

@@ -93,7 +93,7 @@ class MetricGateApiTest {
                     .post("/qawk/v1/systemdeployments")
                     .then().statusCode(201).body("metricGate", nullValue());
             int channel = fleet.channel("ch", "\"orchestrator\": {\"maxParallel\": 2, \"metricGate\": {}}");
-            assertThat(LaneFleet.fleet(channel).<String, Object>getMap("orchestrator")).containsEntry("metricGate", null);
+            assertThat(LaneFleet.channelView(channel).<String, Object>getMap("orchestrator")).containsEntry("metricGate", null);
         }
     }
 }

@@ -85,7 +85,7 @@ class MetricGateEndToEndTest {
         try (LaneFleet fleet = new LaneFleet("gate-ch-").withSetsAndType()) {
             int manifest = fleet.manifest("2.0", "2");
             int channel = fleet.channel("beta", "\"orchestrator\": {\"maxParallel\": 2, \"metricGate\": " + GATE + "}");
-            assertThat(LaneFleet.fleet(channel).getString("orchestrator.metricGate.condition")).isEqualTo("< 0.05");
+            assertThat(LaneFleet.channelView(channel).getString("orchestrator.metricGate.condition")).isEqualTo("< 0.05");
 
             int deployment = Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + channel)
                     .then().statusCode(200).extract().path("release.deploymentId");

@@ -195,18 +195,18 @@ class MaintenanceWindowEndToEndTest {
             int channel = fleet.channel("ch", """
                     "orchestrator": {"maxParallel": 2, "windows": {"centres": {"c01": {"schedule": "0 0 2 * * ?",
                       "duration": "03:00", "timezone": "Europe/Berlin"}}}}""");
-            assertThat(LaneFleet.fleet(channel).getString("orchestrator.windows.centres.c01.schedule")).isEqualTo("0 0 2 * * ?");
+            assertThat(LaneFleet.channelView(channel).getString("orchestrator.windows.centres.c01.schedule")).isEqualTo("0 0 2 * * ?");
 
             Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + channel).then().statusCode(200);
-            int id = LaneFleet.fleet(channel).getInt("release.deploymentId");
+            int id = LaneFleet.channelView(channel).getInt("release.deploymentId");
             assertThat(deployment(id).getString("windows.centres.c01.timezone")).isEqualTo("Europe/Berlin");
             assertThat(deployment(id).getString("windows.centres.c01.duration")).isEqualTo("03:00");
 
             // {} takes the windows away again: the next release's deployment has none
             Api.admin().body("{\"orchestrator\": {\"windows\": {}}, \"manifestId\": " + manifest + "}")
                     .put("/qawk/v1/fleets/" + channel).then().statusCode(200);
-            assertThat(LaneFleet.fleet(channel).getString("orchestrator.windows")).isNull();
-            int next = LaneFleet.fleet(channel).getInt("release.deploymentId");
+            assertThat(LaneFleet.channelView(channel).getString("orchestrator.windows")).isNull();
+            int next = LaneFleet.channelView(channel).getInt("release.deploymentId");
             assertThat(next).isNotEqualTo(id);
             assertThat(deployment(next).getString("windows")).isNull();
             assertThat(deployment(next).getList("centreWindows")).isEmpty();

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.fleet;
+import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
 import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
 import static io.qawk.orchestrator.testsupport.LaneFleet.sync;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -72,10 +72,10 @@ class ManifestRevisionEndToEndTest {
                 .body("result", org.hamcrest.Matchers.equalTo("updated"));
     }
 
-    private static JsonPath awaitRelease(int fleetId, String state) {
+    private static JsonPath awaitRelease(int channelId, String state) {
         await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
-                .until(() -> state.equals(fleet(fleetId).getString("release.state")));
-        return fleet(fleetId);
+                .until(() -> state.equals(channelView(channelId).getString("release.state")));
+        return channelView(channelId);
     }
 
     private void assertOn(LaneFleet fleet, String system, String version) {
@@ -136,7 +136,7 @@ class ManifestRevisionEndToEndTest {
             assertThat(betaDone.getInt("release.manifestId")).isEqualTo(manifest);
             assertThat(betaDone.getInt("release.manifestRevision")).isEqualTo(1);
             assertThat(betaDone.getBoolean("release.manifestChangedSince")).isTrue();
-            assertThat(fleet(dev).getBoolean("release.manifestChangedSince")).isTrue();
+            assertThat(channelView(dev).getBoolean("release.manifestChangedSince")).isTrue();
 
             // a new release to dev takes the edit: revision 2
             Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + dev).then().statusCode(200);

@@ -14,7 +14,7 @@ import java.time.Duration;
 import java.util.List;
 
 import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.fleet;
+import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
 import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
 import static io.qawk.orchestrator.testsupport.LaneFleet.sync;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -46,8 +46,8 @@ class OneDriverEndToEndTest {
                 .until(() -> state.equals(run(deployment, system, "state")));
     }
 
-    private static void release(int fleetId, String body) {
-        Api.admin().body(body).put("/qawk/v1/fleets/" + fleetId).then().statusCode(200);
+    private static void release(int channelId, String body) {
+        Api.admin().body(body).put("/qawk/v1/fleets/" + channelId).then().statusCode(200);
     }
 
     /**
@@ -61,7 +61,7 @@ class OneDriverEndToEndTest {
         fleet.discovered(2);
         fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
         release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
-        int d = fleet(prod).getInt("release.deploymentId");
+        int d = channelView(prod).getInt("release.deploymentId");
         awaitRun(d, "lane-01", "RUNNING");
         return d;
     }
@@ -170,12 +170,12 @@ class OneDriverEndToEndTest {
             int back1 = fleet.manifest("1.0", "1");
 
             release(beta, "{\"manifestId\": " + to2 + "}");
-            int old = fleet(beta).getInt("release.deploymentId");
+            int old = channelView(beta).getInt("release.deploymentId");
             awaitRun(old, "lane-02", "RUNNING");
             release(dev, "{\"manifestId\": " + back1 + "}");
-            await().atMost(WITHIN).until(() -> "COMPLETE".equals(fleet(dev).getString("release.state")));
+            await().atMost(WITHIN).until(() -> "COMPLETE".equals(channelView(dev).getString("release.state")));
             Api.admin().body("{}").post("/qawk/v1/fleets/" + dev + "/promote").then().statusCode(200);
-            int fresh = fleet(beta).getInt("release.deploymentId");
+            int fresh = channelView(beta).getInt("release.deploymentId");
             assertThat(fresh).isNotEqualTo(old);
 
             await().atMost(WITHIN).until(() -> String.valueOf(run(fresh, "lane-02", "reason")).startsWith("waiting for deployment"));
@@ -259,10 +259,10 @@ class OneDriverEndToEndTest {
             fleet.discovered(2);
             long solo = fleet.hawkbit.createDistributionSet(fleet.prefix + "solo", "2");
             release(prod, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + fleet.manifest("2.0", "2") + "}");
-            int d = fleet(prod).getInt("release.deploymentId");
+            int d = channelView(prod).getInt("release.deploymentId");
 
             awaitRun(d, "lane-01", "RUNNING");
-            await().atMost(WITHIN).until(() -> "HALTED".equals(fleet(prod).getString("release.state")));
+            await().atMost(WITHIN).until(() -> "HALTED".equals(channelView(prod).getString("release.state")));
             assertThat(run(d, "lane-01", "state")).as("halted before its only system under way ended").isEqualTo("RUNNING");
             awaitRun(d, "lane-01", "ROLLED_BACK");
             staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
@@ -276,7 +276,7 @@ class OneDriverEndToEndTest {
             Api.admin().body("{\"reason\": \"display replaced\"}")
                     .post("/qawk/v1/systemdeployments/" + d + "/runs/" + runId + "/retry").then().statusCode(200);
             awaitRun(d, "lane-01", "SUCCEEDED");
-            assertThat(fleet(prod).getString("release.state")).isEqualTo("HALTED");
+            assertThat(channelView(prod).getString("release.state")).isEqualTo("HALTED");
             assertThat(run(d, "lane-02", "state")).isEqualTo("PENDING");
 
             fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.succeed());

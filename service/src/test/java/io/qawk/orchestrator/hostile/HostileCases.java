@@ -32,7 +32,7 @@ final class HostileCases {
     }
 
     /** Ids of real objects, so cases can use ids of other objects. */
-    record Ids(long type, long otherType, long manifest, long fleet, long deployment, long set) {
+    record Ids(long type, long otherType, long manifest, long channel, long deployment, long set) {
     }
 
     /** An endpoint with a valid body (a fresh one per call; {@code n} makes names unique). */
@@ -86,9 +86,9 @@ final class HostileCases {
         endpoints.add(new Endpoint("POST", "/qawk/v1/manifests", "manifest", n -> manifest(unique("fz-manifest"))));
         endpoints.add(new Endpoint("PUT", "/qawk/v1/manifests/" + ids.manifest(), "manifest", n -> manifest("fz-manifest")));
         endpoints.add(new Endpoint("POST", "/qawk/v1/systemdeployments", "deployment", n -> deployment()));
-        endpoints.add(new Endpoint("POST", "/qawk/v1/fleets", "fleet", n -> fleet(unique("fz-fleet"))));
-        endpoints.add(new Endpoint("PUT", "/qawk/v1/fleets/" + ids.fleet(), "fleetchange", n -> fleetChange()));
-        endpoints.add(new Endpoint("POST", "/qawk/v1/fleets/" + ids.fleet() + "/promote", "promote",
+        endpoints.add(new Endpoint("POST", "/qawk/v1/fleets", "channel", n -> channel(unique("fz-fleet"))));
+        endpoints.add(new Endpoint("PUT", "/qawk/v1/fleets/" + ids.channel(), "channelchange", n -> channelChange()));
+        endpoints.add(new Endpoint("POST", "/qawk/v1/fleets/" + ids.channel() + "/promote", "promote",
                 n -> JSON.createObjectNode().put("orchestrator", true)));
         endpoints.add(new Endpoint("POST", "/qawk/v1/systemdeployments/" + ids.deployment() + "/runs/1/rollback",
                 "command", n -> JSON.createObjectNode().put("reason", "why")));
@@ -128,7 +128,7 @@ final class HostileCases {
                 .put("timezone", "Europe/Berlin");
     }
 
-    private ObjectNode fleet(String name) {
+    private ObjectNode channel(String name) {
         ObjectNode o = JSON.createObjectNode().put("name", name).put("match", "attribute.channel==fz");
         ObjectNode orchestrator = o.putObject("orchestrator").put("maxParallel", 1).put("maxFailed", 0).put("byCentre", false);
         orchestrator.putArray("centres").add("c01");
@@ -138,7 +138,7 @@ final class HostileCases {
         return o;
     }
 
-    private ObjectNode fleetChange() {
+    private ObjectNode channelChange() {
         ObjectNode o = JSON.createObjectNode().put("soakSeconds", 30);
         o.putObject("orchestrator").put("maxParallel", 2);
         return o;
@@ -177,7 +177,7 @@ final class HostileCases {
         // a JSON literal such as null or [] is refused by every endpoint but the optional-body commands
         boolean optionalBody = e.kind().equals("command") || e.kind().equals("promote");
         // ... and an empty object (with or without a byte order mark) is a valid no-op change of a channel
-        boolean emptyObject = body.equals("\uFEFF{}") && (optionalBody || e.kind().equals("fleetchange"));
+        boolean emptyObject = body.equals("\uFEFF{}") && (optionalBody || e.kind().equals("channelchange"));
         return new Case(index + " not-json", e.method(), e.path(), "application/json", bytes,
                 !(optionalBody && (body.equals("null") || body.isEmpty())) && !emptyObject);
     }
@@ -217,7 +217,7 @@ final class HostileCases {
                 new String[]{"POST", "/qawk/v1/systemdeployments/%s/abort", ""},
                 new String[]{"POST", "/qawk/v1/systemdeployments/" + ids.deployment() + "/runs/%s/rollback", "command"},
                 new String[]{"POST", "/qawk/v1/systemdeployments/%s/runs/1/retry", "command"},
-                new String[]{"PUT", "/qawk/v1/fleets/%s", "fleet"},
+                new String[]{"PUT", "/qawk/v1/fleets/%s", "channel"},
                 new String[]{"DELETE", "/qawk/v1/fleets/%s", ""},
                 new String[]{"POST", "/qawk/v1/fleets/%s/resume", ""},
                 new String[]{"POST", "/qawk/v1/fleets/%s/promote", "promote"},
@@ -225,14 +225,14 @@ final class HostileCases {
                 new String[]{"DELETE", "/qawk/v1/systemtypes/" + ids.type(), ""},
                 new String[]{"POST", "/qawk/v1/systemdeployments/" + ids.deployment() + "/pause", ""},
                 new String[]{"POST", "/qawk/v1/systemdeployments/" + ids.deployment() + "/resume", ""},
-                new String[]{"POST", "/qawk/v1/fleets/" + ids.fleet() + "/resume", ""},
-                new String[]{"POST", "/qawk/v1/fleets/" + ids.fleet() + "/promote", "promote"});
+                new String[]{"POST", "/qawk/v1/fleets/" + ids.channel() + "/resume", ""},
+                new String[]{"POST", "/qawk/v1/fleets/" + ids.channel() + "/promote", "promote"});
         String[] t = pick(templates);
         String path = t[1].replace("%s", id);
         String body = switch (t[2]) {
             case "systemtype" -> systemType(unique("fz-path")).toString();
             case "manifest" -> manifest(unique("fz-path")).toString();
-            case "fleet" -> fleetChange().toString();
+            case "channel" -> channelChange().toString();
             case "promote" -> "{\"orchestrator\": false}";
             case "command" -> "{\"reason\": \"" + index + "\"}";
             default -> null;
@@ -420,7 +420,7 @@ final class HostileCases {
                     if (s.getValue().isObject()) {
                         for (String f : idFields) {
                             if (s.getValue().has(f)) {
-                                long wrong = pick(List.of(ids.fleet() + 100_000, ids.deployment() + 100_000, -ids.type(),
+                                long wrong = pick(List.of(ids.channel() + 100_000, ids.deployment() + 100_000, -ids.type(),
                                         ids.set() + 1_000_000));
                                 ((ObjectNode) s.getValue()).put(f, wrong);
                                 return "foreign-id " + f + "=" + wrong;
@@ -428,7 +428,7 @@ final class HostileCases {
                         }
                     }
                 }
-                if (kind.equals("fleet")) {
+                if (kind.equals("channel")) {
                     body.put("promotesTo", ids.deployment() + 100_000);
                     return "foreign-id promotesTo";
                 }
@@ -445,7 +445,7 @@ final class HostileCases {
             case "systemtype" -> top ? "name" : at.startsWith("$.components") ? "componentType" : null;
             case "manifest" -> top ? "systemTypeId" : at.startsWith("$.components") ? "distributionSetId" : null;
             case "deployment" -> top ? "manifestId" : null;
-            case "fleet" -> top ? "match" : null;
+            case "channel" -> top ? "match" : null;
             default -> null;
         };
     }

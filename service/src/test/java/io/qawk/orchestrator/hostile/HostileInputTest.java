@@ -76,10 +76,10 @@ class HostileInputTest {
                 {"name": "fz-manifest", "systemTypeId": %d,
                  "components": [{"componentType": "device1", "distributionSetId": %d, "order": 1}]}"""
                 .formatted(type, set));
-        long fleet = create("/qawk/v1/fleets", "{\"name\": \"fz-channel\", \"match\": \"attribute.channel==fz\"}");
+        long channel = create("/qawk/v1/fleets", "{\"name\": \"fz-channel\", \"match\": \"attribute.channel==fz\"}");
         long deployment = create("/qawk/v1/systemdeployments",
                 "{\"name\": \"fz-draft\", \"manifestId\": " + manifest + "}");
-        ids = new HostileCases.Ids(type, other, manifest, fleet, deployment, set);
+        ids = new HostileCases.Ids(type, other, manifest, channel, deployment, set);
     }
 
     private static long create(String path, String json) {

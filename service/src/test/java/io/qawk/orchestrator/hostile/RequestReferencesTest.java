@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.hostile;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.LaneFleet;
@@ -175,21 +176,28 @@ class RequestReferencesTest {
 
     static void walk(Class<?> record, String prefix, String endpoint, Map<String, String> found) {
         for (RecordComponent c : record.getRecordComponents()) {
-            String name = prefix + c.getName();
+            String json = jsonName(c);
+            String name = prefix + json;
             Class<?> type = c.getType();
             if (Collection.class.isAssignableFrom(type)) {
                 Type element = ((ParameterizedType) c.getGenericType()).getActualTypeArguments()[0];
-                if (element instanceof Class<?> e && reference(c.getName(), e)) {
+                if (element instanceof Class<?> e && reference(json, e)) {
                     found.put(endpoint + " " + name + "[]", record.getSimpleName());
                 } else if (element instanceof Class<?> e && e.isRecord()) {
                     walk(e, name + "[].", endpoint, found);
                 }
-            } else if (reference(c.getName(), type)) {
+            } else if (reference(json, type)) {
                 found.put(endpoint + " " + name, record.getSimpleName());
             } else if (type.isRecord()) {
                 walk(type, name + ".", endpoint, found);
             }
         }
+    }
+
+    /** The field as the API names it: the component's name, or its {@code @JsonProperty} (e.g. {@code fleetId}). */
+    static String jsonName(RecordComponent c) {
+        JsonProperty p = c.getAccessor().getAnnotation(JsonProperty.class);
+        return p == null || p.value().isEmpty() ? c.getName() : p.value();
     }
 
     /** Ids in this API are {@code Long}s; a field named {@code …Id(s)} is one whatever its type. */

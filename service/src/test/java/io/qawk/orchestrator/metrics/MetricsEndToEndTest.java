@@ -3,7 +3,7 @@ package io.qawk.orchestrator.metrics;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.testkit.Behaviour;
-import io.qawk.orchestrator.fleet.config.ChartFiles;
+import io.qawk.orchestrator.channel.config.ChartFiles;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.LaneFleet;
@@ -21,7 +21,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.fleet;
+import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -55,7 +55,7 @@ class MetricsEndToEndTest {
 
             Api.admin().body("{\"distributionSetId\": " + solo + ", \"manifestId\": " + manifest + "}")
                     .put("/qawk/v1/fleets/" + channel).then().statusCode(200);
-            int deployment = fleet(channel).getInt("release.deploymentId");
+            int deployment = channelView(channel).getInt("release.deploymentId");
             assertThat(LaneFleet.awaitState(deployment, "FINISHED", WITHIN).getString("summary"))
                     .isEqualTo("1 of 2 updated, 1 rolled back");
             LaneFleet.sync();

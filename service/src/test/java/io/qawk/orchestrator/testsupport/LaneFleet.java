@@ -159,7 +159,7 @@ public final class LaneFleet implements AutoCloseable {
                 .post("/qawk/v1/fleets").then().statusCode(201).extract().path("id");
     }
 
-    public static JsonPath fleet(int id) {
+    public static JsonPath channelView(int id) {
         return Api.viewer().get("/qawk/v1/fleets/" + id).then().statusCode(200).extract().jsonPath();
     }
 

@@ -46,7 +46,7 @@ class ChannelRowScreenTest {
 
     @Test
     void aChannelRowCountsAndNamesItsProblemDevicesAndSaysWhenTheManifestWasEditedSince() throws Exception {
-        String fleets = """
+        String channels = """
                 [{"id": 910, "name": "dev", "match": "attribute.channel==dev", "promotesTo": null,
                   "orchestrator": {"maxParallel": 2, "maxFailed": 0, "byCentre": false, "centres": []},
                   "release": {"distributionSet": "kiosk:2.0", "manifestName": "lane-2.0", "deploymentId": null,
@@ -70,7 +70,7 @@ class ChannelRowScreenTest {
                 """;
         URI screen = URI.create(page.toString());
         try (AuthProxy.Interception ignored = browser.intercept(screen, uri -> uri.contains("/qawk/v1/fleets"),
-                req -> AuthProxy.Answer.json(fleets))) {
+                req -> AuthProxy.Answer.json(channels))) {
             browser.open(screen);
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-fleet='911']")).isEmpty());
 

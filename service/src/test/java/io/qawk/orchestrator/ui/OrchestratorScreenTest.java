@@ -205,7 +205,7 @@ class OrchestratorScreenTest {
         if (Api.viewer().get("/qawk/v1/fleets").statusCode() != 200) {
             assertThat(browser.find("#channels").isDisplayed()).isFalse();
         }
-        String fleets = """
+        String channels = """
                 [{"id": 901, "name": "beta <b>x</b>", "match": "attribute.channel==beta", "promotesTo": 902,
                   "promotesToName": "prod",
                   "orchestrator": {"maxParallel": 4, "maxFailed": 1, "byCentre": true, "centres": ["c01", "c02"]},
@@ -228,7 +228,7 @@ class OrchestratorScreenTest {
                         posts.add(req.uri().replaceAll("^.*/qawk/v1", "") + " " + req.body());
                         return AuthProxy.Answer.json("{}");
                     }
-                    return AuthProxy.Answer.json(fleets);
+                    return AuthProxy.Answer.json(channels);
                 })) {
             browser.await(WITHIN, d -> browser.find("#channels").isDisplayed()
                     && !d.findElements(By.cssSelector("tr[data-fleet='901']")).isEmpty());

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment.api;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -22,7 +23,8 @@ import java.util.Set;
  * systems, or of its settings while a draft; empty without windows) and how many pending systems wait for one
  * ({@code waitingForWindow}); who created, started, paused (while paused) and aborted it ({@code createdBy} …).
  */
-public record DeploymentView(long id, String name, long manifestId, String manifestName, Long fleetId,
+public record DeploymentView(long id, String name, long manifestId, String manifestName,
+                             @JsonProperty("fleetId") Long channelId,
                              List<String> groups, List<String> systems, int maxParallel, int maxFailed,
                              boolean byCentre, int orderTimeoutSeconds, int verifyTimeoutSeconds, int soakSeconds,
                              DeploymentPhase state, boolean paused,
@@ -85,7 +87,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         if (c.systems() > 0) {
             return c.words();
         }
-        boolean following = d.followsChannel && d.fleetId != null && !d.aborted;
+        boolean following = d.followsChannel && d.channelId != null && !d.aborted;
         if (following && (d.phase == DeploymentPhase.RUNNING || d.phase == DeploymentPhase.FINISHED)) {
             return "waiting for systems to join";
         }
@@ -113,7 +115,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
             waiting = (int) runs.stream().filter(t -> t.state() == RunState.PENDING && windows.closed(t.group()))
                     .mapToLong(SystemRun.Tally::count).sum();
         }
-        return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.fleetId, d.groups, d.systems, d.maxParallel,
+        return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.channelId, d.groups, d.systems, d.maxParallel,
                 d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,
                 d.aborted, c,
                 words(d, c),

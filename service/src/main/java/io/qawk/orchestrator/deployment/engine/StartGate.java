@@ -104,7 +104,7 @@ public class StartGate {
                 + " left join fleet f on f.id = fm.fleet_id"
                 + " where m.system_type_id = :type and m.problem is null and m.system_name in (:names)"
                 + " group by m.system_name, m.controller_id order by m.system_name, m.controller_id",
-                Map.of("fleet", d.fleetId == null ? -1L : d.fleetId, "type", systemTypeId, "names", list))) {
+                Map.of("fleet", d.channelId == null ? -1L : d.channelId, "type", systemTypeId, "names", list))) {
             devices.computeIfAbsent((String) row[0], k -> new ArrayList<>()).add(row);
         }
         for (Object[] row : rows("select m.system_name, d.id, d.name from system_member m"
@@ -121,7 +121,7 @@ public class StartGate {
             List<Object[]> own = devices.get(name);
             if (own == null) {
                 out.putIfAbsent(name, new Verdict(RunScheduler.Start.GIVEN_UP, true));
-            } else if (d.fleetId != null) {
+            } else if (d.channelId != null) {
                 TreeMap<String, String> outside = new TreeMap<>();
                 for (Object[] dev : own) {
                     if (!Boolean.TRUE.equals(dev[2])) {
@@ -239,7 +239,7 @@ public class StartGate {
 
     /** Whether the channel release this deployment belongs to is halted. */
     public boolean halted(SystemDeployment d) {
-        return d.fleetId != null && halts.isResolvable() && halts.get().halted(d.id);
+        return d.channelId != null && halts.isResolvable() && halts.get().halted(d.id);
     }
 
     static String waitingFor(String deployment, long id) {

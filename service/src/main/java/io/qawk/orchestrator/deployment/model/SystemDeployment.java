@@ -44,7 +44,7 @@ public class SystemDeployment extends PanacheEntityBase {
     public Long manifestRevisionId;
 
     @Column(name = "fleet_id")
-    public Long fleetId;
+    public Long channelId;
 
     /** Only these centres, in this order; empty = every centre, by name. */
     @JdbcTypeCode(SqlTypes.JSON)

@@ -43,7 +43,7 @@ class DeploymentWordsTest {
         d.phase = never ? DeploymentPhase.ABORTED : DeploymentPhase.valueOf(phase);
         d.aborted = d.phase == DeploymentPhase.ABORTED;
         d.startedAt = never || d.phase == DeploymentPhase.DRAFT ? null : Instant.EPOCH;
-        d.fleetId = channel.equals("-") ? null : Long.valueOf(channel);
+        d.channelId = channel.equals("-") ? null : Long.valueOf(channel);
         d.followsChannel = followsChannel;
         List<SystemRun.Tally> tally = new ArrayList<>();
         if (runs != null) {

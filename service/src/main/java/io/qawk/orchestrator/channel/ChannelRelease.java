@@ -1,0 +1,93 @@
+package io.qawk.orchestrator.channel;
+
+import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import jakarta.persistence.Version;
+
+import java.time.Instant;
+import java.util.Optional;
+
+/** A channel's release: a set for its standalone devices and/or a manifest for its systems (through a deployment). */
+@Entity
+@Table(name = "fleet_release")
+public class ChannelRelease extends PanacheEntityBase {
+
+    /** CURRENT until a newer release of the channel supersedes it; never back. {@link #to} is the one guard. */
+    public enum State {
+        CURRENT, SUPERSEDED;
+
+        /** The guard: {@code target} when this state may go there (or stays), else an exception naming both. */
+        public State to(State target) {
+            if (target != this && !(this == CURRENT && target == SUPERSEDED)) {
+                throw new IllegalStateException("a release cannot go from " + this + " to " + target);
+            }
+            return target;
+        }
+    }
+
+    /** What halted it: too many standalone devices, or more systems than the orchestrator allows. */
+    public enum HaltCause { DEVICES, SYSTEMS }
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(name = "fleet_id", nullable = false)
+    public long channelId;
+
+    @Column(name = "distribution_set_id")
+    public Long distributionSetId;
+
+    @Column(name = "distribution_set")
+    public String distributionSet;
+
+    @Column(name = "manifest_id")
+    public Long manifestId;
+
+    @Column(name = "deployment_id")
+    public Long deploymentId;
+
+    @Column(name = "promoted_from_id")
+    public Long promotedFromId;
+
+    @Enumerated(EnumType.STRING)
+    @Column(nullable = false)
+    public State state = State.CURRENT;
+
+    @Column(nullable = false)
+    public boolean halted;
+
+    @Enumerated(EnumType.STRING)
+    @Column(name = "halt_cause")
+    public HaltCause haltCause;
+
+    @Column(name = "halt_reason")
+    public String haltReason;
+
+    /** Standalone failures a person accepted by resuming: the device budget counts failures beyond these. */
+    @Column(name = "accepted_failures", nullable = false)
+    public int acceptedFailures;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+
+    @Column(name = "created_by")
+    public String createdBy;
+
+    @Column(name = "completed_at")
+    public Instant completedAt;
+
+    @Version
+    public long version;
+
+    public static Optional<ChannelRelease> current(long channelId) {
+        return find("channelId = ?1 and state = ?2 order by id desc", channelId, State.CURRENT).firstResultOptional();
+    }
+}

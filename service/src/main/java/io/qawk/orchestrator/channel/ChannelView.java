@@ -1,0 +1,39 @@
+package io.qawk.orchestrator.channel;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A channel as the API shows it, with its current release and whether that release may be promoted; and its members
+ * that form no system ({@code problemDevices} counts them all, {@code problems} lists the first 100).
+ */
+public record ChannelView(long id, String name, String match, Long promotesTo, String promotesToName,
+                        ChannelRequest.Orchestrator orchestrator, ChannelRequest.Devices devices, int soakSeconds,
+                        String managedBy, ReleaseView release, Gate gate, Instant createdAt, Instant updatedAt,
+                        int problemDevices, List<ChannelProblems.ProblemDevice> problems) {
+
+    /**
+     * How the current release stands, in numbers and words; which revision of the manifest its systems get (the one
+     * its deployment started with, carried along by promotion) and whether the manifest has been changed since.
+     */
+    public record ReleaseView(long id, Long distributionSetId, String distributionSet, Long manifestId,
+                              String manifestName, Long deploymentId, String deploymentState, String state,
+                              boolean complete, boolean halted, String haltCause, String haltReason,
+                              SystemCounts systems, DeviceCounts devices, String systemsSummary,
+                              String devicesSummary, Long promotedFrom, Instant createdAt, String createdBy,
+                              Instant completedAt, Integer manifestRevision, boolean manifestChangedSince) {
+    }
+
+    /** The release's systems by how they ended. */
+    public record SystemCounts(int total, int updated, int rolledBack, int underWay, int pending, int givenUp) {
+    }
+
+    /** The release's standalone devices by state. */
+    public record DeviceCounts(int total, int onSet, int failed, int inFlight, int pending) {
+    }
+
+    /** Whether the release may be promoted to the next channel now, and if not, why. */
+    public record Gate(boolean canPromote, String reason) {
+    }
+
+}

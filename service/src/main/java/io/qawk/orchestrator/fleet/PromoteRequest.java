@@ -1,5 +1,0 @@
-package io.qawk.orchestrator.fleet;
-
-/** Promotion: {@code orchestrator: false} leaves the manifest behind (only the set goes on). */
-public record PromoteRequest(Boolean orchestrator) {
-}
