@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 
 /**
  * A channel's deployment follows the channel: on every pass it asks again which systems are in scope. Systems that
@@ -57,15 +58,12 @@ public class DeploymentFollower {
         int added = 0;
         List<SystemRunWriter.Pending> joining = new ArrayList<>();
         Instant now = clock.instant();
+        List<Long> back = new ArrayList<>();
         for (DeploymentScope.InScope s : inScope) {
             wanted.add(s.system());
             SystemRun known = runs.get(s.system());
             if (known != null && known.state == RunState.GIVEN_UP) {
-                // given up because it left (its centre moved out, its devices vanished) and now back: take it again
-                known.moveTo(RunState.PENDING);
-                known.endedAt = null;
-                known.reason = null;
-                TimelineWriter.record(known.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
+                back.add(known.id);
                 added++;
             } else if (known == null) {
                 joining.add(new SystemRunWriter.Pending(s.system(), s.group(), seq++));
@@ -76,14 +74,26 @@ public class DeploymentFollower {
                 new TimelineEvent.Created("joined the channel's scope after the release started"), null);
         Set<String> moving = scope.outOfScope(d, m).stream().filter(DeploymentScope.OutOfScope::mixed)
                 .map(DeploymentScope.OutOfScope::system).collect(Collectors.toSet());
-        for (SystemRun run : runs.values()) {
-            if (run.state == RunState.PENDING && !wanted.contains(run.system) && !moving.contains(run.system)) {
+        List<Long> left = runs.values().stream()
+                .filter(r -> r.state == RunState.PENDING && !wanted.contains(r.system) && !moving.contains(r.system))
+                .map(r -> r.id).toList();
+        // the runs read above are only looked at; those that change are locked (in one id order) and changed here
+        List<Long> changing = Stream.concat(back.stream(), left.stream()).sorted().toList();
+        for (SystemRun run : runWriter.lock(changing)) {
+            if (run.state == RunState.GIVEN_UP && back.contains(run.id)) {
+                // given up because it left (its centre moved out, its devices vanished) and now back: take it again
+                run.moveTo(RunState.PENDING);
+                run.endedAt = null;
+                run.reason = null;
+                TimelineWriter.record(run.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
+            } else if (run.state == RunState.PENDING && left.contains(run.id)) {
                 run.moveTo(RunState.GIVEN_UP);
                 run.endedAt = now;
                 run.reason = "given up: its devices left the channel (or its centres) before the orchestrator reached it";
                 TimelineWriter.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
             }
         }
+        runWriter.writeNow();
         d.refreshPhase(SystemRun.summaries(d.id), clock.instant());
         return added;
     }
