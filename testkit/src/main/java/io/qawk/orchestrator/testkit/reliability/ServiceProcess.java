@@ -167,8 +167,6 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QAWK_ENGINE_INITIAL_DELAY", "1s");
         env.put("QAWK_INVENTORY_SYNC_INTERVAL", "2s");
         env.put("QAWK_INVENTORY_INITIAL_DELAY", "1s");
-        // crash tests that must land between hawkBit's answer and its recording widen that window
-        env.put("QAWK_ENGINE_FAULT_RECORD_DELAY", System.getProperty("qawk.it.record-delay", "0s"));
         env.putAll(extraEnv);
         pb.directory(ReliabilityPostgres.outputDir().toFile());
         pb.redirectErrorStream(true);
