@@ -74,11 +74,4 @@ public interface EngineConfig {
      */
     @WithDefault("60s")
     Duration graceAfterGap();
-
-    /**
-     * Fault injection for crash tests only: a pause between hawkBit accepting an assignment and the engine recording
-     * it, widening the window in which a crash leaves an intent hawkBit already acted on. Zero in production.
-     */
-    @WithDefault("0s")
-    Duration faultRecordDelay();
 }

@@ -2,6 +2,7 @@ package io.qawk.orchestrator.reliability;
 
 import io.qawk.orchestrator.testkit.reliability.*;
 import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.qawk.orchestrator.testkit.HawkbitServer;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
 import org.junit.jupiter.api.AfterAll;
@@ -25,26 +26,36 @@ import static org.awaitility.Awaitility.await;
  */
 class HardStopIT {
 
+    /**
+     * How late hawkBit's answer to an assignment reaches the service. A fast quiet machine closes the window between
+     * hawkBit taking an assignment and the engine recording it in milliseconds; a hawkBit that answers late, as a busy
+     * one does, widens it so that a kill or a freeze can land inside it. Well under the service's read timeout (30 s).
+     */
+    static final Duration ASSIGNMENT_ANSWER_DELAY = Duration.ofSeconds(3);
+
     static ReliabilityPostgres pg;
     static ServiceProcess service;
     static Probe probe;
 
     @BeforeAll
     static void start() {
-        // a fast quiet machine closes the window between hawkBit taking an assignment and the engine recording it in
-        // milliseconds; widen it so that a freeze can land inside it
-        System.setProperty("qawk.it.record-delay", "3s");
         HawkbitServer hawkbit = SharedHawkbit.get();
+        HawkbitProxy.heal();
+        HawkbitProxy.slowAssignmentAnswers(ASSIGNMENT_ANSWER_DELAY);
         pg = ReliabilityPostgres.start("hardstop");
         probe = new Probe(pg);
-        service = ServiceProcess.start("hardstop", pg.jdbcUrl(), hawkbit);
+        // the service reaches hawkBit through the proxy, which holds back hawkBit's answers to assignments
+        service = ServiceProcess.start("hardstop", pg.jdbcUrl(),
+                ServiceProcess.Hawkbit.of(hawkbit).at(HawkbitProxy.url()));
     }
 
     @AfterAll
     static void stop() {
-        System.clearProperty("qawk.it.record-delay");
         if (service != null) {
             service.close();
+        }
+        if (System.getProperty(HawkbitProxy.PORT_PROPERTY) != null) {
+            HawkbitProxy.heal(); // the proxy is the JVM's: no held answers for whoever uses it next
         }
         if (probe != null) {
             probe.close();
@@ -166,8 +177,8 @@ class HardStopIT {
                 String bad = probe.devicesIn(id, "ASSIGNING").stream().filter(d -> d.endsWith("-term-a")).findFirst()
                         .orElse(null);
                 // the intent is committed; hawkBit is called shortly after it (after the pass has photographed new
-                // systems), and the engine then waits qawk.it.record-delay before recording hawkBit's answer. The
-                // service is frozen the moment hawkBit shows the action, which lands inside that window.
+                // systems), takes the assignment at once and answers ASSIGNMENT_ANSWER_DELAY later, and only then does
+                // the engine record it. The service is frozen the moment hawkBit shows the action, inside that window.
                 boolean shown = bad != null && awaitQuietly(Duration.ofSeconds(20), Duration.ofMillis(50), () ->
                         fleet.actions(bad).stream().anyMatch(a -> a.id() > baseline.get(bad)));
                 service.freeze();

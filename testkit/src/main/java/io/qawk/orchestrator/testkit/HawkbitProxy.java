@@ -9,13 +9,16 @@ import java.time.Duration;
 import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
 import static com.github.tomakehurst.wiremock.client.WireMock.any;
 import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlMatching;
 import static com.github.tomakehurst.wiremock.core.WireMockConfiguration.options;
 
 /**
  * A WireMock server between the service and the shared real hawkBit: by default it proxies every request, so the
  * service sees hawkBit as it is; {@link #trouble} switches the Management API to 503s, answers slower than the
- * service's read timeout, or connection resets, and {@link #heal} restores plain proxying.
+ * service's read timeout, or connection resets, {@link #slowAssignmentAnswers} holds back hawkBit's answers to
+ * assignments, and {@link #heal} restores plain proxying.
  * <p>
  * It is started once per test JVM; its port is kept in a system property, and it is steered through WireMock's admin
  * HTTP API, so test classes and the Quarkus profile may live in different class loaders.
@@ -102,6 +105,20 @@ public final class HawkbitProxy {
     public static void blackHole() {
         client().register(any(urlMatching("/.*")).atPriority(1)
                 .willReturn(aResponse().withStatus(503).withFixedDelay((int) Duration.ofMinutes(10).toMillis())));
+    }
+
+    /**
+     * hawkBit takes every bulk assignment ({@code POST /rest/v1/distributionsets/{id}/assignedTargets}, the one path
+     * on 0.3.0M7 and on today's hawkBit) at once, and its answer reaches the caller {@code delay} later, as from a
+     * busy hawkBit or a slow network, until {@link #heal}. WireMock forwards the request and reads hawkBit's answer
+     * before it holds it back, so hawkBit has created its actions while the caller still waits: the window in which a
+     * crash leaves an assignment hawkBit acted on but Qawk did not record. Keep {@code delay} under the service's read
+     * timeout, or the slow answer becomes a failed call.
+     */
+    public static void slowAssignmentAnswers(Duration delay) {
+        client().register(post(urlPathMatching("/rest/v1/distributionsets/[^/]+/assignedTargets")).atPriority(1)
+                .willReturn(aResponse().proxiedFrom(SharedHawkbit.get().baseUrl())
+                        .withFixedDelay((int) delay.toMillis())));
     }
 
     /** hawkBit's Management API misbehaves in this way until {@link #heal}. {@code readTimeout}: the service's. */

@@ -8,7 +8,6 @@ import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
-import io.qawk.orchestrator.pass.EngineConfig;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
@@ -40,9 +39,6 @@ public class AssignmentSender {
 
     @Inject
     EngineMetrics metrics;
-
-    @Inject
-    EngineConfig config;
 
     @Inject
     Clock clock;
@@ -85,23 +81,10 @@ public class AssignmentSender {
                         notAllowed.getMessage());
                 continue;
             }
-            faultRecordDelay();
             RunStore.Assigned assigned = store.recordAssignment(e.getKey(), sent, result, dropped, runOfDevice,
                     clock.instant());
             metrics.devicesAssigned(false, assigned.forward());
             metrics.devicesAssigned(true, assigned.back());
-        }
-    }
-
-    /** See {@link EngineConfig#faultRecordDelay()}: only crash tests set it. */
-    private void faultRecordDelay() {
-        long millis = config.faultRecordDelay().toMillis();
-        if (millis > 0) {
-            try {
-                Thread.sleep(millis);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
         }
     }
 }

@@ -48,8 +48,13 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Where the service finds hawkBit. */
     public record Hawkbit(String url, String user, String password, String tenant) {
-        static Hawkbit of(HawkbitServer server) {
+        public static Hawkbit of(HawkbitServer server) {
             return new Hawkbit(server.baseUrl(), server.user(), server.password(), server.tenant());
+        }
+
+        /** The same hawkBit and account reached at {@code url}, e.g. a proxy in front of it. */
+        public Hawkbit at(String url) {
+            return new Hawkbit(url, user, password, tenant);
         }
     }
 
@@ -77,7 +82,15 @@ public final class ServiceProcess implements AutoCloseable {
 
     /** Starts a service process and waits until it is live. */
     public static ServiceProcess start(String name, String jdbcUrl, HawkbitServer hawkbit) {
-        return start(name, jdbcUrl, Hawkbit.of(hawkbit), RELIABILITY_JVM, Map.of());
+        return start(name, jdbcUrl, Hawkbit.of(hawkbit));
+    }
+
+    /**
+     * Starts a service process that reaches hawkBit as {@code hawkbit} says (for instance through a proxy:
+     * {@code Hawkbit.of(server).at(proxyUrl)}) and waits until it is live.
+     */
+    public static ServiceProcess start(String name, String jdbcUrl, Hawkbit hawkbit) {
+        return start(name, jdbcUrl, hawkbit, RELIABILITY_JVM, Map.of());
     }
 
     /** The main class of the development start (the demo module), run instead of the packaged jar alone. */
@@ -154,8 +167,6 @@ public final class ServiceProcess implements AutoCloseable {
         env.put("QAWK_ENGINE_INITIAL_DELAY", "1s");
         env.put("QAWK_INVENTORY_SYNC_INTERVAL", "2s");
         env.put("QAWK_INVENTORY_INITIAL_DELAY", "1s");
-        // crash tests that must land between hawkBit's answer and its recording widen that window
-        env.put("QAWK_ENGINE_FAULT_RECORD_DELAY", System.getProperty("qawk.it.record-delay", "0s"));
         env.putAll(extraEnv);
         pb.directory(ReliabilityPostgres.outputDir().toFile());
         pb.redirectErrorStream(true);
