@@ -174,6 +174,9 @@ public class ProblemMappers {
             if (cause.getCause() instanceof HawkbitUnavailableException h) {
                 return hawkbitDown(h, uri);
             }
+            if (cause.getCause() instanceof OptimisticLockException o) { // found at the commit: the same conflict
+                return concurrentChange(o, uri);
+            }
             cause = cause.getCause();
         }
         LOG.error("Unexpected failure answering " + path(uri), e);

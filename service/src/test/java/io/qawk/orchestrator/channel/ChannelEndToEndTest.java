@@ -32,8 +32,16 @@ class ChannelEndToEndTest {
         return channelView(channelId);
     }
 
+    /**
+     * Changes the channel as a client would: a 409 (the release engine changed the release at the same moment, e.g.
+     * completing an empty one) is read again and retried, as its problem says; anything else but 200 fails.
+     */
     private static void release(int channelId, String body) {
-        Api.admin().body(body).put("/qawk/v1/fleets/" + channelId).then().statusCode(200);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() -> {
+            int status = Api.admin().body(body).put("/qawk/v1/fleets/" + channelId).then().extract().statusCode();
+            assertThat(status).as("PUT /qawk/v1/fleets/" + channelId).isIn(200, 409);
+            return status == 200;
+        });
     }
 
     @Test
