@@ -38,4 +38,7 @@ public class AuditEntry extends PanacheEntityBase {
 
     @Column(nullable = false)
     public int status;
+
+    /** Why, for what the service did on its own (the guard's holds); null for the API's commands. */
+    public String detail;
 }

@@ -16,7 +16,23 @@ public class AuditLog {
     /** Stores one entry in a transaction of its own: the command it records has committed already. */
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     public void record(Instant at, String actor, AuditCommand command, String method, String path, int status) {
+        record(at, actor, command, method, path, status, null);
+    }
+
+    /**
+     * Stores what the service did on its own in the caller's transaction (or one of its own when there is none),
+     * with why: the guard's hold of a rollout is written with the hold.
+     */
+    @Transactional
+    public void recordOwn(Instant at, String actor, AuditCommand command, String method, String path, int status,
+                          String detail) {
+        record(at, actor, command, method, path, status, detail);
+    }
+
+    private void record(Instant at, String actor, AuditCommand command, String method, String path, int status,
+                        String detail) {
         AuditEntry e = new AuditEntry();
+        e.detail = detail;
         e.at = at;
         e.actor = actor;
         e.action = command.action();

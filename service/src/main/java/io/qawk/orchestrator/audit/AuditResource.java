@@ -47,15 +47,18 @@ public class AuditResource {
         AuditLog.Page<AuditEntry> page = log.page(since, actor == null || actor.isBlank() ? null : actor.strip(),
                 offset, limit);
         return new AuditPage(page.total(), page.content().stream().map(e -> new Entry(e.id, e.at, e.actor, e.action,
-                e.target, e.method, e.path, e.status)).toList());
+                e.target, e.method, e.path, e.status, e.detail)).toList());
     }
 
     /** A page of the listing: how many entries match in all, and this page's. */
     public record AuditPage(long total, List<Entry> content) {
     }
 
-    /** One command: when, who, what ({@code start}, {@code rollback}, {@code create} …), on what, and the request. */
+    /**
+     * One command: when, who, what ({@code start}, {@code rollback}, {@code create} …), on what, and the request;
+     * {@code detail} says why for what the service did on its own (the guard's {@code pause}, {@code cancel}, …).
+     */
     public record Entry(long id, Instant at, String actor, String action, String target, String method, String path,
-                        int status) {
+                        int status, String detail) {
     }
 }

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.hawkbit;
 
 import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.Encoded;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -76,4 +77,47 @@ interface HawkbitApi {
     @POST
     @Path("/distributionsets/{setId}/assignedTargets")
     Response assign(@PathParam("setId") long setId, List<HawkbitShapes.AssignTarget> targets);
+    @DELETE
+    @Path("/targets/{id}/actions/{actionId}")
+    Response cancelAction(@PathParam("id") @Encoded String controllerId, @PathParam("actionId") long actionId);
+
+    @GET
+    @Path("/rollouts")
+    Response rollouts(@QueryParam("offset") long offset, @QueryParam("limit") int limit,
+            @QueryParam("sort") String sort);
+
+    @GET
+    @Path("/rollouts/{rolloutId}/deploygroups")
+    Response rolloutGroups(@PathParam("rolloutId") long rolloutId, @QueryParam("offset") long offset,
+            @QueryParam("limit") int limit);
+
+    @GET
+    @Path("/rollouts/{rolloutId}/deploygroups/{groupId}/targets")
+    Response rolloutGroupTargets(@PathParam("rolloutId") long rolloutId, @PathParam("groupId") long groupId,
+            @QueryParam("offset") long offset, @QueryParam("limit") int limit, @QueryParam("q") String fiql);
+
+    @POST
+    @Path("/rollouts/{rolloutId}/pause")
+    Response pauseRollout(@PathParam("rolloutId") long rolloutId);
+
+    @POST
+    @Path("/rollouts/{rolloutId}/resume")
+    Response resumeRollout(@PathParam("rolloutId") long rolloutId);
+
+    @POST
+    @Path("/rollouts/{rolloutId}/deny")
+    Response denyRollout(@PathParam("rolloutId") long rolloutId, @QueryParam("remark") String remark);
+
+    @GET
+    @Path("/targetfilters")
+    Response targetFilters(@QueryParam("offset") long offset, @QueryParam("limit") int limit,
+            @QueryParam("sort") String sort);
+
+    @DELETE
+    @Path("/targetfilters/{filterId}/autoAssignDS")
+    Response switchOffAutoAssignment(@PathParam("filterId") long filterId);
+
+    @POST
+    @Path("/targetfilters/{filterId}/autoAssignDS")
+    Response autoAssign(@PathParam("filterId") long filterId, HawkbitShapes.AutoAssignment body);
 }

@@ -61,6 +61,7 @@ public class HawkbitGateway {
     private final DistributionSets sets;
     private final Assignments assignments;
     private final Reachability reachability;
+    private final HawkbitWork work;
 
     void warmUp(@Observes StartupEvent event) {
         client.warmUp();
@@ -72,6 +73,7 @@ public class HawkbitGateway {
         this.sets = new DistributionSets(client);
         this.assignments = new Assignments(client, config, sets::toAssign, this::knownAmong);
         this.reachability = new Reachability(client, config.hangAfter());
+        this.work = new HawkbitWork(client);
     }
 
     /** Whether {@code qawk.hawkbit.url} is set. */
@@ -352,6 +354,59 @@ public class HawkbitGateway {
                     HawkbitShapes.ActionStatus.class, history::addAll);
             return HawkbitVersions.newestType(history);
         });
+    }
+
+    /** The target's open actions (not closed, not cancelled), newest first; on every version. */
+    public List<HawkbitAction> openActions(String controllerId) {
+        return actions(controllerId, null).stream()
+                .filter(a -> a.active() != null ? a.active() : "pending".equalsIgnoreCase(a.status())).toList();
+    }
+
+    /** Cancels an open action of the target; false when hawkBit refuses (closed, or cancelling already). */
+    public boolean cancelAction(String controllerId, long actionId) {
+        return work.cancel(segment(checked(controllerId)), actionId);
+    }
+
+    // ---------------------------------------------------------------- what hawkBit does outside Qawk
+
+    /** hawkBit's rollouts that are not finished (created, waiting for approval, scheduled, running, paused). */
+    public List<HawkbitRollout> openRollouts() {
+        return work.openRollouts();
+    }
+
+    /** hawkBit's target filters that have an auto-assigned set. */
+    public List<HawkbitAutoAssignment> autoAssignments() {
+        return work.autoAssignments();
+    }
+
+    /** The name of the rollout's deployment group that holds this target; empty when none does. */
+    public Optional<String> rolloutGroupOf(long rolloutId, String controllerId) {
+        return work.groupOf(rolloutId, checked(controllerId));
+    }
+
+    /** Pauses a running rollout; false when it is not running. */
+    public boolean pauseRollout(long rolloutId) {
+        return work.pause(rolloutId);
+    }
+
+    /** Resumes a paused rollout; false when it is not paused. */
+    public boolean resumeRollout(long rolloutId) {
+        return work.resume(rolloutId);
+    }
+
+    /** Refuses a rollout that waits for approval; false when it waits for none. */
+    public boolean denyRollout(long rolloutId, String remark) {
+        return work.deny(rolloutId, remark);
+    }
+
+    /** Takes a target filter's auto-assigned set off; false when the filter is gone. */
+    public boolean switchOffAutoAssignment(long filterId) {
+        return work.switchOff(filterId);
+    }
+
+    /** Gives a target filter its auto-assigned set again; false when the filter or the set is gone. */
+    public boolean switchOnAutoAssignment(long filterId, long setId, String actionType) {
+        return work.switchOn(filterId, setId, actionType);
     }
 
     // ---------------------------------------------------------------- shapes → Qawk's types

@@ -71,4 +71,29 @@ final class HawkbitShapes {
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Link(String href) {
     }
+
+    /**
+     * A rollout of {@code GET /rollouts}: its status in lower case on every version ({@code creating}, {@code ready},
+     * {@code waiting_for_approval}, {@code starting}, {@code running}, {@code paused}, {@code finished}, …; 1.x adds
+     * {@code scheduled}, {@code stopping}); {@code deleted} when hawkBit is removing it.
+     */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record Rollout(Long id, String name, String status, String targetFilterQuery, Long distributionSetId,
+            Boolean deleted, Long lastModifiedAt) {
+    }
+
+    /** A deployment group of a rollout. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record RolloutGroup(Long id, String name, String status) {
+    }
+
+    /** A target filter; {@code autoAssignDistributionSet} is the id of its auto-assigned set, null when none. */
+    @JsonIgnoreProperties(ignoreUnknown = true)
+    record TargetFilter(Long id, String name, String query, Long autoAssignDistributionSet, String autoAssignActionType,
+            Long lastModifiedAt) {
+    }
+
+    /** The body of {@code POST /targetfilters/{id}/autoAssignDS}. */
+    record AutoAssignment(Long id, String type) {
+    }
 }

@@ -6,6 +6,8 @@ import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.CollectionTable;
 import jakarta.persistence.Column;
 import jakarta.persistence.ElementCollection;
+import jakarta.persistence.EnumType;
+import jakarta.persistence.Enumerated;
 import jakarta.persistence.Entity;
 import jakarta.persistence.FetchType;
 import jakarta.persistence.GeneratedValue;
@@ -51,6 +53,11 @@ public class SystemType extends PanacheEntityBase {
     @JdbcTypeCode(SqlTypes.JSON)
     @Column(name = "rules", nullable = false)
     public List<RuleSpec> rules = new ArrayList<>();
+
+    /** What the guard does about hawkBit work outside Qawk that would move this type's systems. */
+    @Enumerated(EnumType.STRING)
+    @Column(name = "guard", nullable = false)
+    public GuardMode guard = GuardMode.WATCH;
 
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;

@@ -7,11 +7,18 @@ import java.util.List;
 
 /**
  * The body of a create or replace: a name, the system key, an optional group key, the components and optionally the
- * compatibility rules between them ({@code rules}; absent or empty: any mix is allowed).
+ * compatibility rules between them ({@code rules}; absent or empty: any mix is allowed), and what the guard does
+ * about hawkBit work outside Qawk that would move its systems ({@code guard}: {@code watch}, the default, or
+ * {@code hold}).
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components,
-                                List<RuleSpec> rules) {
+                                List<RuleSpec> rules, String guard) {
+
+    public SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components,
+                             List<RuleSpec> rules) {
+        this(name, systemKey, groupKey, components, rules, null);
+    }
 
     public SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components) {
         this(name, systemKey, groupKey, components, null);

@@ -90,6 +90,7 @@ public class SystemTypeService {
         t.components.clear();
         r.components().forEach(c -> t.components.add(new Component(c.componentType(), c.match(), c.health())));
         t.rules = r.rules() == null ? new ArrayList<>() : new ArrayList<>(r.rules());
+        t.guard = r.guard() == null ? GuardMode.WATCH : GuardMode.parse(r.guard()).orElseThrow();
         t.updatedAt = now;
     }
 

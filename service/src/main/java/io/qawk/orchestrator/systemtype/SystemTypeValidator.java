@@ -34,6 +34,11 @@ final class SystemTypeValidator {
         if (r.groupKey() != null) {
             errors.check(DeviceKey.parse(r.groupKey()).isPresent(), "groupKey", DeviceKey.formHint());
         }
+        if (r.guard() != null) {
+            errors.check(GuardMode.parse(r.guard()).isPresent(), "guard",
+                    "must be watch or hold (got \"" + (r.guard().length() > 40 ? r.guard().substring(0, 40) + "…"
+                            : r.guard()) + "\")");
+        }
         validateComponents(r.components(), errors);
         if (r.rules() != null && !r.rules().isEmpty()) {
             List<String> components = r.components() == null ? List.of() : r.components().stream()

@@ -5,9 +5,12 @@ import io.qawk.orchestrator.rules.RuleSpec;
 import java.time.Instant;
 import java.util.List;
 
-/** A system type as the API shows it; {@code effectiveGroupKey} is the configured default when none was given. */
+/**
+ * A system type as the API shows it; {@code effectiveGroupKey} is the configured default when none was given;
+ * {@code guard} is {@code watch} or {@code hold}.
+ */
 public record SystemTypeView(long id, String name, String systemKey, String groupKey, String effectiveGroupKey,
-                             List<ComponentView> components, List<RuleSpec> rules, Instant createdAt,
+                             List<ComponentView> components, List<RuleSpec> rules, String guard, Instant createdAt,
                              Instant updatedAt) {
 
     /** {@code health}: null when the component names none. */
@@ -18,6 +21,6 @@ public record SystemTypeView(long id, String name, String systemKey, String grou
         return new SystemTypeView(t.id, t.name, t.systemKey, t.groupKey,
                 t.groupKey != null ? t.groupKey : defaultGroupKey,
                 t.components.stream().map(c -> new ComponentView(c.componentType, c.match, c.health)).toList(),
-                List.copyOf(t.rules), t.createdAt, t.updatedAt);
+                List.copyOf(t.rules), t.guard.word(), t.createdAt, t.updatedAt);
     }
 }

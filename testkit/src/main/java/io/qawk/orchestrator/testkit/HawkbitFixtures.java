@@ -231,6 +231,66 @@ public final class HawkbitFixtures {
         return mgmt.get(path).requireOk("GET " + path).body();
     }
 
+    /** Raw Management API POST with a JSON body; the answer's body, or missing on 204. */
+    public JsonNode post(String path, Object body) {
+        return mgmt.post(path, body).requireOk("POST " + path).body();
+    }
+
+    /**
+     * Creates a rollout in hawkBit, as a colleague would in its UI: {@code set} to the targets of {@code query} in
+     * {@code groups} groups, each started when the one before it is 100 % done; returns its id. hawkBit creates its
+     * groups within seconds ({@code creating} → {@code ready}).
+     */
+    public long createRollout(String name, long set, String query, int groups) {
+        return post("/rest/v1/rollouts", Map.of("name", name, "distributionSetId", set, "targetFilterQuery", query,
+                "amountGroups", groups,
+                "successCondition", Map.of("condition", "THRESHOLD", "expression", "100"),
+                "successAction", Map.of("action", "NEXTGROUP"),
+                "errorCondition", Map.of("condition", "THRESHOLD", "expression", "100"),
+                "errorAction", Map.of("action", "PAUSE"))).path("id").asLong();
+    }
+
+    /** The rollout as hawkBit shows it ({@code status}: creating, ready, running, paused, finished, …). */
+    public JsonNode rollout(long id) {
+        return get("/rest/v1/rollouts/" + id);
+    }
+
+    /** Starts a ready rollout. */
+    public void startRollout(long id) {
+        mgmt.post("/rest/v1/rollouts/" + id + "/start", Map.of()).requireOk("start rollout " + id);
+    }
+
+    /** Deletes a rollout (hawkBit cancels what it has not assigned yet). */
+    public void deleteRollout(long id) {
+        MgmtHttp.Response r = mgmt.delete("/rest/v1/rollouts/" + id);
+        if (!r.ok() && r.status() != 404) {
+            r.requireOk("delete rollout " + id);
+        }
+    }
+
+    /** Creates a target filter; returns its id. */
+    public long createTargetFilter(String name, String query) {
+        return post("/rest/v1/targetfilters", Map.of("name", name, "query", query)).path("id").asLong();
+    }
+
+    /** Gives a target filter an auto-assigned set (hawkBit assigns it to every matching target within seconds). */
+    public void autoAssign(long filterId, long set) {
+        post("/rest/v1/targetfilters/" + filterId + "/autoAssignDS", Map.of("id", set, "type", "forced"));
+    }
+
+    /** The target filter as hawkBit shows it ({@code autoAssignDistributionSet}: the set's id, or null). */
+    public JsonNode targetFilter(long id) {
+        return get("/rest/v1/targetfilters/" + id);
+    }
+
+    /** Deletes a target filter. */
+    public void deleteTargetFilter(long id) {
+        MgmtHttp.Response r = mgmt.delete("/rest/v1/targetfilters/" + id);
+        if (!r.ok() && r.status() != 404) {
+            r.requireOk("delete target filter " + id);
+        }
+    }
+
     /** FIQL value quoting: {@code "..."} with {@code \} and {@code "} escaped. */
     public static String quote(String value) {
         return '"' + value.replace("\\", "\\\\").replace("\"", "\\\"") + '"';

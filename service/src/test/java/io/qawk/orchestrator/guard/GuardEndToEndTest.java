@@ -1,0 +1,278 @@
+package io.qawk.orchestrator.guard;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * The guard against a real hawkBit with simulated lanes, the rule "terminal firmware 2 needs app 2": a colleague's
+ * rollout over all terminals, created in hawkBit, is listed before it starts with the systems it would break and the
+ * rule; a rollout over devices in no system is not; with {@code guard: hold} a started rollout is paused and its
+ * actions on members cancelled before any slow terminal finishes, an assignment by hand is cancelled, and an
+ * auto-assignment over members is switched off, its set given back with one command.
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class GuardEndToEndTest {
+
+    static final String WHY = "fw 2 speaks only to app 2";
+    static final List<String> SYSTEMS = List.of("s1", "s2", "s3");
+    private LaneFleet fleet;
+    private String p;
+
+    @BeforeEach
+    void threeLanesOnOne() {
+        if (fleet != null) {
+            return;
+        }
+        fleet = new LaneFleet("grd-").withSetsAndType();
+        p = fleet.prefix;
+        type("watch");
+        SYSTEMS.forEach(s -> fleet.system(s, "c01"));
+        fleet.discovered(3);
+        fleet.preinstall("1");
+        fleet.device("solo-1", Map.of("device_type", "solo"));
+        fleet.device("solo-2", Map.of("device_type", "solo"));
+        LaneFleet.sync();
+        // installs take long from here on: what the guard stops must not have finished before it acts
+        for (String s : SYSTEMS) {
+            fleet.behaviour(s, "term-a", Behaviour.succeedAfter(Duration.ofSeconds(90)));
+            fleet.behaviour(s, "term-b", Behaviour.succeedAfter(Duration.ofSeconds(90)));
+        }
+    }
+
+    @AfterAll
+    void stop() {
+        fleet.close();
+    }
+
+    private void type(String guard) {
+        Api.admin().body("""
+                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                 "components": [
+                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
+                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
+                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
+                 "rules": [{"if": {"terminal": "%1$sterm:[2,)"}, "then": {"lane": "%1$sapp:[2,)"}, "why": "%2$s"}],
+                 "guard": "%3$s"}
+                """.formatted(p, WHY, guard)).put("/qawk/v1/systemtypes/" + fleet.typeId)
+                .then().statusCode(200).body("guard", equalTo(guard));
+    }
+
+    private String terminals() {
+        return "attribute.device_type==" + p + "terminal";
+    }
+
+    private JsonPath threats(String query) {
+        return Api.viewer().get("/qawk/v1/threats?systemTypeId=" + fleet.typeId + query)
+                .then().statusCode(200).extract().jsonPath();
+    }
+
+    /** The threat of this hawkBit object, as the API lists it after a sync. */
+    private Map<String, Object> threat(String source, long hawkbitId) {
+        List<Map<String, Object>> all = threats("").getList("content");
+        return all.stream().filter(t -> source.equals(t.get("source"))
+                && ((Number) t.get("hawkbitId")).longValue() == hawkbitId).findFirst().orElse(null);
+    }
+
+    private JsonPath holds() {
+        return Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + fleet.typeId)
+                .then().statusCode(200).extract().jsonPath();
+    }
+
+    private List<String> allTerminals() {
+        List<String> ids = new ArrayList<>();
+        SYSTEMS.forEach(s -> {
+            ids.add(fleet.id(s, "term-a"));
+            ids.add(fleet.id(s, "term-b"));
+        });
+        return ids;
+    }
+
+    private boolean hasOpenAction(String controllerId) {
+        return fleet.hawkbit.actions(controllerId).stream()
+                .anyMatch(a -> "pending".equals(a.path("status").asText()) || a.path("active").asBoolean(false));
+    }
+
+    /** Waits until no terminal has an open action, then checks that every terminal still runs term:1. */
+    private void terminalsStayOnOne() {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(allTerminals()).noneMatch(this::hasOpenAction));
+        for (String t : allTerminals()) {
+            assertThat(fleet.installedSetId(t)).as(t).isEqualTo(fleet.set("term:1"));
+        }
+    }
+
+    private void awaitRollout(long id, String status) {
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
+                .until(() -> status.equals(fleet.hawkbit.rollout(id).path("status").asText()));
+    }
+
+    @Test
+    @Order(1)
+    void aRolloutOverTerminalsIsListedBeforeItStartsWithItsSystemsAndTheRule() {
+        long rollout = fleet.hawkbit.createRollout(p + "terminals-2.0", fleet.set("term:2"), terminals(), 1);
+        awaitRollout(rollout, "ready");
+        LaneFleet.sync();
+
+        Map<String, Object> t = threat("rollout", rollout);
+        assertThat(t).as("the rollout is listed before it starts").isNotNull();
+        assertThat(t.get("name")).isEqualTo(p + "terminals-2.0");
+        assertThat(t.get("status")).isEqualTo("ready");
+        assertThat(t.get("action")).isEqualTo("watched");
+        assertThat(((Map<?, ?>) t.get("distributionSet")).get("name")).isEqualTo(p + "term:2");
+        List<Map<String, Object>> systems = cast(t.get("systems"));
+        assertThat(systems).extracting(s -> s.get("system")).containsExactlyInAnyOrder("s1", "s2", "s3");
+        Map<String, Object> s1 = systems.stream().filter(s -> s.get("system").equals("s1")).findFirst().orElseThrow();
+        assertThat(s1.get("systemType")).isEqualTo(p + "lane");
+        assertThat(cast(s1.get("members"))).containsExactlyInAnyOrder(p + "s1-term-a", p + "s1-term-b");
+        assertThat((Map<?, ?>) s1.get("wouldRun")).isEqualTo(Map.of("lane", List.of(p + "app:1"),
+                "terminal", List.of(p + "term:2"), "display", List.of(p + "disp:1")));
+        Map<?, ?> breaks = (Map<?, ?>) s1.get("breaks");
+        assertThat(breaks.get("rule")).isEqualTo(0);
+        assertThat((String) breaks.get("reason")).contains("rules[0]", p + "term:2", p + "app:1", WHY);
+
+        assertThat(threats("&source=rollout").getList("content.hawkbitId", Long.class)).contains(rollout);
+        assertThat(threats("&source=assignment").getList("content.hawkbitId", Long.class)).doesNotContain(rollout);
+        Api.viewer().get("/qawk/v1/threats?source=bogus").then().statusCode(400)
+                .contentType("application/problem+json").body(containsString("source"));
+        Api.viewer().get("/q/metrics").then().statusCode(200)
+                .body(containsString("qawk_threats{source=\"rollout\",system_type=\"" + p + "lane\"}"));
+        assertThat(allTerminals()).as("watching moves nothing").noneMatch(this::hasOpenAction);
+
+        fleet.hawkbit.deleteRollout(rollout);
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            LaneFleet.sync();
+            assertThat(threat("rollout", rollout)).as("a deleted rollout is no threat").isNull();
+        });
+    }
+
+    @Test
+    @Order(2)
+    void aRolloutOverDevicesInNoSystemIsNoThreat() {
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() ->
+                fleet.hawkbit.findTargetIds("attribute.device_type==" + p + "solo").size() == 2);
+        long rollout = fleet.hawkbit.createRollout(p + "solo-2.0", fleet.set("term:2"),
+                "attribute.device_type==" + p + "solo", 1);
+        awaitRollout(rollout, "ready");
+        assertThat(fleet.hawkbit.rollout(rollout).path("totalTargets").asLong()).isEqualTo(2);
+        LaneFleet.sync();
+        List<Long> listed = Api.viewer().get("/qawk/v1/threats").then().statusCode(200).extract().jsonPath()
+                .getList("content.hawkbitId", Long.class);
+        assertThat(listed).doesNotContain(rollout);
+        fleet.hawkbit.deleteRollout(rollout);
+    }
+
+    @Test
+    @Order(3)
+    void withHoldAStartedRolloutIsPausedAndNoMemberEndsOnTheNewSet() {
+        type("hold");
+        long rollout = fleet.hawkbit.createRollout(p + "terminals-2.0-now", fleet.set("term:2"), terminals(), 1);
+        awaitRollout(rollout, "ready");
+        fleet.hawkbit.startRollout(rollout);
+        awaitRollout(rollout, "running");
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
+                .until(() -> allTerminals().stream().allMatch(this::hasOpenAction));
+        LaneFleet.sync();
+
+        assertThat(fleet.hawkbit.rollout(rollout).path("status").asText()).isEqualTo("paused");
+        assertThat(threat("rollout", rollout).get("action")).isEqualTo("held");
+        List<Map<String, Object>> holds = holds().getList("content");
+        Map<String, Object> pause = holds.stream().filter(h -> "paused".equals(h.get("what"))
+                && ((Number) h.get("hawkbitId")).longValue() == rollout).findFirst().orElseThrow();
+        assertThat((String) pause.get("reason")).startsWith("paused hawkBit rollout " + p + "terminals-2.0-now: its ")
+                .containsPattern(" holds " + p + "(s[123])-term-[ab] of \\1, and then ").contains("rules[0]", WHY);
+        assertThat(holds.stream().filter(h -> "cancelled".equals(h.get("what"))
+                && ((Number) h.get("hawkbitId")).longValue() == rollout)).hasSize(6);
+
+        JsonPath audit = Api.viewer().get("/qawk/v1/audit?actor=qawk-guard&limit=500").then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(audit.getList("content.target")).contains("hawkbit/rollouts/" + rollout);
+        assertThat(audit.getList("content.detail", String.class)).contains((String) pause.get("reason"));
+
+        terminalsStayOnOne();
+        LaneFleet.sync();
+        assertThat(fleet.hawkbit.rollout(rollout).path("status").asText()).as("paused once, still paused")
+                .isEqualTo("paused");
+        fleet.hawkbit.deleteRollout(rollout);
+    }
+
+    @Test
+    @Order(4)
+    void withHoldAnAssignmentByHandOnAMemberIsCancelled() {
+        String device = fleet.id("s2", "term-a");
+        fleet.hawkbit.assign(fleet.set("term:2"), List.of(device));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            LaneFleet.sync();
+            List<Map<String, Object>> hand = threats("&source=assignment").getList("content");
+            assertThat(hand).anySatisfy(t -> {
+                assertThat(t.get("name")).isEqualTo("assignment of " + p + "term:2 to " + device);
+                assertThat(t.get("action")).isEqualTo("cancelled");
+            });
+        });
+        assertThat(holds().getList("content.reason", String.class))
+                .anySatisfy(r -> assertThat(r).startsWith("cancelled hawkBit action ").contains(device, WHY));
+        terminalsStayOnOne();
+    }
+
+    @Test
+    @Order(5)
+    void aTargetFilterWithAnAutoAssignedSetOverMembersIsSwitchedOffWithHoldAndGivenBackWithOneCommand() {
+        long filter = fleet.hawkbit.createTargetFilter(p + "all terminals", terminals());
+        fleet.hawkbit.autoAssign(filter, fleet.set("term:2"));
+        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            LaneFleet.sync();
+            Map<String, Object> t = threat("autoAssignment", filter);
+            assertThat(t).isNotNull();
+            assertThat(t.get("action")).isEqualTo("held");
+            assertThat(cast(t.get("systems"))).hasSize(3);
+        });
+        assertThat(fleet.hawkbit.targetFilter(filter).path("autoAssignDistributionSet").isNull()).isTrue();
+        Map<String, Object> off = holds().<Map<String, Object>>getList("content").stream()
+                .filter(h -> "switched_off".equals(h.get("what"))).findFirst().orElseThrow();
+        assertThat((String) off.get("reason")).startsWith("switched off the auto-assignment of " + p
+                + "term:2 on hawkBit target filter " + p + "all terminals: ").contains(WHY);
+        terminalsStayOnOne();
+        LaneFleet.sync();
+        assertThat(threat("autoAssignment", filter).get("action")).as("still listed, held").isEqualTo("held");
+
+        Api.viewer().post("/qawk/v1/threats/holds/" + off.get("id") + "/release").then().statusCode(403);
+        Api.admin().post("/qawk/v1/threats/holds/" + off.get("id") + "/release").then().statusCode(200)
+                .body("releasedBy", equalTo("admin"));
+        JsonNode back = fleet.hawkbit.targetFilter(filter);
+        assertThat(back.path("autoAssignDistributionSet").asLong()).isEqualTo(fleet.set("term:2"));
+        Api.admin().post("/qawk/v1/threats/holds/" + off.get("id") + "/release").then().statusCode(409)
+                .contentType("application/problem+json");
+        Api.admin().post("/qawk/v1/threats/holds/99999999/release").then().statusCode(404);
+        fleet.hawkbit.deleteTargetFilter(filter);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <T> List<T> cast(Object list) {
+        return (List<T>) list;
+    }
+}
