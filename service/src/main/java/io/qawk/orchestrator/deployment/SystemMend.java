@@ -47,7 +47,9 @@ public class SystemMend {
         if (type == null) {
             throw new NotFoundException("system type", systemTypeId);
         }
-        List<SystemsQuery.SystemDevice> devices = systems.devices(systemTypeId, system);
+        // a system key is a value some device reports; one with a NUL no device can report (nor Postgres hold)
+        List<SystemsQuery.SystemDevice> devices = system.indexOf('\0') >= 0 ? List.of()
+                : systems.devices(systemTypeId, system);
         if (devices.isEmpty()) {
             throw new NotFoundException("system", "'" + system + "' of system type " + systemTypeId);
         }

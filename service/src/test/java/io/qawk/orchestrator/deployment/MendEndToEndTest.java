@@ -109,6 +109,9 @@ class MendEndToEndTest {
         Api.admin().post(mendPath(fleet.typeId, "no-such-lane")).then().statusCode(404)
                 .contentType("application/problem+json")
                 .body("detail", equalTo("system 'no-such-lane' of system type " + fleet.typeId + " does not exist"));
+        Api.admin().urlEncodingEnabled(false).post(mendPath(fleet.typeId, "s%001")).then().statusCode(404)
+                .contentType("application/problem+json")
+                .body("detail", equalTo("system 's\u00001' of system type " + fleet.typeId + " does not exist"));
         Api.admin().post(mendPath(fleet.typeId, "s1")).then().statusCode(409).contentType("application/problem+json")
                 .body("detail", equalTo("s1 is not broken: nothing to mend"));
         Api.viewer().post(mendPath(fleet.typeId, "s1")).then().statusCode(403);
