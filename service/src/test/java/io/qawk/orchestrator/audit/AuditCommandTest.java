@@ -17,6 +17,10 @@ class AuditCommandTest {
                 .contains(new AuditCommand("promote", "fleets/3"));
         assertThat(AuditCommand.of("POST", "/qawk/v1/manifests/import", null))
                 .contains(new AuditCommand("import", "manifests"));
+        assertThat(AuditCommand.of("POST", "/qawk/v1/systemtypes/1/systems/device-07/mend", 53L))
+                .contains(new AuditCommand("mend", "systemtypes/1/systems/device-07"));
+        assertThat(AuditCommand.of("POST", "/qawk/v1/systemtypes/1/systems/0007/mend", 53L))
+                .contains(new AuditCommand("mend", "systemtypes/1/systems/0007"));
     }
 
     @Test

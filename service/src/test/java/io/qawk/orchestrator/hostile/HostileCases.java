@@ -221,6 +221,8 @@ final class HostileCases {
                 new String[]{"DELETE", "/qawk/v1/fleets/%s", ""},
                 new String[]{"POST", "/qawk/v1/fleets/%s/resume", ""},
                 new String[]{"POST", "/qawk/v1/fleets/%s/promote", "promote"},
+                new String[]{"POST", "/qawk/v1/systemtypes/%s/systems/device-07/mend", ""},
+                new String[]{"POST", "/qawk/v1/systemtypes/" + ids.type() + "/systems/%s/mend", ""},
                 // real objects, commands not allowed in their state or while in use
                 new String[]{"DELETE", "/qawk/v1/systemtypes/" + ids.type(), ""},
                 new String[]{"POST", "/qawk/v1/systemdeployments/" + ids.deployment() + "/pause", ""},

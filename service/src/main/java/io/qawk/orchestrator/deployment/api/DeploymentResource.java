@@ -177,8 +177,13 @@ public class DeploymentResource {
     }
 
     private DeploymentView view(SystemDeployment d) {
+        return view(d, clock.instant());
+    }
+
+    /** A deployment as {@code GET /qawk/v1/systemdeployments/{id}} shows it; call inside a transaction. */
+    static DeploymentView view(SystemDeployment d, Instant now) {
         Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), windowsNow(d));
+        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), CentreWindows.of(d.windows, now));
     }
 
     private CentreWindows windowsNow(SystemDeployment d) {

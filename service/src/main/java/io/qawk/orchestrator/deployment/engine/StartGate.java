@@ -157,20 +157,26 @@ public class StartGate {
         }
         Manifest m = d.manifest();
         Map<String, SystemPath.Verdict> out = new LinkedHashMap<>();
-        systems.devicesOf(systemTypeId, names).forEach((name, devices) -> {
-            List<SystemPath.Device> way = new ArrayList<>();
-            for (SystemsQuery.SystemDevice dev : devices) {
-                Optional<ManifestComponent> c = m.component(dev.componentType());
-                way.add(c.map(component -> new SystemPath.Device(dev.controllerId(), dev.componentType(),
-                                dev.installedSet(), component.order,
-                                Objects.equals(dev.installedSetId(), component.distributionSetId) ? dev.installedSet()
-                                        : component.distributionSet))
-                        .orElseGet(() -> new SystemPath.Device(dev.controllerId(), dev.componentType(),
-                                dev.installedSet(), null, null)));
-            }
-            out.put(name, SystemPath.judge(rules, way));
-        });
+        systems.devicesOf(systemTypeId, names).forEach((name, devices) -> out.put(name, SystemPath.judge(rules, way(m, devices))));
         return out;
+    }
+
+    /**
+     * A system's way to {@code m} as {@link SystemPath} judges it: each device with what it runs now (the inventory's
+     * installed set) and, when {@code m} names its component, its order and the set it gets.
+     */
+    public static List<SystemPath.Device> way(Manifest m, List<SystemsQuery.SystemDevice> devices) {
+        List<SystemPath.Device> way = new ArrayList<>();
+        for (SystemsQuery.SystemDevice dev : devices) {
+            Optional<ManifestComponent> c = m.component(dev.componentType());
+            way.add(c.map(component -> new SystemPath.Device(dev.controllerId(), dev.componentType(),
+                            dev.installedSet(), component.order,
+                            Objects.equals(dev.installedSetId(), component.distributionSetId) ? dev.installedSet()
+                                    : component.distributionSet))
+                    .orElseGet(() -> new SystemPath.Device(dev.controllerId(), dev.componentType(),
+                            dev.installedSet(), null, null)));
+        }
+        return way;
     }
 
     /**
