@@ -79,8 +79,14 @@ public class ChannelResource {
         return view(service.get(id), deployments.overlaps(id, members));
     }
 
-    /** The devices the query matches in hawkBit now; null when hawkBit cannot tell (the last sync's members are used). */
+    /**
+     * The devices the query matches in hawkBit now; null when hawkBit cannot tell (not configured, leaving requests
+     * unanswered, or failing), and the last sync's members are used: a hawkBit already silent is not asked.
+     */
     private List<String> matchedNow(String match) {
+        if (!hawkbit.isConfigured() || hawkbit.silentFor().isPresent()) {
+            return null;
+        }
         try {
             return hawkbit.targets(match).stream().map(HawkbitTarget::controllerId).toList();
         } catch (RuntimeException e) {

@@ -1,12 +1,12 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.ChannelDeployments.DrivenBy;
 import io.qawk.orchestrator.deployment.ChannelDeployments.Overlap;
 import io.qawk.orchestrator.deployment.engine.StartGate;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.pass.DeviceObserver;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,7 +18,11 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedSet;
+import java.util.TreeMap;
+import java.util.TreeSet;
 
 /**
  * Overlaps between Qawk's own drivers, said before they meet: which systems of a deployment's scope (those it has
@@ -49,7 +53,9 @@ public class DeploymentOverlaps {
         }
         List<String> notStarted = d.phase == DeploymentPhase.DRAFT
                 ? scope.inScope(d, m).stream().map(DeploymentScope.InScope::system).toList()
-                : SystemRun.ofDeployment(d.id).stream().filter(r -> r.state == RunState.PENDING).map(r -> r.system).toList();
+                : rows("select system_name, seq from system_run where deployment_id = :d and state = "
+                        + SqlEnums.literal(RunState.PENDING) + " order by seq", Map.of("d", d.id))
+                .stream().map(row -> (String) row[0]).toList();
         return of(d, m.systemTypeId, notStarted);
     }
 
@@ -88,15 +94,15 @@ public class DeploymentOverlaps {
     }
 
     private List<Overlap> ofSystems(long channelId, List<Object[]> typeAndName) {
-        Map<Long, java.util.SortedSet<String>> byType = new java.util.TreeMap<>();
+        Map<Long, SortedSet<String>> byType = new TreeMap<>();
         for (Object[] row : typeAndName) {
-            byType.computeIfAbsent(((Number) row[0]).longValue(), k -> new java.util.TreeSet<>()).add((String) row[1]);
+            byType.computeIfAbsent(((Number) row[0]).longValue(), k -> new TreeSet<>()).add((String) row[1]);
         }
         List<Overlap> out = new ArrayList<>();
         Map<Long, Optional<String>> names = new HashMap<>();
         byType.forEach((type, systems) -> {
             Map<String, StartGate.Driver> drivers = gate.drivers(type, systems, -1, channelId, true);
-            systems.stream().map(drivers::get).filter(java.util.Objects::nonNull)
+            systems.stream().map(drivers::get).filter(Objects::nonNull)
                     .forEach(driver -> out.add(overlap(driver, names)));
         });
         return out;
