@@ -40,8 +40,8 @@ public class ChannelDeployments {
 
     /**
      * A system another deployment drives: {@code underWay} when its run is under way there now (this one waits for
-     * it: one system, one driver); otherwise it is pending there, in a deployment started earlier, and the first to
-     * start it drives it. {@code reason} says so in words.
+     * it: one system, one driver); otherwise it is pending there, in a deployment started and not ended, and the
+     * first of the two to start it drives it. {@code reason} says so in words.
      */
     public record Overlap(String system, DrivenBy drivenBy, boolean underWay, String reason) {
     }
