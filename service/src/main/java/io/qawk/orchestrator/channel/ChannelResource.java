@@ -2,6 +2,8 @@ package io.qawk.orchestrator.channel;
 
 import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
+import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitTarget;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.quarkus.security.identity.SecurityIdentity;
@@ -22,10 +24,14 @@ import jakarta.ws.rs.core.UriInfo;
 
 import java.util.List;
 
+import org.jboss.logging.Logger;
+
 /** Channels (fleets): settings, releases of a set and a manifest, resume and promotion. */
 @Path("/qawk/v1/fleets")
 @Produces(MediaType.APPLICATION_JSON)
 public class ChannelResource {
+
+    private static final Logger LOG = Logger.getLogger(ChannelResource.class);
 
     @Inject
     ChannelService service;
@@ -42,24 +48,51 @@ public class ChannelResource {
     @Inject
     ReleaseStatus status;
 
+    @Inject
+    HawkbitGateway hawkbit;
+
     @GET
     @Transactional
     public List<ChannelView> list() {
-        return service.list().stream().map(this::view).toList();
+        return service.list().stream().map(f -> view(f, null)).toList();
     }
 
     @GET
     @Path("{id}")
     @Transactional
     public ChannelView get(@PathParam("id") long id) {
-        return view(service.get(id));
+        return view(service.get(id), deployments.overlaps(id));
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     public Response create(ChannelRequest request, @Context UriInfo uri) {
         Channel f = service.create(request, actor());
-        return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(f.id)).build()).entity(get(f.id)).build();
+        List<String> members = matchedNow(f.match);
+        return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(f.id)).build())
+                .entity(members == null ? get(f.id) : created(f.id, members)).build();
+    }
+
+    /** A new channel's view, its overlaps from what its query matches in hawkBit now: no sync has stored its members. */
+    @Transactional
+    ChannelView created(long id, List<String> members) {
+        return view(service.get(id), deployments.overlaps(id, members));
+    }
+
+    /**
+     * The devices the query matches in hawkBit now; null when hawkBit cannot tell (not configured, leaving requests
+     * unanswered, or failing), and the last sync's members are used: a hawkBit already silent is not asked.
+     */
+    private List<String> matchedNow(String match) {
+        if (!hawkbit.isConfigured() || hawkbit.silentFor().isPresent()) {
+            return null;
+        }
+        try {
+            return hawkbit.targets(match).stream().map(HawkbitTarget::controllerId).toList();
+        } catch (RuntimeException e) {
+            LOG.warnf("the new channel's overlaps are from the last sync: hawkBit did not answer its query (%s)", e.toString());
+            return null;
+        }
     }
 
     @PUT
@@ -92,7 +125,8 @@ public class ChannelResource {
         return get(r.channelId);
     }
 
-    private ChannelView view(Channel f) {
+    /** {@code overlaps}: null in the listing, which would ask them of every channel. */
+    private ChannelView view(Channel f, List<ChannelDeployments.Overlap> overlaps) {
         Channel target = f.promotesToId == null ? null : Channel.findById(f.promotesToId);
         ChannelRelease r = ChannelRelease.current(f.id).orElse(null);
         ChannelView.ReleaseView release = null;
@@ -115,7 +149,8 @@ public class ChannelResource {
                 new ChannelRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres),
                         f.orchestratorVerifyTimeoutSeconds, f.orchestratorSoakSeconds, f.metricGate(), f.windows),
                 new ChannelRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy, release,
-                service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices());
+                service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices(), overlaps,
+                overlaps == null ? null : ChannelDeployments.overlapsSummary(overlaps));
     }
 
     private String actor() {

@@ -1,16 +1,23 @@
 package io.qawk.orchestrator.channel;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import io.qawk.orchestrator.deployment.ChannelDeployments;
+
 import java.time.Instant;
 import java.util.List;
 
 /**
  * A channel as the API shows it, with its current release and whether that release may be promoted; and its members
- * that form no system ({@code problemDevices} counts them all, {@code problems} lists the first 100).
+ * that form no system ({@code problemDevices} counts them all, {@code problems} lists the first 100); {@code overlaps}:
+ * its systems that a deployment of no or another channel drives (or has pending), and who, said in a sentence per
+ * driver by {@code overlapsSummary} (null when none); absent from the listing.
  */
 public record ChannelView(long id, String name, String match, Long promotesTo, String promotesToName,
                         ChannelRequest.Orchestrator orchestrator, ChannelRequest.Devices devices, int soakSeconds,
                         String managedBy, ReleaseView release, Gate gate, Instant createdAt, Instant updatedAt,
-                        int problemDevices, List<ChannelProblems.ProblemDevice> problems) {
+                        int problemDevices, List<ChannelProblems.ProblemDevice> problems,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) List<ChannelDeployments.Overlap> overlaps,
+                        @JsonInclude(JsonInclude.Include.NON_NULL) String overlapsSummary) {
 
     /**
      * How the current release stands, in numbers and words; which revision of the manifest its systems get (the one

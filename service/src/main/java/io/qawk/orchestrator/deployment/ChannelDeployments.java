@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
@@ -7,6 +8,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
+import java.util.Collection;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -24,6 +26,40 @@ public class ChannelDeployments {
 
     @Inject
     DeploymentFollower follower;
+
+    @Inject
+    DeploymentOverlaps overlaps;
+
+    /**
+     * A deployment that drives a system, or will: its id and name, and its channel ({@code fleetId}, {@code fleet};
+     * null for one made by hand). Deployments' plans show the same.
+     */
+    public record DrivenBy(long deploymentId, String name, @JsonProperty("fleetId") Long channelId,
+                           @JsonProperty("fleet") String channel) {
+    }
+
+    /**
+     * A system another deployment drives: {@code underWay} when its run is under way there now (this one waits for
+     * it: one system, one driver); otherwise it is pending there, in a deployment started and not ended, and the
+     * first of the two to start it drives it. {@code reason} says so in words.
+     */
+    public record Overlap(String system, DrivenBy drivenBy, boolean underWay, String reason) {
+    }
+
+    /** The systems of the channel (its members as of the last sync) that a deployment of no or another channel drives. */
+    public List<Overlap> overlaps(long channelId) {
+        return overlaps.ofChannel(channelId);
+    }
+
+    /** The same for the systems of these devices (the channel's query's matches, before a sync stored them). */
+    public List<Overlap> overlaps(long channelId, Collection<String> controllerIds) {
+        return overlaps.ofChannel(channelId, controllerIds);
+    }
+
+    /** The channel's overlaps in one sentence, null when there are none. */
+    public static String overlapsSummary(List<Overlap> overlaps) {
+        return DeploymentOverlaps.summary(overlaps, true);
+    }
 
     /** A deployment as a channel sees it: its phase, and the manifest revision it started with (null for a draft). */
     public record Brief(long id, DeploymentPhase phase, Long manifestRevisionId) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.CommandRequest;
+import io.qawk.orchestrator.deployment.DeploymentOverlaps;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
 import io.qawk.orchestrator.deployment.model.RunDevice;
@@ -51,6 +52,9 @@ public class DeploymentResource {
     DeploymentPreview preview;
 
     @Inject
+    DeploymentOverlaps overlaps;
+
+    @Inject
     SecurityIdentity identity;
 
     @Inject
@@ -59,7 +63,7 @@ public class DeploymentResource {
     @GET
     @Transactional
     public List<DeploymentView> list() {
-        return service.list().stream().map(this::view).toList();
+        return service.list().stream().map(d -> view(d, false)).toList();
     }
 
     @POST
@@ -81,7 +85,7 @@ public class DeploymentResource {
     @Path("{id}")
     @Transactional
     public DeploymentView get(@PathParam("id") long id) {
-        return view(service.get(id));
+        return view(service.get(id), true);
     }
 
     @POST
@@ -176,14 +180,18 @@ public class DeploymentResource {
         return r;
     }
 
-    private DeploymentView view(SystemDeployment d) {
-        return view(d, clock.instant());
+    /** {@code withOverlaps}: one deployment asked for, not the listing, which would ask it of every one. */
+    private DeploymentView view(SystemDeployment d, boolean withOverlaps) {
+        Manifest m = Manifest.findById(d.manifestId);
+        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), windowsNow(d),
+                withOverlaps ? overlaps.of(d) : null);
     }
 
-    /** A deployment as {@code GET /qawk/v1/systemdeployments/{id}} shows it; call inside a transaction. */
+    /** A deployment as {@code GET /qawk/v1/systemdeployments/{id}} shows it, without overlaps; call inside a transaction. */
     static DeploymentView view(SystemDeployment d, Instant now) {
         Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), CentreWindows.of(d.windows, now));
+        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), CentreWindows.of(d.windows, now),
+                null);
     }
 
     private CentreWindows windowsNow(SystemDeployment d) {

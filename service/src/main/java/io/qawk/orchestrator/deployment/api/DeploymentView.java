@@ -1,7 +1,10 @@
 package io.qawk.orchestrator.deployment.api;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.deployment.ChannelDeployments;
+import io.qawk.orchestrator.deployment.DeploymentOverlaps;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
@@ -21,7 +24,9 @@ import java.util.Set;
  * of its manifest it runs (null while a draft) and whether the manifest has been changed since; its metric gate; its
  * maintenance {@code windows} as set (null: none), each centre's window now ({@code centreWindows}: the centres of its
  * systems, or of its settings while a draft; empty without windows) and how many pending systems wait for one
- * ({@code waitingForWindow}); who created, started, paused (while paused) and aborted it ({@code createdBy} …).
+ * ({@code waitingForWindow}); who created, started, paused (while paused) and aborted it ({@code createdBy} …);
+ * {@code overlaps} and {@code overlapsSummary}: as in its plan, the systems it has not started that another deployment
+ * drives, and who (on the answer of its creation and of {@code GET {id}}, absent from the listing).
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName,
                              @JsonProperty("fleetId") Long channelId,
@@ -32,7 +37,9 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                              Instant startedAt, String startedBy, String pausedBy, String abortedBy,
                              Instant endedAt, Integer manifestRevision,
                              boolean manifestChangedSince, MetricGate metricGate, Windows windows,
-                             List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow) {
+                             List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) List<ChannelDeployments.Overlap> overlaps,
+                             @JsonInclude(JsonInclude.Include.NON_NULL) String overlapsSummary) {
 
     /** Systems by how their runs stand; {@code verifying}: every order done, soaking before they count as updated. */
     public record Counts(int systems, int pending, int running, int verifying, int rollingBack, int succeeded,
@@ -100,6 +107,12 @@ public record DeploymentView(long id, String name, long manifestId, String manif
 
     /** {@code runs}: its runs counted by state and group, in the order of each one's first run. */
     static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun.Tally> runs, CentreWindows windows) {
+        return of(d, manifestName, runs, windows, null);
+    }
+
+    /** The same with its overlaps (null: not asked, as in the listing). */
+    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun.Tally> runs, CentreWindows windows,
+                             List<ChannelDeployments.Overlap> overlaps) {
         Counts c = Counts.of(runs);
         ManifestRevision.Pinned pinned = ManifestRevision.pinned(d.manifestRevisionId);
         List<CentreWindows.CentreWindow> centres = List.of();
@@ -120,6 +133,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                 d.aborted, c,
                 words(d, c),
                 d.createdAt, d.createdBy, d.startedAt, d.startedBy, d.pausedBy, d.abortedBy, d.endedAt, pinned == null ? null : pinned.revision(),
-                pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting);
+                pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting,
+                overlaps, overlaps == null ? null : DeploymentOverlaps.summary(overlaps));
     }
 }

@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment.api;
 
+import io.qawk.orchestrator.deployment.ChannelDeployments;
+import io.qawk.orchestrator.deployment.DeploymentOverlaps;
 import io.qawk.orchestrator.deployment.DeploymentScope;
 import io.qawk.orchestrator.deployment.DeploymentService;
 import io.qawk.orchestrator.deployment.engine.StartGate;
@@ -49,16 +51,22 @@ public class PlanView {
     StartGate gate;
 
     @Inject
+    DeploymentOverlaps overlaps;
+
+    @Inject
     Clock clock;
 
     /**
      * The whole plan; {@code windows}: each centre in scope, its maintenance window now (empty without windows);
      * {@code unknown}: the systems and centres the deployment names that no system of the manifest's type has, and
-     * {@code unknownNames} the same with the field, the words and the one close name there is.
+     * {@code unknownNames} the same with the field, the words and the one close name there is; {@code overlaps}: the
+     * systems not started here that another deployment drives (or has pending, started earlier), and who, with
+     * {@code overlapsSummary} saying it in a sentence per driver (null when none).
      */
     public record Plan(long deploymentId, String manifest, List<Integer> orders, List<SystemPlan> systems,
                        List<DeploymentScope.OutOfScope> outOfScope, List<CentreWindows.CentreWindow> windows,
-                       List<String> unknown, List<DeploymentScope.UnknownName> unknownNames) {
+                       List<String> unknown, List<DeploymentScope.UnknownName> unknownNames,
+                       List<ChannelDeployments.Overlap> overlaps, String overlapsSummary) {
     }
 
     /**
@@ -121,7 +129,10 @@ public class PlanView {
                 .map(DeploymentScope.InScope::group).collect(Collectors.toCollection(LinkedHashSet::new))
                 .stream().map(windows::state).toList();
         List<DeploymentScope.UnknownName> unknown = scope.unknownNames(d, m);
+        List<ChannelDeployments.Overlap> shared = d.phase.ended() || d.phase == DeploymentPhase.ABORTING ? List.of()
+                : overlaps.of(d, m.systemTypeId, notStarted);
         return new Plan(d.id, m.name, m.orders(), out, excluded, centres,
-                unknown.stream().map(DeploymentScope.UnknownName::name).toList(), unknown);
+                unknown.stream().map(DeploymentScope.UnknownName::name).toList(), unknown,
+                shared, DeploymentOverlaps.summary(shared));
     }
 }

@@ -107,16 +107,8 @@ public class StartGate {
                 Map.of("fleet", d.channelId == null ? -1L : d.channelId, "type", systemTypeId, "names", list))) {
             devices.computeIfAbsent((String) row[0], k -> new ArrayList<>()).add(row);
         }
-        for (Object[] row : rows("select m.system_name, d.id, d.name from system_member m"
-                + " join run_device rd on rd.controller_id = m.controller_id join system_run r on r.id = rd.run_id"
-                + " join system_deployment d on d.id = r.deployment_id"
-                + " where m.system_type_id = :type and m.problem is null and m.system_name in (:names)"
-                + " and r.deployment_id <> :dep and " + DRIVING
-                + " union select r.system_name, d.id, d.name from system_run r join system_deployment d on d.id = r.deployment_id"
-                + " where r.system_type_id = :type and r.system_name in (:names) and r.deployment_id <> :dep and " + DRIVING,
-                Map.of("type", systemTypeId, "names", list, "dep", d.id))) {
-            out.putIfAbsent((String) row[0], new Verdict(waitingFor((String) row[2], ((Number) row[1]).longValue()), false));
-        }
+        driversOf(systemTypeId, list, d.id, NO_CHANNEL, false).forEach((name, driver) ->
+                out.putIfAbsent(name, new Verdict(waitingFor(driver.name(), driver.deploymentId()), false)));
         for (String name : list) {
             List<Object[]> own = devices.get(name);
             if (own == null) {
@@ -143,6 +135,71 @@ public class StartGate {
                 out.put(name, new Verdict(path.heldWords(name), false, true));
             }
         });
+    }
+
+    /** No channel is excepted from {@link #drivers}. */
+    public static final long NO_CHANNEL = -1;
+
+    /**
+     * Another deployment that drives a system, or will: {@code underWay} when a run of it (or of a system sharing one
+     * of its devices) is under way there now, the one-driver rule's driver; otherwise the system is pending in that
+     * deployment, which is started and not ended, and the first of the two to start it drives it.
+     */
+    public record Driver(String system, long deploymentId, String name, Long channelId, boolean underWay) {
+    }
+
+    /**
+     * Who drives each of {@code names} (systems of the type) other than deployment {@code exceptDeployment} and the
+     * deployments of channel {@code exceptChannel} ({@link #NO_CHANNEL}: none): the deployment whose run is under
+     * way, by the gate's own definition ({@link #DRIVING}, by system or by a shared device); with
+     * {@code alsoPending}, for a system nobody drives now, the earliest started open deployment that has it pending.
+     * Systems nobody drives are absent.
+     */
+    public Map<String, Driver> drivers(long systemTypeId, Collection<String> names, long exceptDeployment,
+                                       long exceptChannel, boolean alsoPending) {
+        Map<String, Driver> out = new LinkedHashMap<>();
+        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
+            out.putAll(driversOf(systemTypeId, chunk, exceptDeployment, exceptChannel, alsoPending));
+        }
+        return out;
+    }
+
+    private static Map<String, Driver> driversOf(long systemTypeId, List<String> list, long exceptDeployment,
+                                                 long exceptChannel, boolean alsoPending) {
+        Map<String, Driver> out = new LinkedHashMap<>();
+        if (list.isEmpty()) {
+            return out;
+        }
+        Map<String, Object> params = Map.of("type", systemTypeId, "names", list, "dep", exceptDeployment,
+                "channel", exceptChannel);
+        String others = " and r.deployment_id <> :dep and d.fleet_id is distinct from :channel and ";
+        for (Object[] row : rows("select m.system_name, d.id, d.name, d.fleet_id from system_member m"
+                + " join run_device rd on rd.controller_id = m.controller_id join system_run r on r.id = rd.run_id"
+                + " join system_deployment d on d.id = r.deployment_id"
+                + " where m.system_type_id = :type and m.problem is null and m.system_name in (:names)"
+                + others + DRIVING
+                + " union select r.system_name, d.id, d.name, d.fleet_id from system_run r"
+                + " join system_deployment d on d.id = r.deployment_id"
+                + " where r.system_type_id = :type and r.system_name in (:names)" + others + DRIVING
+                + " order by 1, 2", params)) {
+            out.putIfAbsent((String) row[0], driver(row, true));
+        }
+        if (alsoPending) {
+            for (Object[] row : rows("select r.system_name, d.id, d.name, d.fleet_id from system_run r"
+                    + " join system_deployment d on d.id = r.deployment_id"
+                    + " where r.system_type_id = :type and r.system_name in (:names)" + others
+                    + " r.state = " + SqlEnums.literal(RunState.PENDING)
+                    + " and d.phase in " + SqlEnums.list(DeploymentPhase.RUNNING, DeploymentPhase.PAUSED)
+                    + " order by d.started_at, d.id", params)) {
+                out.putIfAbsent((String) row[0], driver(row, false));
+            }
+        }
+        return out;
+    }
+
+    private static Driver driver(Object[] row, boolean underWay) {
+        return new Driver((String) row[0], ((Number) row[1]).longValue(), (String) row[2],
+                row[3] == null ? null : ((Number) row[3]).longValue(), underWay);
     }
 
     /**
