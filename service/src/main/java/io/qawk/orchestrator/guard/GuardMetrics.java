@@ -19,8 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 /**
  * {@code qawk_threats{source,system_type}}: the threats of the last guard pass, per source ({@code rollout},
  * {@code autoAssignment}, {@code assignment}) and system type, read from Postgres so every replica reports the same;
- * refreshed after each pass and on the metrics' schedule. A pair's gauge appears with its first threat and reads 0
- * once its threats are gone.
+ * refreshed after each pass and on the metrics' schedule. Every type has a gauge per source (0 where none), so
+ * that the alert's query finds the series before the first threat; a removed type's read 0.
  */
 @Startup
 @ApplicationScoped

@@ -84,10 +84,13 @@ public class GuardPass {
     }
 
     private final Map<String, Targets> targets = new ConcurrentHashMap<>();
-    private volatile Report last = new Report(null, 0, 0, 0, null);
+    private volatile Report last = new Report(null, 0, 0, 0, List.of(), null);
 
-    /** What the last pass did: when, threats found, holds made, hawkBit requests; {@code error} when it failed. */
-    public record Report(Instant at, int threats, int holds, int requests, String error) {
+    /**
+     * What the last pass did: when, threats found, holds made, hawkBit requests, what it could not see into
+     * ({@code blindTo}: rollouts without a target query, whose groups were given by hand); {@code error} when it failed.
+     */
+    public record Report(Instant at, int threats, int holds, int requests, List<String> blindTo, String error) {
     }
 
     void synced(@Observes InventorySynced synced) {
@@ -97,10 +100,11 @@ public class GuardPass {
         try {
             pass();
         } catch (HawkbitUnavailableException e) {
-            last = new Report(clock.instant(), last.threats(), 0, 0, "hawkBit is unavailable: " + e.getMessage());
+            last = new Report(clock.instant(), last.threats(), 0, 0, last.blindTo(),
+                    "hawkBit is unavailable: " + e.getMessage());
             LOG.warnf("Guard pass skipped: hawkBit is unavailable (%s)", e.getMessage());
         } catch (RuntimeException e) {
-            last = new Report(clock.instant(), last.threats(), 0, 0, e.getMessage());
+            last = new Report(clock.instant(), last.threats(), 0, 0, last.blindTo(), e.getMessage());
             LOG.error("Guard pass failed", e);
         }
     }
@@ -116,6 +120,7 @@ public class GuardPass {
                 .stream().collect(Collectors.toMap(t -> t.id, t -> new TypeInfo(t.name, t.compatibility(), t.guard))));
         int[] requests = {0};
         List<PendingWork> work = new ArrayList<>();
+        List<String> blind = new ArrayList<>();
         if (!types.isEmpty()) {
             List<HawkbitRollout> rollouts = hawkbit.openRollouts();
             List<HawkbitAutoAssignment> autos = hawkbit.autoAssignments();
@@ -124,6 +129,9 @@ public class GuardPass {
             for (HawkbitRollout r : rollouts) {
                 if (r.distributionSetId() == null) {
                     continue;
+                }
+                if (r.targetQuery() == null || r.targetQuery().isBlank()) {
+                    blind.add("rollout " + r.name() + " (#" + r.id() + "): no target query, its targets are not read");
                 }
                 setLabel(r.distributionSetId()).ifPresent(set -> work.add(new PendingWork(ThreatSource.ROLLOUT,
                         r.id(), r.name(), r.status(), r.distributionSetId(), set,
@@ -172,7 +180,7 @@ public class GuardPass {
             store.replaceThreats(stored, now);
         });
         metrics.refresh();
-        last = new Report(now, threats.size(), holds[0], requests[0], null);
+        last = new Report(now, threats.size(), holds[0], requests[0], List.copyOf(blind), null);
         if (!threats.isEmpty()) {
             LOG.debugf("Guard pass: %d threats, %d holds, %d hawkBit requests", threats.size(), holds[0], requests[0]);
         }

@@ -254,10 +254,14 @@ public class ThreatStore {
                 });
     }
 
-    /** Threats per source and system type name, for the gauge. */
+    /** Threats per source and system type name, for the gauge: every type and source, 0 where none. */
     Map<List<String>, Long> counts() {
-        return query("select t.source, st.name, count(*) from threat t cross join unnest(t.system_type_ids) u(type_id)"
-                + " join system_type st on st.id = u.type_id group by t.source, st.name", ps -> {
+        return query("select s.source, st.name, count(t.id) from system_type st"
+                + " cross join unnest(cast(? as varchar[])) s(source)"
+                + " left join threat t on t.source = s.source and st.id = any(t.system_type_ids)"
+                + " group by s.source, st.name", ps -> {
+            ps.setArray(1, ps.getConnection().createArrayOf("varchar",
+                    java.util.Arrays.stream(ThreatSource.values()).map(Enum::name).toArray()));
         }, rs -> {
             Map<List<String>, Long> out = new LinkedHashMap<>();
             while (rs.next()) {

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.health;
 
+import io.qawk.orchestrator.guard.GuardPass;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.inventory.SyncState;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,6 +27,9 @@ public class HawkbitReadiness implements HealthCheck {
     @Inject
     SyncState sync;
 
+    @Inject
+    GuardPass guard;
+
     @Override
     public HealthCheckResponse call() {
         Optional<String> unreachable = hawkbit.unreachable();
@@ -37,6 +41,15 @@ public class HawkbitReadiness implements HealthCheck {
         }
         if (s.lastError() != null) {
             b.withData("lastInventorySyncError", s.lastError());
+        }
+        GuardPass.Report g = guard.last();
+        if (g.at() != null) {
+            b.withData("guard", g.error() != null ? "last pass " + g.at() + " failed: " + g.error()
+                    : "last pass " + g.at() + ": " + g.threats() + " threat(s), " + g.holds() + " hold(s), "
+                    + g.requests() + " hawkBit request(s)");
+            if (!g.blindTo().isEmpty()) {
+                b.withData("guardCannotSee", String.join("; ", g.blindTo()));
+            }
         }
         return b.build();
     }
