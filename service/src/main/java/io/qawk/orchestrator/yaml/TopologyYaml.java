@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.rules.RuleSpec;
+import io.qawk.orchestrator.systemtype.GuardMode;
 import io.qawk.orchestrator.systemtype.Component;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.qawk.orchestrator.systemtype.SystemTypeRequest;
@@ -34,6 +35,7 @@ import java.util.regex.Pattern;
  *   - if: { device1: "app:[2.0,)" }
  *     then: { device2: "device2-fw:[2.0,)" }
  *     why: app 2 speaks the v2 terminal protocol
+ * qawk_guard: hold                        # optional: watch (the default) or hold hawkBit work outside Qawk
  * </pre>
  * Several entries of one {@code component_type} (Mender's instances of a type) are one Qawk component and must agree.
  */
@@ -41,7 +43,7 @@ final class TopologyYaml {
 
     static final String KIND = "topology";
     private static final Set<String> TOP = new LinkedHashSet<>(List.of("api_version", "kind", "system_type",
-            "qawk_system_key", "qawk_group_key", "components", "qawk_rules"));
+            "qawk_system_key", "qawk_group_key", "components", "qawk_rules", "qawk_guard"));
     private static final Set<String> RULE = new LinkedHashSet<>(List.of("if", "then", "why"));
     private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("component_type", "qawk_match",
             "qawk_health"));
@@ -72,8 +74,9 @@ final class TopologyYaml {
         List<Integer> yamlIndex = new ArrayList<>();
         readComponents(in, root.get("components"), components, yamlIndex);
         List<RuleSpec> rules = readRules(in, root.get("qawk_rules"));
+        String guard = in.text(root, "qawk_guard", "", false);
         in.errors.throwIfAny();
-        return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components, rules),
+        return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components, rules, guard),
                 yamlIndex.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(in.ignored));
     }
 
@@ -201,6 +204,9 @@ final class TopologyYaml {
                 entry.put("why", r.why());
             }
         }
+        if (type.guard != GuardMode.WATCH) {
+            root.put("qawk_guard", type.guard.word());
+        }
         return YamlWriting.write(root);
     }
 
@@ -209,7 +215,8 @@ final class TopologyYaml {
         if (!t.name.equals(r.name()) || !t.systemKey.equals(r.systemKey())
                 || !Objects.equals(t.groupKey, r.groupKey())
                 || t.components.size() != r.components().size()
-                || !t.rules.equals(r.rules() == null ? List.of() : r.rules())) {
+                || !t.rules.equals(r.rules() == null ? List.of() : r.rules())
+                || t.guard != (r.guard() == null ? GuardMode.WATCH : GuardMode.parse(r.guard()).orElse(null))) {
             return false;
         }
         for (int i = 0; i < t.components.size(); i++) {
@@ -232,6 +239,8 @@ final class TopologyYaml {
                 return "qawk_system_key";
             case "groupKey":
                 return "qawk_group_key";
+            case "guard":
+                return "qawk_guard";
             default:
                 break;
         }

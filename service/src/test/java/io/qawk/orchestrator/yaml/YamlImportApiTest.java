@@ -149,6 +149,33 @@ class YamlImportApiTest {
     }
 
     @Test
+    void aTopologysGuardRoundTripsAndABadOneIsRefusedNamingQawkGuard() {
+        String topology = """
+                api_version: mender/v1
+                kind: topology
+                system_type: yml-guarded
+                qawk_system_key: attribute.device
+                components:
+                  - component_type: device1
+                    qawk_match: attribute.device_type==device1
+                qawk_guard: hold
+                """;
+        long id = yaml(topology).post(TOPOLOGIES).then().statusCode(201).extract().jsonPath().getLong("id");
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200).body("guard", equalTo("hold"));
+        String export = Api.viewer().get("/qawk/v1/systemtypes/" + id + "/topology.yaml").then().statusCode(200)
+                .extract().asString();
+        assertThat(export).isEqualTo(topology);
+        yaml(export).post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("unchanged"));
+        yaml(topology.replace("qawk_guard: hold\n", "")).post(TOPOLOGIES).then().statusCode(200)
+                .body("result", equalTo("updated"));
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200).body("guard", equalTo("watch"));
+        List<String> before = tables();
+        yaml(topology.replace("qawk_guard: hold", "qawk_guard: stop")).post(TOPOLOGIES).then().statusCode(400)
+                .body("errors[0].field", equalTo("qawk_guard"));
+        assertThat(tables()).isEqualTo(before);
+    }
+
+    @Test
     void aTopologyWithRulesRoundTripsAndItsManifestsAreGivenTheirOrders() {
         String topology = """
                 api_version: mender/v1
