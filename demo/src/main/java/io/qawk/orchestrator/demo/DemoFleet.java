@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
+
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.DeviceSpec;
 
@@ -20,6 +22,10 @@ import io.qawk.orchestrator.testkit.DeviceSpec;
  * incomplete. Besides the lanes there are kiosks that belong to no system, and one terminal that reports no
  * {@code device} attribute, so the system type's problem list has an entry. The display of lane {@code device-05}
  * fails every update to {@code device3-fw:2.0}, so a deployment of the demo manifest rolls that lane back.
+ * <p>
+ * The system type carries one compatibility rule ({@link #RULE}: new terminal firmware needs the new app), and a
+ * rollout prepared in hawkBit outside Qawk ({@link #ROLLOUT}: the new terminal firmware alone) waits there, so the
+ * guard has a threat to show.
  */
 public final class DemoFleet {
 
@@ -63,11 +69,39 @@ public final class DemoFleet {
     public static final List<SetRef> SETS = List.of(APP_1, APP_2, DEVICE2_FW_1, DEVICE2_FW_2, DEVICE3_FW_1,
             DEVICE3_FW_2);
 
-    /** Terminals and display first, together; the lane computer after them, because the new app needs the new firmware. */
+    /**
+     * Why the demo type's one rule holds: terminal firmware 2 speaks only the v2 protocol, which app 2 brings (app 2
+     * still speaks v1 to old terminals).
+     */
+    public static final String WHY = "device2-fw 2 speaks only the v2 terminal protocol, which app 2 brings";
+
+    /**
+     * The demo type's compatibility rule: a lane whose terminals run {@code device2-fw} 2.0 or later needs its lane
+     * computer on {@code app} 2.0 or later. So the manifest updates the lane computer first, and a hawkBit rollout of
+     * the new terminal firmware alone ({@link #ROLLOUT}) would break every lane still on app 1.0.
+     */
+    public static final Rule RULE = new Rule(Map.of("device2", "device2-fw:[2.0,)"), Map.of("device1", "app:[2.0,)"),
+            WHY);
+
+    /**
+     * The lane computer first (its app 2 speaks to old and new terminals); terminals and display after it, together,
+     * because the new terminal firmware needs the new app ({@link #RULE}).
+     */
     public static final List<ManifestPart> MANIFEST_PARTS = List.of(
-            new ManifestPart("device2", DEVICE2_FW_2, 1),
-            new ManifestPart("device3", DEVICE3_FW_2, 1),
-            new ManifestPart("device1", APP_2, 2));
+            new ManifestPart("device1", APP_2, 1),
+            new ManifestPart("device2", DEVICE2_FW_2, 2),
+            new ManifestPart("device3", DEVICE3_FW_2, 2));
+
+    /**
+     * A rollout a colleague prepared in hawkBit itself, outside Qawk: the new terminal firmware to every terminal,
+     * not started. The guard lists it as a threat: it would break {@link #RULE} on every lane still on app 1.0.
+     */
+    public static final RolloutRef ROLLOUT = new RolloutRef("device2-fw 2.0 to all terminals", DEVICE2_FW_2,
+            "attribute.device_type==device2", 1);
+
+    /** A hawkBit rollout: its name, the set it assigns, the targets it reaches (a FIQL query) and its group count. */
+    public record RolloutRef(String name, SetRef set, String targetFilterQuery, int groups) {
+    }
 
     private DemoFleet() {
     }
@@ -123,18 +157,27 @@ public final class DemoFleet {
         return new DeviceSpec(controllerId, attrs, b);
     }
 
+    /** A compatibility rule as the API takes it: {@code {"if": {…}, "then": {…}, "why": "…"}}. */
+    public record Rule(@JsonProperty("if") Map<String, String> when, Map<String, String> then, String why) {
+    }
+
     /** The body of {@code POST /qawk/v1/systemtypes}. */
-    public record SystemTypeBody(String name, String systemKey, String groupKey, List<Component> components) {
+    public record SystemTypeBody(String name, String systemKey, String groupKey, List<Component> components,
+                                 List<Rule> rules, String guard) {
         public record Component(String componentType, String match) {
         }
     }
 
-    /** The system type the demo creates: one system per {@code device} value, its centre from {@code centerid}. */
+    /**
+     * The system type the demo creates: one system per {@code device} value, its centre from {@code centerid}, the
+     * rule {@link #RULE}, and {@code guard: watch}: the guard lists what hawkBit would do to the lanes outside Qawk
+     * and holds nothing, so the waiting {@link #ROLLOUT} stays as it is.
+     */
     public static SystemTypeBody systemType() {
         return new SystemTypeBody(SYSTEM_TYPE, "attribute.device", "attribute.centerid", List.of(
                 new SystemTypeBody.Component("device1", "attribute.device_type==device1"),
                 new SystemTypeBody.Component("device2", "attribute.device_type==device2"),
-                new SystemTypeBody.Component("device3", "attribute.device_type==device3")));
+                new SystemTypeBody.Component("device3", "attribute.device_type==device3")), List.of(RULE), "watch");
     }
 
     /** The demo manifest (the body of {@code POST /qawk/v1/manifests}), given the ids hawkBit gave the sets. */
