@@ -6,6 +6,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
 
@@ -23,9 +24,10 @@ import io.qawk.orchestrator.testkit.DeviceSpec;
  * {@code device} attribute, so the system type's problem list has an entry. The display of lane {@code device-05}
  * fails every update to {@code device3-fw:2.0}, so a deployment of the demo manifest rolls that lane back.
  * <p>
- * The system type carries one compatibility rule ({@link #RULE}: new terminal firmware needs the new app), and a
- * rollout prepared in hawkBit outside Qawk ({@link #ROLLOUT}: the new terminal firmware alone) waits there, so the
- * guard has a threat to show.
+ * The system type carries two compatibility rules ({@link #RULES}: new terminal firmware needs the new app, a new
+ * display firmware needs new terminal firmware); lane {@code device-03}'s display runs the new firmware already
+ * ({@link #DRIFTED_SYSTEM}), so the census finds it broken and a deployment holds it; and a rollout prepared in hawkBit
+ * outside Qawk ({@link #ROLLOUT}: the new terminal firmware alone) waits there, so the guard has a threat to show.
  */
 public final class DemoFleet {
 
@@ -83,14 +85,32 @@ public final class DemoFleet {
     public static final Rule RULE = new Rule(Map.of("device2", "device2-fw:[2.0,)"), Map.of("device1", "app:[2.0,)"),
             WHY);
 
+    /** Why the second rule holds. */
+    public static final String DISPLAY_WHY = "device3-fw 2 reads the scores in the v2 terminal protocol";
+
+    /** The second rule: a display on {@code device3-fw} 2.0 or later needs its terminals on {@code device2-fw} 2.0. */
+    public static final Rule DISPLAY_RULE = new Rule(Map.of("device3", "device3-fw:[2.0,)"),
+            Map.of("device2", "device2-fw:[2.0,)"), DISPLAY_WHY);
+
+    /** The demo type's rules: {@code rules[0]} {@link #RULE}, {@code rules[1]} {@link #DISPLAY_RULE}. */
+    public static final List<Rule> RULES = List.of(RULE, DISPLAY_RULE);
+
     /**
-     * The lane computer first (its app 2 speaks to old and new terminals); terminals and display after it, together,
-     * because the new terminal firmware needs the new app ({@link #RULE}).
+     * The lane whose display was updated by hand ahead of its terminals: it runs {@code device3-fw:2.0} with its
+     * terminals on 1.0, so it breaks {@link #DISPLAY_RULE} from the start. The manifest's first order (the lane
+     * computer) leaves that broken, so a deployment holds this lane ("held: …") while it updates the others.
+     */
+    public static final String DRIFTED_SYSTEM = "device-03";
+
+    /**
+     * The order the rules ask for: the lane computer first (its app 2 speaks to old and new terminals), then the
+     * terminals (their firmware 2 needs app 2, {@link #RULE}), then the display (its firmware 2 needs terminal
+     * firmware 2, {@link #DISPLAY_RULE}).
      */
     public static final List<ManifestPart> MANIFEST_PARTS = List.of(
             new ManifestPart("device1", APP_2, 1),
             new ManifestPart("device2", DEVICE2_FW_2, 2),
-            new ManifestPart("device3", DEVICE3_FW_2, 2));
+            new ManifestPart("device3", DEVICE3_FW_2, 3));
 
     /**
      * A rollout a colleague prepared in hawkBit itself, outside Qawk: the new terminal firmware to every terminal,
@@ -104,6 +124,23 @@ public final class DemoFleet {
     }
 
     private DemoFleet() {
+    }
+
+    /**
+     * The set a device gets on a fresh hawkBit: its component's 1.0 set, but {@code device3-fw:2.0} on the display
+     * of {@link #DRIFTED_SYSTEM}; empty for a device in no component (the kiosks).
+     */
+    public static Optional<SetRef> firstSet(DeviceSpec d) {
+        String type = d.attributes().get("device_type");
+        if ("device3".equals(type) && DRIFTED_SYSTEM.equals(d.attributes().get("device"))) {
+            return Optional.of(DEVICE3_FW_2);
+        }
+        return Optional.ofNullable(switch (type == null ? "" : type) {
+            case "device1" -> APP_1;
+            case "device2" -> DEVICE2_FW_1;
+            case "device3" -> DEVICE3_FW_1;
+            default -> null;
+        });
     }
 
     /** The system key value of lane {@code n} (1-based): {@code device-01}. */
@@ -170,14 +207,14 @@ public final class DemoFleet {
 
     /**
      * The system type the demo creates: one system per {@code device} value, its centre from {@code centerid}, the
-     * rule {@link #RULE}, and {@code guard: watch}: the guard lists what hawkBit would do to the lanes outside Qawk
+     * {@link #RULES}, and {@code guard: watch}: the guard lists what hawkBit would do to the lanes outside Qawk
      * and holds nothing, so the waiting {@link #ROLLOUT} stays as it is.
      */
     public static SystemTypeBody systemType() {
         return new SystemTypeBody(SYSTEM_TYPE, "attribute.device", "attribute.centerid", List.of(
                 new SystemTypeBody.Component("device1", "attribute.device_type==device1"),
                 new SystemTypeBody.Component("device2", "attribute.device_type==device2"),
-                new SystemTypeBody.Component("device3", "attribute.device_type==device3")), List.of(RULE), "watch");
+                new SystemTypeBody.Component("device3", "attribute.device_type==device3")), RULES, "watch");
     }
 
     /** The demo manifest (the body of {@code POST /qawk/v1/manifests}), given the ids hawkBit gave the sets. */

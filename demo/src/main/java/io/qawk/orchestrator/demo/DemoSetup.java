@@ -21,11 +21,12 @@ import io.qawk.orchestrator.testkit.HawkbitFixtures;
 
 /**
  * The demo's data, put in place once the service is up: distribution sets in the local hawkBit, the simulated
- * devices (which get the 1.0 sets installed on a fresh hawkBit), the system type {@value DemoFleet#SYSTEM_TYPE} when
- * there is no system type yet (with its rule), an inventory sync, the manifest {@value DemoFleet#MANIFEST}, and a
- * rollout made in hawkBit outside Qawk ({@link DemoFleet#ROLLOUT}, not started) that the guard lists as a threat. Everything on Qawk's
- * side goes through its REST API, as an operator's script would. Every step is idempotent, so a second start on the
- * same data runs it again harmlessly. {@link #close()} stops the simulated devices.
+ * devices (which get their first sets installed on a fresh hawkBit: the 1.0 sets, one display already on 2.0), the
+ * system type {@value DemoFleet#SYSTEM_TYPE} with its rules when there is no system type yet, an inventory sync, the
+ * manifest {@value DemoFleet#MANIFEST}, and a rollout made in hawkBit outside Qawk ({@link DemoFleet#ROLLOUT}, not
+ * started) that the guard lists as a threat. Everything on Qawk's side goes through its REST API, as an operator's
+ * script would; the rollout through hawkBit's Management API, as a colleague would. Every step is idempotent, so a
+ * second start on the same data runs it again harmlessly. {@link #close()} stops the simulated devices.
  */
 final class DemoSetup implements AutoCloseable {
 
@@ -110,10 +111,10 @@ final class DemoSetup implements AutoCloseable {
 
         List<DeviceSpec> devices = DemoFleet.devices(INSTALL_TIME);
         LOG.infof("Demo: [2/7] %d simulated devices: %d lanes in centres %s (lane computer, two terminals, a "
-                + "display; %s has no display, %s's display fails %s), %d kiosks outside any system, and %s "
-                + "without a 'device' attribute", devices.size(), DemoFleet.LANES, DemoFleet.CENTRES,
-                DemoFleet.INCOMPLETE_SYSTEM, DemoFleet.FAILING_SYSTEM, DemoFleet.DEVICE3_FW_2.label(), DemoFleet.KIOSKS,
-                DemoFleet.STRAY_DEVICE);
+                + "display; %s has no display, %s's display fails %s, %s's display runs it already), %d kiosks "
+                + "outside any system, and %s without a 'device' attribute", devices.size(), DemoFleet.LANES,
+                DemoFleet.CENTRES, DemoFleet.INCOMPLETE_SYSTEM, DemoFleet.FAILING_SYSTEM, DemoFleet.DEVICE3_FW_2.label(),
+                DemoFleet.DRIFTED_SYSTEM, DemoFleet.KIOSKS, DemoFleet.STRAY_DEVICE);
         DeviceSimulator sim = new DeviceSimulator(url, user, password, hawkbit.tenant());
         sim.setMinPollInterval(MIN_POLL_INTERVAL);
         synchronized (this) {
@@ -146,7 +147,7 @@ final class DemoSetup implements AutoCloseable {
         LOG.info("Demo: [6/7] a rollout in hawkBit, outside Qawk");
         long rollout = ensureRollout(fixtures, setIds);
 
-        LOG.infof("Demo: [7/7] waiting for %d devices to install their 1.0 set and for the rollout to be ready, "
+        LOG.infof("Demo: [7/7] waiting for %d devices to install their first set and for the rollout to be ready, "
                 + "then syncing again", installing.size());
         if (!installing.isEmpty()) {
             awaitInstalled(fixtures, installing);
@@ -251,21 +252,17 @@ final class DemoSetup implements AutoCloseable {
     }
 
     /**
-     * On a fresh hawkBit every component starts on 1.0, so a rollback has something to go back to; returns the
-     * devices that were given a set.
+     * On a fresh hawkBit every component starts on 1.0, so a rollback has something to go back to, but for one
+     * display already on 2.0 ({@link DemoFleet#firstSet}); returns the devices that were given a set.
      */
     private List<String> installFirstVersions(HawkbitFixtures fixtures, List<DeviceSpec> devices, Map<SetRef, Long> setIds) {
-        Map<String, SetRef> firstByType = Map.of(
-                "device1", DemoFleet.APP_1, "device2", DemoFleet.DEVICE2_FW_1, "device3", DemoFleet.DEVICE3_FW_1);
         Map<SetRef, List<String>> byInstall = new LinkedHashMap<>();
         for (DeviceSpec d : devices) {
-            SetRef set = firstByType.get(d.attributes().get("device_type"));
-            if (set != null) {
-                byInstall.computeIfAbsent(set, k -> new ArrayList<>()).add(d.controllerId());
-            }
+            DemoFleet.firstSet(d).ifPresent(set ->
+                    byInstall.computeIfAbsent(set, k -> new ArrayList<>()).add(d.controllerId()));
         }
         byInstall.forEach((set, ids) -> fixtures.assign(setIds.get(set), ids));
-        LOG.infof("Demo:       installing the 1.0 sets: %s", byInstall.entrySet().stream()
+        LOG.infof("Demo:       installing the first sets: %s", byInstall.entrySet().stream()
                 .map(e -> e.getKey().label() + " on " + e.getValue().size() + " devices")
                 .collect(Collectors.joining(", ")));
         return byInstall.values().stream().flatMap(List::stream).toList();

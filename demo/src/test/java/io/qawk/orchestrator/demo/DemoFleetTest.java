@@ -106,21 +106,23 @@ class DemoFleetTest {
         assertThat(DemoFleet.MANIFEST_PARTS).allSatisfy(p -> assertThat(DemoFleet.SETS).contains(p.set()));
         assertThat(DemoFleet.MANIFEST_PARTS).extracting(DemoFleet.ManifestPart::componentType)
                 .containsExactlyInAnyOrder("device1", "device2", "device3");
-        int lane = DemoFleet.MANIFEST_PARTS.stream().filter(p -> p.componentType().equals("device1")).findFirst()
-                .orElseThrow().order();
-        // the rule: terminals on device2-fw 2.0 need the lane computer on app 2.0, so it goes before them
-        assertThat(DemoFleet.MANIFEST_PARTS).filteredOn(p -> !p.componentType().equals("device1"))
-                .allSatisfy(p -> assertThat(p.order()).isGreaterThan(lane));
+        Map<String, Integer> orders = DemoFleet.MANIFEST_PARTS.stream()
+                .collect(Collectors.toMap(DemoFleet.ManifestPart::componentType, DemoFleet.ManifestPart::order));
+        // rules[0]: terminals on device2-fw 2.0 need the lane computer on app 2.0, so it goes before them;
+        // rules[1]: a display on device3-fw 2.0 needs its terminals on device2-fw 2.0, so they go before it
+        assertThat(orders).isEqualTo(Map.of("device1", 1, "device2", 2, "device3", 3));
     }
 
     @Test
     void theSystemTypeHasOneRuleTheManifestMeetsAndTheGuardOnlyWatches() throws Exception {
         SystemTypeBody type = DemoFleet.systemType();
         assertThat(type.guard()).isEqualTo("watch");
-        assertThat(type.rules()).containsExactly(DemoFleet.RULE);
+        assertThat(type.rules()).containsExactly(DemoFleet.RULE, DemoFleet.DISPLAY_RULE);
         assertThat(DemoFleet.RULE.when()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
         assertThat(DemoFleet.RULE.then()).isEqualTo(Map.of("device1", "app:[2.0,)"));
-        assertThat(DemoFleet.RULE.why()).isNotBlank();
+        assertThat(DemoFleet.DISPLAY_RULE.when()).isEqualTo(Map.of("device3", "device3-fw:[2.0,)"));
+        assertThat(DemoFleet.DISPLAY_RULE.then()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
+        assertThat(type.rules()).allSatisfy(r -> assertThat(r.why()).isNotBlank());
 
         // the destination keeps it: the manifest's new sets meet both sides
         Map<String, DemoFleet.SetRef> to = DemoFleet.MANIFEST_PARTS.stream()
@@ -133,7 +135,23 @@ class DemoFleetTest {
         assertThat(json.path("rules").get(0).path("if").path("device2").asText()).isEqualTo("device2-fw:[2.0,)");
         assertThat(json.path("rules").get(0).path("then").path("device1").asText()).isEqualTo("app:[2.0,)");
         assertThat(json.path("rules").get(0).has("when")).isFalse();
+        assertThat(json.path("rules").get(1).path("if").path("device3").asText()).isEqualTo("device3-fw:[2.0,)");
         assertThat(json.path("guard").asText()).isEqualTo("watch");
+    }
+
+    @Test
+    void everyComponentStartsOnOneButTheDriftedLanesDisplayWhichBreaksTheSecondRule() {
+        Map<String, DemoFleet.SetRef> first = new TreeMap<>();
+        devices.forEach(d -> DemoFleet.firstSet(d).ifPresent(s -> first.put(d.controllerId(), s)));
+        assertThat(first).hasSize(devices.size() - DemoFleet.KIOSKS);
+        assertThat(first).containsEntry(DemoFleet.DRIFTED_SYSTEM + "-display", DemoFleet.DEVICE3_FW_2)
+                .containsEntry(DemoFleet.DRIFTED_SYSTEM + "-term-1", DemoFleet.DEVICE2_FW_1)
+                .containsEntry(DemoFleet.DRIFTED_SYSTEM + "-lane", DemoFleet.APP_1)
+                .containsEntry(DemoFleet.STRAY_DEVICE, DemoFleet.DEVICE2_FW_1);
+        assertThat(first.entrySet()).filteredOn(e -> !e.getKey().equals(DemoFleet.DRIFTED_SYSTEM + "-display"))
+                .allSatisfy(e -> assertThat(e.getValue().version()).as(e.getKey()).isEqualTo("1.0"));
+        // the drifted lane is neither the one whose display fails 2.0 nor the one without a display
+        assertThat(DemoFleet.DRIFTED_SYSTEM).isNotIn(DemoFleet.FAILING_SYSTEM, DemoFleet.INCOMPLETE_SYSTEM);
     }
 
     @Test

@@ -83,11 +83,14 @@ class DemoSetupIT {
     void theSystemTypeHasItsRuleAndTheManifestFollowsIt() {
         JsonNode type = qawk.get("/qawk/v1/systemtypes/" + typeId());
         assertThat(type.path("guard").asText()).isEqualTo("watch");
-        assertThat(type.path("rules")).hasSize(1);
+        assertThat(type.path("rules")).hasSize(2);
         JsonNode rule = type.path("rules").get(0);
         assertThat(rule.path("if").path("device2").asText()).isEqualTo("device2-fw:[2.0,)");
         assertThat(rule.path("then").path("device1").asText()).isEqualTo("app:[2.0,)");
         assertThat(rule.path("why").asText()).isEqualTo(DemoFleet.WHY);
+        JsonNode display = type.path("rules").get(1);
+        assertThat(display.path("if").path("device3").asText()).isEqualTo("device3-fw:[2.0,)");
+        assertThat(display.path("then").path("device2").asText()).isEqualTo("device2-fw:[2.0,)");
 
         JsonNode manifest = null;
         for (JsonNode m : qawk.get("/qawk/v1/manifests")) {
@@ -98,7 +101,7 @@ class DemoSetupIT {
         assertThat(manifest).as("the manifest %s was accepted", DemoFleet.MANIFEST).isNotNull();
         Map<String, Integer> orders = new LinkedHashMap<>();
         manifest.path("components").forEach(c -> orders.put(c.path("componentType").asText(), c.path("order").asInt()));
-        assertThat(orders).isEqualTo(Map.of("device1", 1, "device2", 2, "device3", 2));
+        assertThat(orders).isEqualTo(Map.of("device1", 1, "device2", 2, "device3", 3));
 
         // the order the other way round breaks the rule: refused, with the order that works
         List<Map<String, Object>> backwards = new ArrayList<>();
@@ -166,5 +169,44 @@ class DemoSetupIT {
         }
         assertThat(qawk.get("/qawk/v1/threats/holds?systemTypeId=" + typeId).path("content")).as("no holds")
                 .isEmpty();
+    }
+
+    @Test
+    void theDriftedLaneIsBrokenInTheCensusAndADeploymentWouldHoldItWhileItTakesTheOthers() {
+        long typeId = typeId();
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            JsonNode broken = qawk.get("/qawk/v1/systemtypes/" + typeId + "/systems?broken=true").path("content");
+            assertThat(broken).as("broken systems").hasSize(1);
+            assertThat(broken.get(0).path("system").asText()).isEqualTo(DemoFleet.DRIFTED_SYSTEM);
+            assertThat(broken.get(0).path("broken").path("rule").asInt(-1)).isEqualTo(1);
+            assertThat(broken.get(0).path("broken").path("reason").asText()).contains("device3-fw:2.0",
+                    "device2-fw:1.0", DemoFleet.DISPLAY_WHY);
+        });
+
+        long manifestId = -1;
+        for (JsonNode m : qawk.get("/qawk/v1/manifests")) {
+            if (DemoFleet.MANIFEST.equals(m.path("name").asText())) {
+                manifestId = m.path("id").asLong();
+            }
+        }
+        String centre = DemoFleet.centreOf(Integer.parseInt(DemoFleet.DRIFTED_SYSTEM.substring("device-".length())));
+        JsonNode plan = qawk.post("/qawk/v1/systemdeployments/plan",
+                Map.of("name", "2.0 to " + centre, "manifestId", manifestId, "groups", List.of(centre)));
+        System.out.printf("[demo-setup] the plan of 2.0 to %s: %s%n", centre, plan.path("systems"));
+        Map<String, JsonNode> bySystem = new LinkedHashMap<>();
+        plan.path("systems").forEach(s -> bySystem.put(s.path("system").asText(), s));
+        List<String> inCentre = lanes().stream()
+                .filter(l -> DemoFleet.centreOf(Integer.parseInt(l.substring("device-".length()))).equals(centre))
+                .toList();
+        assertThat(bySystem.keySet()).containsExactlyInAnyOrderElementsOf(inCentre);
+        bySystem.forEach((system, s) -> {
+            if (system.equals(DemoFleet.DRIFTED_SYSTEM)) {
+                assertThat(s.path("held").asBoolean()).as(system).isTrue();
+                assertThat(s.path("waiting").asText()).as(system).startsWith("held: " + system + " would run ")
+                        .contains("rules[1]", DemoFleet.DISPLAY_WHY);
+            } else {
+                assertThat(s.path("held").asBoolean()).as(system).isFalse();
+            }
+        });
     }
 }
