@@ -111,9 +111,11 @@ class DemoSetupIT {
         backwards.add(Map.of("componentType", "device1", "order", 2, "distributionSetId",
                 fixtures.findDistributionSet("app", "2.0").orElseThrow()));
         Map<String, Object> body = Map.of("name", "backwards", "systemTypeId", typeId(), "components", backwards);
-        assertThatThrownBy(() -> qawk.post("/qawk/v1/manifests", body)).hasMessageContaining("answered 400")
+        assertThatThrownBy(() -> qawk.post("/qawk/v1/manifests", body)).satisfies(e -> System.out.printf(
+                        "[demo-setup] the manifest with the order backwards: %s%n", e.getMessage()))
+                .hasMessageContaining("answered 400")
                 .hasMessageContaining("rules[0]").hasMessageContaining(DemoFleet.WHY)
-                .hasMessageContaining("put device2 after device1");
+                .hasMessageContaining("put device2 after device1: order 3");
     }
 
     @Test
