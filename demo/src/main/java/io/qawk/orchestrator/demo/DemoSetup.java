@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.demo;
 
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -19,10 +21,12 @@ import io.qawk.orchestrator.testkit.HawkbitFixtures;
 
 /**
  * The demo's data, put in place once the service is up: distribution sets in the local hawkBit, the simulated
- * devices (which get the 1.0 sets installed on a fresh hawkBit), the system type {@value DemoFleet#SYSTEM_TYPE} when
- * there is no system type yet, an inventory sync and the manifest {@value DemoFleet#MANIFEST}. Everything on Qawk's
- * side goes through its REST API, as an operator's script would. Every step is idempotent, so a second start on the
- * same data runs it again harmlessly. {@link #close()} stops the simulated devices.
+ * devices (which get their first sets installed on a fresh hawkBit: the 1.0 sets, one display already on 2.0), the
+ * system type {@value DemoFleet#SYSTEM_TYPE} with its rules when there is no system type yet, an inventory sync, the
+ * manifest {@value DemoFleet#MANIFEST}, and a rollout made in hawkBit outside Qawk ({@link DemoFleet#ROLLOUT}, not
+ * started) that the guard lists as a threat. Everything on Qawk's side goes through its REST API, as an operator's
+ * script would; the rollout through hawkBit's Management API, as a colleague would. Every step is idempotent, so a
+ * second start on the same data runs it again harmlessly. {@link #close()} stops the simulated devices.
  */
 final class DemoSetup implements AutoCloseable {
 
@@ -34,6 +38,7 @@ final class DemoSetup implements AutoCloseable {
     static final Duration MIN_POLL_INTERVAL = Duration.ofSeconds(3);
     static final Duration ATTRIBUTES_TIMEOUT = Duration.ofSeconds(60);
     static final Duration INSTALL_TIMEOUT = Duration.ofSeconds(90);
+    static final Duration ROLLOUT_TIMEOUT = Duration.ofSeconds(60);
 
     /** Where the devices and the fixtures find hawkBit. */
     record Hawkbit(String url, String user, String password, String tenant) {
@@ -87,13 +92,14 @@ final class DemoSetup implements AutoCloseable {
         }
     }
 
-    private void setUp() {
+    /** The set-up itself; throws what {@link #run()} logs (the tests call it). */
+    void setUp() {
         String url = hawkbit.url();
         String user = hawkbit.user();
         String password = hawkbit.password();
         HawkbitFixtures fixtures = new HawkbitFixtures(url, user, password);
 
-        LOG.infof("Demo: [1/6] distribution sets in the local hawkBit (%s)", url);
+        LOG.infof("Demo: [1/7] distribution sets in the local hawkBit (%s)", url);
         boolean freshHawkbit = fixtures.findDistributionSet(DemoFleet.APP_1.name(), DemoFleet.APP_1.version())
                 .isEmpty();
         Map<SetRef, Long> setIds = new LinkedHashMap<>();
@@ -104,11 +110,11 @@ final class DemoSetup implements AutoCloseable {
                 .map(e -> e.getKey().label() + " (id " + e.getValue() + ")").collect(Collectors.joining(", ")));
 
         List<DeviceSpec> devices = DemoFleet.devices(INSTALL_TIME);
-        LOG.infof("Demo: [2/6] %d simulated devices: %d lanes in centres %s (lane computer, two terminals, a "
-                + "display; %s has no display, %s's display fails %s), %d kiosks outside any system, and %s "
-                + "without a 'device' attribute", devices.size(), DemoFleet.LANES, DemoFleet.CENTRES,
-                DemoFleet.INCOMPLETE_SYSTEM, DemoFleet.FAILING_SYSTEM, DemoFleet.DEVICE3_FW_2.label(), DemoFleet.KIOSKS,
-                DemoFleet.STRAY_DEVICE);
+        LOG.infof("Demo: [2/7] %d simulated devices: %d lanes in centres %s (lane computer, two terminals, a "
+                + "display; %s has no display, %s's display fails %s, %s's display runs it already), %d kiosks "
+                + "outside any system, and %s without a 'device' attribute", devices.size(), DemoFleet.LANES,
+                DemoFleet.CENTRES, DemoFleet.INCOMPLETE_SYSTEM, DemoFleet.FAILING_SYSTEM, DemoFleet.DEVICE3_FW_2.label(),
+                DemoFleet.DRIFTED_SYSTEM, DemoFleet.KIOSKS, DemoFleet.STRAY_DEVICE);
         DeviceSimulator sim = new DeviceSimulator(url, user, password, hawkbit.tenant());
         sim.setMinPollInterval(MIN_POLL_INTERVAL);
         synchronized (this) {
@@ -122,13 +128,13 @@ final class DemoSetup implements AutoCloseable {
         awaitAttributes(fixtures, devices);
         List<String> installing = freshHawkbit ? installFirstVersions(fixtures, devices, setIds) : List.of();
 
-        LOG.info("Demo: [3/6] system type");
+        LOG.info("Demo: [3/7] system type");
         Optional<Long> typeId = ensureSystemType();
 
-        LOG.info("Demo: [4/6] inventory sync");
+        LOG.info("Demo: [4/7] inventory sync");
         sync();
 
-        LOG.info("Demo: [5/6] manifest");
+        LOG.info("Demo: [5/7] manifest");
         if (typeId.isPresent()) {
             LOG.infof("Demo:       %s", ensureManifest(typeId.get(), setIds));
             String auth = System.getenv("QAWK_ADMIN_PASSWORD") != null ? "admin:$QAWK_ADMIN_PASSWORD" : "admin:admin";
@@ -138,12 +144,73 @@ final class DemoSetup implements AutoCloseable {
             LOG.info("Demo:       skipped: there is no system type " + DemoFleet.SYSTEM_TYPE);
         }
 
+        LOG.info("Demo: [6/7] a rollout in hawkBit, outside Qawk");
+        long rollout = ensureRollout(fixtures, setIds);
+
+        LOG.infof("Demo: [7/7] waiting for %d devices to install their first set and for the rollout to be ready, "
+                + "then syncing again", installing.size());
         if (!installing.isEmpty()) {
-            LOG.infof("Demo: [6/6] waiting for %d devices to install their 1.0 set, then syncing again",
-                    installing.size());
             awaitInstalled(fixtures, installing);
-            sync();
         }
+        awaitRolloutReady(fixtures, rollout);
+        sync();
+        typeId.ifPresent(this::logThreats);
+    }
+
+    /**
+     * Creates {@link DemoFleet#ROLLOUT} through hawkBit's Management API, as a colleague would in hawkBit's UI, unless
+     * a rollout of that name exists (in any state); never starts it. Its id.
+     */
+    private long ensureRollout(HawkbitFixtures fixtures, Map<SetRef, Long> setIds) {
+        DemoFleet.RolloutRef r = DemoFleet.ROLLOUT;
+        JsonNode found = fixtures.get("/rest/v1/rollouts?q="
+                + URLEncoder.encode("name==" + HawkbitFixtures.quote(r.name()), StandardCharsets.UTF_8))
+                .path("content");
+        if (found.size() > 0) {
+            JsonNode existing = found.get(0);
+            LOG.infof("Demo:       rollout '%s' exists (id %d, %s)", r.name(), existing.path("id").asLong(),
+                    existing.path("status").asText());
+            return existing.path("id").asLong();
+        }
+        long id = fixtures.createRollout(r.name(), setIds.get(r.set()), r.targetFilterQuery(), r.groups());
+        LOG.infof("Demo:       created rollout '%s' (id %d): %s to %s, not started", r.name(), id, r.set().label(),
+                r.targetFilterQuery());
+        return id;
+    }
+
+    /** hawkBit makes a new rollout's groups within seconds ({@code creating} → {@code ready}); waits, bounded. */
+    private void awaitRolloutReady(HawkbitFixtures fixtures, long id) {
+        long deadline = System.nanoTime() + ROLLOUT_TIMEOUT.toNanos();
+        while (true) {
+            String status = fixtures.rollout(id).path("status").asText();
+            if (!"creating".equals(status)) {
+                return;
+            }
+            if (System.nanoTime() > deadline || isStopped()) {
+                LOG.warnf("Demo: rollout %d is still %s", id, status);
+                return;
+            }
+            sleep(Duration.ofMillis(500));
+        }
+    }
+
+    /** What the guard lists after the last sync: the rollout, the lanes it would move, the rule it breaks. */
+    private void logThreats(long typeId) {
+        JsonNode threats = qawk.get("/qawk/v1/threats?systemTypeId=" + typeId).path("content");
+        for (JsonNode t : threats) {
+            int breaking = 0;
+            for (JsonNode s : t.path("systems")) {
+                if (s.hasNonNull("breaks")) {
+                    breaking++;
+                }
+            }
+            LOG.infof("Demo:       threat: %s '%s' (%s, %s) would move %d system(s), %d of them against a rule",
+                    t.path("source").asText(), t.path("name").asText(), t.path("status").asText(),
+                    t.path("action").asText(), t.path("systems").size(), breaking);
+        }
+        String auth = System.getenv("QAWK_ADMIN_PASSWORD") != null ? "admin:$QAWK_ADMIN_PASSWORD" : "admin:admin";
+        LOG.infof("Demo: try  curl -u %s %s/qawk/v1/threats  (the guard: %d threat(s), watched, none held)", auth,
+                serviceUrl, threats.size());
     }
 
     private void sync() {
@@ -185,21 +252,17 @@ final class DemoSetup implements AutoCloseable {
     }
 
     /**
-     * On a fresh hawkBit every component starts on 1.0, so a rollback has something to go back to; returns the
-     * devices that were given a set.
+     * On a fresh hawkBit every component starts on 1.0, so a rollback has something to go back to, but for one
+     * display already on 2.0 ({@link DemoFleet#firstSet}); returns the devices that were given a set.
      */
     private List<String> installFirstVersions(HawkbitFixtures fixtures, List<DeviceSpec> devices, Map<SetRef, Long> setIds) {
-        Map<String, SetRef> firstByType = Map.of(
-                "device1", DemoFleet.APP_1, "device2", DemoFleet.DEVICE2_FW_1, "device3", DemoFleet.DEVICE3_FW_1);
         Map<SetRef, List<String>> byInstall = new LinkedHashMap<>();
         for (DeviceSpec d : devices) {
-            SetRef set = firstByType.get(d.attributes().get("device_type"));
-            if (set != null) {
-                byInstall.computeIfAbsent(set, k -> new ArrayList<>()).add(d.controllerId());
-            }
+            DemoFleet.firstSet(d).ifPresent(set ->
+                    byInstall.computeIfAbsent(set, k -> new ArrayList<>()).add(d.controllerId()));
         }
         byInstall.forEach((set, ids) -> fixtures.assign(setIds.get(set), ids));
-        LOG.infof("Demo:       installing the 1.0 sets: %s", byInstall.entrySet().stream()
+        LOG.infof("Demo:       installing the first sets: %s", byInstall.entrySet().stream()
                 .map(e -> e.getKey().label() + " on " + e.getValue().size() + " devices")
                 .collect(Collectors.joining(", ")));
         return byInstall.values().stream().flatMap(List::stream).toList();

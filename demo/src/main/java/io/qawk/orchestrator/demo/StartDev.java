@@ -44,7 +44,7 @@ public final class StartDev {
         Path jar = Path.of(System.getProperty("qawk.app.jar",
                 project.resolve("service/target/quarkus-app/quarkus-run.jar").toString()));
 
-        LOG.infof("Demo: [0/6] embedded Postgres, data in %s", dataDir.resolve("postgres"));
+        LOG.infof("Demo: [0/7] embedded Postgres, data in %s", dataDir.resolve("postgres"));
         EmbeddedDatabase db = EmbeddedDatabase.start(dataDir.resolve("postgres").toString());
 
         Optional<String> externalHawkbit = Optional.ofNullable(env.get("QAWK_HAWKBIT_URL")).filter(s -> !s.isBlank());

@@ -12,6 +12,9 @@ import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Test;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
 import io.qawk.orchestrator.demo.DemoFleet.SystemTypeBody;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.DeviceSpec;
@@ -96,16 +99,73 @@ class DemoFleetTest {
     }
 
     @Test
-    void manifestUsesCreatedSetsAndPutsTheLaneComputerLast() {
+    void manifestUsesCreatedSetsAndPutsTheLaneComputerFirstAsTheRuleAsks() {
         assertThat(new HashSet<>(DemoFleet.SETS)).hasSize(6);
         assertThat(DemoFleet.SETS).extracting(DemoFleet.SetRef::label).containsExactly("app:1.0", "app:2.0",
                 "device2-fw:1.0", "device2-fw:2.0", "device3-fw:1.0", "device3-fw:2.0");
         assertThat(DemoFleet.MANIFEST_PARTS).allSatisfy(p -> assertThat(DemoFleet.SETS).contains(p.set()));
         assertThat(DemoFleet.MANIFEST_PARTS).extracting(DemoFleet.ManifestPart::componentType)
                 .containsExactlyInAnyOrder("device1", "device2", "device3");
-        int lane = DemoFleet.MANIFEST_PARTS.stream().filter(p -> p.componentType().equals("device1")).findFirst()
-                .orElseThrow().order();
-        assertThat(DemoFleet.MANIFEST_PARTS).filteredOn(p -> !p.componentType().equals("device1"))
-                .allSatisfy(p -> assertThat(p.order()).isLessThan(lane));
+        Map<String, Integer> orders = DemoFleet.MANIFEST_PARTS.stream()
+                .collect(Collectors.toMap(DemoFleet.ManifestPart::componentType, DemoFleet.ManifestPart::order));
+        // rules[0]: terminals on device2-fw 2.0 need the lane computer on app 2.0, so it goes before them;
+        // rules[1]: a display on device3-fw 2.0 needs its terminals on device2-fw 2.0, so they go before it
+        assertThat(orders).isEqualTo(Map.of("device1", 1, "device2", 2, "device3", 3));
+    }
+
+    @Test
+    void theSystemTypeHasOneRuleTheManifestMeetsAndTheGuardOnlyWatches() throws Exception {
+        SystemTypeBody type = DemoFleet.systemType();
+        assertThat(type.guard()).isEqualTo("watch");
+        assertThat(type.rules()).containsExactly(DemoFleet.RULE, DemoFleet.DISPLAY_RULE);
+        assertThat(DemoFleet.RULE.when()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
+        assertThat(DemoFleet.RULE.then()).isEqualTo(Map.of("device1", "app:[2.0,)"));
+        assertThat(DemoFleet.DISPLAY_RULE.when()).isEqualTo(Map.of("device3", "device3-fw:[2.0,)"));
+        assertThat(DemoFleet.DISPLAY_RULE.then()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
+        assertThat(type.rules()).allSatisfy(r -> assertThat(r.why()).isNotBlank());
+
+        // the destination keeps it: the manifest's new sets meet both sides
+        Map<String, DemoFleet.SetRef> to = DemoFleet.MANIFEST_PARTS.stream()
+                .collect(Collectors.toMap(DemoFleet.ManifestPart::componentType, DemoFleet.ManifestPart::set));
+        assertThat(to.get("device2")).isEqualTo(DemoFleet.DEVICE2_FW_2);
+        assertThat(to.get("device1")).isEqualTo(DemoFleet.APP_2);
+
+        // the API's shape: "if", not the record's "when"
+        JsonNode json = new ObjectMapper().valueToTree(type);
+        assertThat(json.path("rules").get(0).path("if").path("device2").asText()).isEqualTo("device2-fw:[2.0,)");
+        assertThat(json.path("rules").get(0).path("then").path("device1").asText()).isEqualTo("app:[2.0,)");
+        assertThat(json.path("rules").get(0).has("when")).isFalse();
+        assertThat(json.path("rules").get(1).path("if").path("device3").asText()).isEqualTo("device3-fw:[2.0,)");
+        assertThat(json.path("guard").asText()).isEqualTo("watch");
+    }
+
+    @Test
+    void everyComponentStartsOnOneButTheDriftedLanesDisplayWhichBreaksTheSecondRule() {
+        Map<String, DemoFleet.SetRef> first = new TreeMap<>();
+        devices.forEach(d -> DemoFleet.firstSet(d).ifPresent(s -> first.put(d.controllerId(), s)));
+        assertThat(first).hasSize(devices.size() - DemoFleet.KIOSKS);
+        assertThat(first).containsEntry(DemoFleet.DRIFTED_SYSTEM + "-display", DemoFleet.DEVICE3_FW_2)
+                .containsEntry(DemoFleet.DRIFTED_SYSTEM + "-term-1", DemoFleet.DEVICE2_FW_1)
+                .containsEntry(DemoFleet.DRIFTED_SYSTEM + "-lane", DemoFleet.APP_1)
+                .containsEntry(DemoFleet.STRAY_DEVICE, DemoFleet.DEVICE2_FW_1);
+        assertThat(first.entrySet()).filteredOn(e -> !e.getKey().equals(DemoFleet.DRIFTED_SYSTEM + "-display"))
+                .allSatisfy(e -> assertThat(e.getValue().version()).as(e.getKey()).isEqualTo("1.0"));
+        // the drifted lane is neither the one whose display fails 2.0 nor the one without a display
+        assertThat(DemoFleet.DRIFTED_SYSTEM).isNotIn(DemoFleet.FAILING_SYSTEM, DemoFleet.INCOMPLETE_SYSTEM);
+    }
+
+    @Test
+    void theWaitingRolloutTakesTheNewTerminalFirmwareToEveryTerminalOnly() {
+        DemoFleet.RolloutRef r = DemoFleet.ROLLOUT;
+        assertThat(r.set()).isEqualTo(DemoFleet.DEVICE2_FW_2);
+        assertThat(DemoFleet.SETS).contains(r.set());
+        // it reaches exactly the devices the type's device2 component matches: every terminal, and nothing else
+        String device2Match = DemoFleet.systemType().components().stream()
+                .filter(c -> c.componentType().equals("device2")).findFirst().orElseThrow().match();
+        assertThat(r.targetFilterQuery()).isEqualTo(device2Match);
+        assertThat(r.groups()).isPositive();
+        // ... and the rule it would break is the type's: its set meets the rule's "if" on device2
+        assertThat(DemoFleet.RULE.when()).containsKey("device2");
+        assertThat(DemoFleet.RULE.when().get("device2")).startsWith(r.set().name() + ":");
     }
 }
