@@ -147,7 +147,7 @@ class GuardScreenTest {
         assertThat(text(admin, threat + " [data-threat-set]")).isEqualTo(p + "term:2");
         assertThat(text(admin, threat + " [data-threat-systems]")).isEqualTo("3 systems");
         assertThat(text(admin, threat + " [data-threat-breaks]")).startsWith("breaks 3 of them: ")
-                .contains("rules[0]", p + "term:2", p + "app:1", WHY);
+                .contains("rules[0]", p + "term:2", p + "app:1", WHY).endsWith("(and 2 more alike)");
 
         openSystem(admin, "s1");
         String view = card + " [data-system-guard='s1']";
