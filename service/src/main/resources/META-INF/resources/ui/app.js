@@ -736,7 +736,10 @@
 
   async function loadDevices(key) {
     const [typeId, ...rest] = key.split('/');
-    ui.devices[key] = await get(`/systemtypes/${typeId}/systems/${encodeURIComponent(rest.join('/'))}`).catch(e => ({ error: e.message }));
+    const system = rest.join('/');
+    await Promise.all([
+      get(`/systemtypes/${typeId}/systems/${encodeURIComponent(system)}`).then(d => { ui.devices[key] = d; }, e => { ui.devices[key] = { error: e.message }; }),
+      ...hooked('loadSystem', Number(typeId), system)]);
   }
 
   async function loadProblems(typeId) {
@@ -763,12 +766,12 @@
         h('td', { text: Object.entries(s.components || {}).map(([k, n]) => `${k} ×${n}`).join(', ') }),
         h('td', { 'data-runs': s.system }, runsWords(s)),
         h('td', {}, s.mixed ? h('span', { class: 'pill st-warn', title: 'Its devices are not all in the same channel: the orchestrator leaves it alone until they are.', text: 'mixed' }) : h('span', { class: 'muted', text: 'one channel' })),
-        h('td', {}, button(open ? 'Hide devices' : 'Devices', toggle(ui.openDevices, key, () => loadDevices(key)), {
+        h('td', { class: 'actions' }, button(open ? 'Hide devices' : 'Devices', toggle(ui.openDevices, key, () => loadDevices(key)), {
           class: 'secondary', key: `sys-dev-${key}`, expanded: open, ariaLabel: `Devices of ${s.system}`,
-        }))));
+        }), hooked('systemActions', t, s))));
       if (open) {
         const det = ui.devices[key];
-        rows.push(h('tr', {}, h('td', { colspan: 8 }, h('div', { class: 'sub' }, deviceList(det)))));
+        rows.push(h('tr', {}, h('td', { colspan: 8 }, h('div', { class: 'sub' }, deviceList(det), hooked('systemDetail', t, s)))));
       }
     }
     return h('div', {},
@@ -859,7 +862,7 @@
   }
 
   function renderTypes() {
-    const key = JSON.stringify([ui.types, ui.systems, ui.census, [...ui.openCensus], [...ui.openSystemLists], [...ui.openDevices], ui.devices, [...ui.openProblems], ui.problems]);
+    const key = JSON.stringify([ui.types, ui.systems, ui.census, [...ui.openCensus], [...ui.openSystemLists], [...ui.openDevices], ui.devices, [...ui.openProblems], ui.problems, ui.me.canWrite, hooked('typesKey')]);
     render('systemtypes-body', key, () => {
       if (!ui.types.length) {
         return empty(h('strong', { text: 'No system types yet' }), ' — create one with ', code('POST /qawk/v1/systemtypes'),
@@ -882,7 +885,8 @@
           h('dl', { class: 'facts' },
             h('dt', { text: 'System key' }), h('dd', {}, code(t.systemKey)),
             h('dt', { text: 'Centre key' }), h('dd', {}, code(t.effectiveGroupKey || t.groupKey || '—'),
-              t.groupKey ? null : h('span', { class: 'muted', text: ' (the default)' }))),
+              t.groupKey ? null : h('span', { class: 'muted', text: ' (the default)' })),
+            hooked('typeFacts', t)),
           h('table', {},
             h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Component' }), h('th', { scope: 'col', text: 'Match query' }),
               t.components.some(c => c.health) ? h('th', { scope: 'col', text: 'Health query (soak)' }) : null)),
@@ -895,6 +899,7 @@
               h('strong', { text: problems }), ` problem device${problems === 1 ? '' : 's'}`,
               broken ? [' · ', h('span', { class: 'pill st-bad', 'data-type-broken': t.id, text: `${broken} breaking a rule` })] : null]),
           censusBar(census),
+          hooked('typeCard', t),
           h('div', {},
             button(open ? 'Hide systems' : `Show systems${total !== null ? ` (${total})` : ''}`, toggle(ui.openSystemLists, t.id), {
               class: 'secondary', key: `type-systems-${t.id}`, expanded: open, ariaLabel: `Systems of ${t.name}`,
@@ -1043,6 +1048,7 @@
       .then(v => { census[t.id] = v; }).catch(e => { census[t.id] = { error: e.message }; })));
     const reloads = [...ui.openDevices].filter(k => types.some(t => String(t.id) === k.split('/')[0])).map(loadDevices);
     reloads.push(...[...ui.openProblems].map(loadProblems));
+    reloads.push(...hooked('load', types));
     await Promise.all(reloads);
     Object.assign(ui, { deployments, types, manifests, fleets, systems, census });
     await refreshDrawer();
@@ -1105,11 +1111,27 @@
   }
 
   // ---------------------------------------------------------------------------------------------------------------
+  // Where the other files of the page add to a section: each hook's functions are called with the section's data and
+  // answer nodes (or, for 'load' and 'loadSystem', a promise; for 'typesKey', what the types section's key adds).
+
+  const hooks = { load: [], loadSystem: [], typesKey: [], typeFacts: [], typeCard: [], systemActions: [], systemDetail: [] };
+
+  function hook(name, fn) {
+    if (!hooks[name]) throw new Error(`no hook ${name}`);
+    hooks[name].push(fn);
+  }
+
+  function hooked(name, ...args) {
+    return hooks[name].map(fn => fn(...args));
+  }
+
+  // ---------------------------------------------------------------------------------------------------------------
   // What the other files of the page (the "New …" forms) use; each registers itself with qawk.plugin(install), and
   // install(shared) runs once the user is known.
 
   const plugins = [];
-  const shared = { ui, h, button, code, api, get, problemText, notice, refresh, openDrawer, planView, fmtTime, lower };
+  const shared = { ui, h, button, code, api, get, problemText, notice, refresh, openDrawer, planView, fmtTime, lower,
+    act, confirmThen, pill, setName, versionsWords, hook };
   window.qawk = Object.freeze({ plugin: install => plugins.push(install) });
 
   document.addEventListener('DOMContentLoaded', start);
