@@ -6,6 +6,7 @@ import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitAction;
 import io.qawk.orchestrator.hawkbit.HawkbitAutoAssignment;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
+import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitRollout;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.InventorySynced;
@@ -133,15 +134,17 @@ public class GuardPass {
                 if (r.targetQuery() == null || r.targetQuery().isBlank()) {
                     blind.add("rollout " + r.name() + " (#" + r.id() + "): no target query, its targets are not read");
                 }
-                setLabel(r.distributionSetId()).ifPresent(set -> work.add(new PendingWork(ThreatSource.ROLLOUT,
-                        r.id(), r.name(), r.status(), r.distributionSetId(), set,
-                        targetsOf("r" + r.id(), r.lastModifiedAt(), r.targetQuery(), now, requests, seen))));
+                Optional<Set<String>> ids = readable("rollout " + r.name() + " (#" + r.id() + ")", blind,
+                        () -> targetsOf("r" + r.id(), r.lastModifiedAt(), r.targetQuery(), now, requests, seen));
+                setLabel(r.distributionSetId()).ifPresent(set -> ids.ifPresent(t -> work.add(new PendingWork(
+                        ThreatSource.ROLLOUT, r.id(), r.name(), r.status(), r.distributionSetId(), set, t))));
             }
             for (HawkbitAutoAssignment a : autos) {
                 autoActionTypes.put(a.filterId(), a.actionType() == null ? "forced" : a.actionType());
-                setLabel(a.distributionSetId()).ifPresent(set -> work.add(new PendingWork(
-                        ThreatSource.AUTO_ASSIGNMENT, a.filterId(), a.name(), "active", a.distributionSetId(), set,
-                        targetsOf("f" + a.filterId(), a.lastModifiedAt(), a.query(), now, requests, seen))));
+                Optional<Set<String>> ids = readable("target filter " + a.name() + " (#" + a.filterId() + ")", blind,
+                        () -> targetsOf("f" + a.filterId(), a.lastModifiedAt(), a.query(), now, requests, seen));
+                setLabel(a.distributionSetId()).ifPresent(set -> ids.ifPresent(t -> work.add(new PendingWork(
+                        ThreatSource.AUTO_ASSIGNMENT, a.filterId(), a.name(), "active", a.distributionSetId(), set, t))));
             }
             targets.keySet().retainAll(seen);
             work.addAll(foreignAssignments(work, requests));
@@ -188,6 +191,17 @@ public class GuardPass {
     }
 
     private record TypeInfo(String name, CompatibilityRules rules, GuardMode guard) {
+    }
+
+    /** The targets of one rollout or filter; one whose query hawkBit refuses is said, and the others still judged. */
+    private static Optional<Set<String>> readable(String what, List<String> blind,
+                                                  java.util.function.Supplier<Set<String>> read) {
+        try {
+            return Optional.of(read.get());
+        } catch (HawkbitRequestException e) {
+            blind.add(what + ": hawkBit refused its query (" + e.getMessage() + ")");
+            return Optional.empty();
+        }
     }
 
     private Optional<String> setLabel(long setId) {
