@@ -115,4 +115,8 @@ public class BenchProfile implements QuarkusTestProfile {
     /** The same, as a separate application (own database) for the small benchmark of the normal test run. */
     public static class Smoke extends BenchProfile {
     }
+
+    /** The same, as a separate application (own double and database) for the guard's benchmark. */
+    public static class Guard extends BenchProfile {
+    }
 }

@@ -12,6 +12,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import io.qawk.orchestrator.deployment.engine.DeploymentEngine;
+import io.qawk.orchestrator.guard.GuardPass;
+import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import io.qawk.orchestrator.inventory.InventorySync;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -34,6 +36,9 @@ class ScaleBenchmarkSmokeTest {
     @Inject
     DataSource dataSource;
 
+    @Inject
+    GuardPass guard;
+
     @TestHTTPResource("/")
     URL app;
 
@@ -51,5 +56,18 @@ class ScaleBenchmarkSmokeTest {
                 "a device that changed its system key", "engine pass", "hawkBit requests per pass",
                 "order k's last device finished", "memory of this test JVM", "GET …/systems?limit=100");
         assertThat(result.rows()).isGreaterThanOrEqualTo(9);
+
+        // the guard (issue 40) on the same fleet: 100 rollouts + 100 filters, its hawkBit requests bounded
+        GuardBenchmark.Result g = new GuardBenchmark(ScaleHawkbitResource.current(), guard, GuardBenchmark.Sizes.smoke())
+                .run(true, "after the smoke scale benchmark (2,000 targets / 500 systems)");
+        assertThat(g.first().report().error()).isNull();
+        assertThat(g.first().report().threats()).as("threats of the work over members").isPositive();
+        assertThat(g.first().targetQueries()).as("one target query per rollout/filter")
+                .isEqualTo(g.expectedFirstQueries());
+        assertThat(g.unchanged()).allSatisfy(p -> assertThat(p.targetQueries()).as("nothing changed").isZero());
+        assertThat(g.unchanged()).allSatisfy(p -> assertThat(p.counts().get(ScaleHawkbit.Op.ROLLOUTS)
+                + p.counts().get(ScaleHawkbit.Op.TARGET_FILTERS)).as("one page of each list").isEqualTo(2));
+        assertThat(g.changed().targetQueries()).isEqualTo(g.expectedChanged());
+        assertThat(Files.readString(g.table())).contains("guard pass, first", "guard pass, nothing changed");
     }
 }

@@ -316,4 +316,61 @@ class ScaleHawkbitTest {
         assertThat(Duration.ofNanos(populated - t0)).isLessThan(Duration.ofSeconds(20));
         assertThat(Duration.ofNanos(paged - populated)).isLessThan(Duration.ofSeconds(30));
     }
+
+    @Test
+    void rolloutsAndTargetFiltersAreListedPagedAndStoppedAsTheGuardAsks() throws Exception {
+        hawkbit.populate(4, 2, List.of("lane", "terminal"), 2, "");
+        long set = hawkbit.addDistributionSet("app", "2");
+        List<String> statuses = List.of("creating", "ready", "waiting_for_approval", "scheduled", "starting", "running",
+                "paused", "finished", "stopped");
+        for (int i = 0; i < 603; i++) {
+            hawkbit.addRollout("r" + i, "attribute.device_type==terminal", set, statuses.get(i % statuses.size()));
+            hawkbit.addTargetFilter("f" + i, "attribute.centerid==c0000", i % 3 == 0 ? null : set, "soft");
+        }
+
+        JsonNode page = get("/rollouts?offset=500&limit=9999&sort=id:ASC", 200);
+        assertThat(page.path("total").asInt()).isEqualTo(603);
+        assertThat(page.path("size").asInt()).isEqualTo(103);
+        assertThat(page.path("content").get(0).path("id").asLong()).isEqualTo(501);
+        assertThat(page.path("content").get(0).path("targetFilterQuery").asText())
+                .isEqualTo("attribute.device_type==terminal");
+        assertThat(get("/rollouts?sort=status:ASC", 400)).isNotNull();
+        assertThat(get("/targetfilters?limit=2&q=" + q("name==f1"), 200).path("content").get(0).path("query").asText())
+                .isEqualTo("attribute.centerid==c0000");
+
+        hawkbit.reset();
+        assertThat(gateway.openRollouts()).hasSize(603 - 2 * 67).allMatch(r -> r.distributionSetId() == set)
+                .allMatch(r -> r.lastModifiedAt() != null);
+        assertThat(gateway.autoAssignments()).hasSize(402).allMatch(a -> "soft".equals(a.actionType()));
+        assertThat(hawkbit.snapshot().get(ScaleHawkbit.Op.ROLLOUTS)).as("two pages").isEqualTo(2);
+        assertThat(hawkbit.snapshot().get(ScaleHawkbit.Op.TARGET_FILTERS)).isEqualTo(2);
+
+        long running = 6;
+        assertThat(gateway.rolloutGroupOf(running, "sys-000001-terminal-1")).contains("group-1");
+        assertThat(gateway.rolloutGroupOf(running, "sys-000001-lane-0")).isEmpty();
+        long before = hawkbit.rollout(running).lastModifiedAt();
+        assertThat(gateway.pauseRollout(running)).isTrue();
+        assertThat(hawkbit.rollout(running).status()).isEqualTo("paused");
+        assertThat(hawkbit.rollout(running).lastModifiedAt()).isGreaterThan(before);
+        assertThat(gateway.pauseRollout(running)).as("paused already").isFalse();
+        assertThat(gateway.resumeRollout(running)).isTrue();
+        assertThat(gateway.denyRollout(3, "breaks a rule")).isTrue();
+        assertThat(hawkbit.rollout(3).status()).isEqualTo("approval_denied");
+        assertThat(gateway.denyRollout(1, "no approval asked")).isFalse();
+
+        assertThat(gateway.switchOffAutoAssignment(2)).isTrue();
+        assertThat(hawkbit.targetFilter(2).autoAssignSetId()).isNull();
+        assertThat(gateway.switchOnAutoAssignment(2, set, "forced")).isTrue();
+        assertThat(hawkbit.targetFilter(2).autoAssignSetId()).isEqualTo(set);
+        assertThat(gateway.switchOffAutoAssignment(9999)).as("no such filter").isFalse();
+
+        hawkbit.deviceRule(ScaleHawkbit.DeviceRule.of(Duration.ofHours(1), (id, s) -> false));
+        gateway.assign(set, List.of("sys-000000-lane-0"));
+        long action = hawkbit.lastActionId();
+        assertThat(gateway.openActions("sys-000000-lane-0")).hasSize(1);
+        assertThat(gateway.cancelAction("sys-000000-lane-0", action)).isTrue();
+        assertThat(gateway.openActions("sys-000000-lane-0")).isEmpty();
+        assertThat(hawkbit.actions("sys-000000-lane-0").get(0).state()).isEqualTo("canceled");
+        assertThat(gateway.cancelAction("sys-000000-lane-0", action)).as("closed").isFalse();
+    }
 }

@@ -5,7 +5,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** What the scale double holds: distribution sets, targets, actions and their status history (mutable, guarded by {@link TargetStore}'s lock). */
+/**
+ * What the scale double holds: distribution sets, targets, actions and their status history, rollouts and target
+ * filters (mutable, guarded by {@link TargetStore}'s lock).
+ */
 final class Entities {
 
     private Entities() {
@@ -82,6 +85,57 @@ final class Entities {
 
         ScaleHawkbit.ActionView view() {
             return new ScaleHawkbit.ActionView(id, target.id, set.id, state, active, createdAt, finishedAt);
+        }
+    }
+
+    /** A rollout: its query, set and status (hawkBit's lower-case words: running, paused, …). */
+    static final class Rollout {
+        final long id;
+        final String name;
+        final String query;
+        final DSet set;
+        final long createdAt;
+        String status;
+        long lastModifiedAt;
+
+        Rollout(long id, String name, String query, DSet set, String status, long now) {
+            this.id = id;
+            this.name = name;
+            this.query = query;
+            this.set = set;
+            this.status = status;
+            this.createdAt = now;
+            this.lastModifiedAt = now;
+        }
+
+        ScaleHawkbit.RolloutView view() {
+            return new ScaleHawkbit.RolloutView(id, name, query, set.id, status, lastModifiedAt);
+        }
+    }
+
+    /** A target filter, with its auto-assigned set and action type (both null when none). */
+    static final class TargetFilter {
+        final long id;
+        final String name;
+        final long createdAt;
+        String query;
+        DSet autoAssign;
+        String actionType;
+        long lastModifiedAt;
+
+        TargetFilter(long id, String name, String query, DSet autoAssign, String actionType, long now) {
+            this.id = id;
+            this.name = name;
+            this.query = query;
+            this.autoAssign = autoAssign;
+            this.actionType = autoAssign == null ? null : actionType;
+            this.createdAt = now;
+            this.lastModifiedAt = now;
+        }
+
+        ScaleHawkbit.FilterView view() {
+            return new ScaleHawkbit.FilterView(id, name, query, autoAssign == null ? null : autoAssign.id, actionType,
+                    lastModifiedAt);
         }
     }
 }

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -27,7 +28,7 @@ import io.qawk.orchestrator.testkit.scale.ScaleHawkbitTypes.Op;
 final class HttpFront implements AutoCloseable {
 
     record Endpoints(TargetEndpoints targets, ActionEndpoints actions, DistributionSetEndpoints sets,
-            Assignments assignments) {
+            Assignments assignments, RolloutEndpoints rollouts) {
     }
 
     private static final String PREFIX = "/rest/v1/";
@@ -153,6 +154,23 @@ final class HttpFront implements AutoCloseable {
                 return read(() -> e.sets().search(query));
             case ASSIGN:
                 return e.assignments().assign(seg.get(1), body);
+            case ACTION_CANCEL:
+                return e.rollouts().cancel(seg.get(1), seg.get(3));
+            case ROLLOUTS:
+                return read(() -> e.rollouts().rollouts(query));
+            case ROLLOUT:
+                return read(() -> e.rollouts().rollout(seg.get(1)));
+            case ROLLOUT_GROUPS:
+                return seg.size() == 3 ? read(() -> e.rollouts().groups(seg.get(1), query))
+                        : read(() -> e.rollouts().groupTargets(seg.get(1), seg.get(3), query));
+            case ROLLOUT_CHANGE:
+                return e.rollouts().change(seg.get(1), seg.get(2));
+            case TARGET_FILTERS:
+                return seg.size() == 1 ? read(() -> e.rollouts().filters(query))
+                        : read(() -> e.rollouts().filter(seg.get(1)));
+            case AUTO_ASSIGN:
+                return "DELETE".equals(method) ? e.rollouts().switchOff(seg.get(1))
+                        : e.rollouts().switchOn(seg.get(1), body);
             default:
                 return views.error(404, "scale.double.notFound", "no such resource: " + method + " " + rawPath);
         }
@@ -199,6 +217,27 @@ final class HttpFront implements AutoCloseable {
                 return Op.ACTION;
             }
             return "actions".equals(what) && n == 5 && "status".equals(s.get(4)) ? Op.ACTION_STATUS : Op.OTHER;
+        }
+        if ("targets".equals(s.get(0)) && "DELETE".equals(method) && n == 4 && "actions".equals(s.get(2))) {
+            return Op.ACTION_CANCEL;
+        }
+        if ("rollouts".equals(s.get(0))) {
+            if (get) {
+                if (n <= 2) {
+                    return n == 1 ? Op.ROLLOUTS : Op.ROLLOUT;
+                }
+                boolean groups = "deploygroups".equals(s.get(2));
+                return groups && (n == 3 || n == 5 && "targets".equals(s.get(4))) ? Op.ROLLOUT_GROUPS : Op.OTHER;
+            }
+            return "POST".equals(method) && n == 3 && Set.of("pause", "resume", "approve", "deny").contains(s.get(2))
+                    ? Op.ROLLOUT_CHANGE : Op.OTHER;
+        }
+        if ("targetfilters".equals(s.get(0))) {
+            if (get && n <= 2) {
+                return Op.TARGET_FILTERS;
+            }
+            return n == 3 && "autoAssignDS".equals(s.get(2)) && ("POST".equals(method) || "DELETE".equals(method))
+                    ? Op.AUTO_ASSIGN : Op.OTHER;
         }
         if ("distributionsets".equals(s.get(0))) {
             if (n == 1 && get) {

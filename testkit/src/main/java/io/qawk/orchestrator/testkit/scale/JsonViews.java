@@ -135,6 +135,39 @@ final class JsonViews {
         return n.put("reportedAt", e.reportedAt()).put("id", e.id());
     }
 
+    /** A rollout as {@code GET /rollouts} lists it (0.3.0M7's fields; {@code status} lower-case). */
+    ObjectNode rollout(Entities.Rollout r) {
+        ObjectNode n = audited(r.createdAt, r.lastModifiedAt).put("name", r.name).put("description", "")
+                .put("targetFilterQuery", r.query).put("distributionSetId", r.set.id).put("status", r.status)
+                .put("type", "forced").put("deleted", false);
+        String self = base + "/rest/v1/rollouts/" + r.id;
+        ObjectNode links = links(n);
+        links.putObject("self").put("href", self);
+        links.putObject("groups").put("href", self + "/deploygroups");
+        return n.put("id", r.id);
+    }
+
+    /** The one deployment group of a rollout (id = the rollout's). */
+    ObjectNode rolloutGroup(Entities.Rollout r, int totalTargets) {
+        ObjectNode n = audited(r.createdAt, r.lastModifiedAt).put("name", "group-1").put("description", "")
+                .put("status", "running".equals(r.status) ? "running" : "ready").put("totalTargets", totalTargets);
+        links(n).putObject("self").put("href", base + "/rest/v1/rollouts/" + r.id + "/deploygroups/" + r.id);
+        return n.put("id", r.id);
+    }
+
+    /** A target filter; {@code autoAssignDistributionSet} and {@code autoAssignActionType} only when it has a set. */
+    ObjectNode targetFilter(Entities.TargetFilter f) {
+        ObjectNode n = audited(f.createdAt, f.lastModifiedAt).put("name", f.name).put("query", f.query);
+        if (f.autoAssign != null) {
+            n.put("autoAssignDistributionSet", f.autoAssign.id).put("autoAssignActionType", f.actionType);
+        }
+        String self = base + "/rest/v1/targetfilters/" + f.id;
+        ObjectNode links = links(n);
+        links.putObject("self").put("href", self);
+        links.putObject("autoAssignDS").put("href", self + "/autoAssignDS");
+        return n.put("id", f.id);
+    }
+
     ObjectNode object() {
         return json.createObjectNode();
     }

@@ -31,7 +31,13 @@ import io.qawk.orchestrator.testkit.scale.Entities.DSet;
  * <li>{@code POST /distributionsets/{id}/assignedTargets}: unknown targets silently dropped, "already assigned"
  * compares the assigned set, an open action is cancelled by a new assignment, more than 5,000 targets → 403 (quota),
  * unknown set → 404, incomplete set → 500; answer {@code assigned/alreadyAssigned/total/assignedActions} with
- * {@code _links.self.href} {@code …/targets/{cid}/actions/{aid}}.</li>
+ * {@code _links.self.href} {@code …/targets/{cid}/actions/{aid}};</li>
+ * <li>{@code DELETE /targets/{id}/actions/{aid}}: an open action cancelled at once (as if the device confirmed), 204;
+ * a closed one 400;</li>
+ * <li>{@code /rollouts} (paged; one; its single deployment group and the group's targets; {@code POST …/pause},
+ * {@code resume}, {@code approve}, {@code deny}: 200, or 400 in another status) and {@code /targetfilters} (paged; one;
+ * {@code DELETE …/autoAssignDS} 204, {@code POST …/autoAssignDS} 200): what the guard of issue 40 reads and stops;
+ * a benchmark adds them with {@link #addRollout} and {@link #addTargetFilter}.</li>
  * </ul>
  * Action shape: {@link Shape#V0_3} ({@code status} pending|finished only, the result in the status history) or
  * {@link Shape#V0_10} ({@code status} running|finished|error|canceled and {@code active}).
@@ -76,7 +82,8 @@ public final class ScaleHawkbit implements ScaleHawkbitTypes, AutoCloseable {
         JsonViews views = new JsonViews(json, front.baseUrl(), settings, search);
         assignments = new Assignments(store, settings, views, json);
         front.start(new HttpFront.Endpoints(new TargetEndpoints(store, search, views),
-                new ActionEndpoints(store, views), new DistributionSetEndpoints(store, views), assignments), views);
+                new ActionEndpoints(store, views), new DistributionSetEndpoints(store, views), assignments,
+                new RolloutEndpoints(store, search, views, json)), views);
     }
 
     /** Starts an empty double with 8 request threads. */
@@ -268,6 +275,52 @@ public final class ScaleHawkbit implements ScaleHawkbitTypes, AutoCloseable {
     public int openActions() {
         settle();
         return store.read(() -> (int) store.actions.values().stream().filter(a -> a.active).count());
+    }
+
+    // --------------------------------------------------------------------------------------------- rollouts, filters
+
+    /**
+     * Adds a rollout over the targets {@code query} matches, assigning {@code setId}, in {@code status} (hawkBit's
+     * lower-case word: creating, ready, waiting_for_approval, scheduled, starting, running, paused, finished, …);
+     * returns its id (1, 2, 3, … in creation order).
+     */
+    public long addRollout(String name, String query, long setId, String status) {
+        return store.addRollout(name, query, setId, status);
+    }
+
+    /** Adds a target filter, auto-assigning {@code autoAssignSetId} (null: none) with {@code actionType}; its id. */
+    public long addTargetFilter(String name, String query, Long autoAssignSetId, String actionType) {
+        return store.addTargetFilter(name, query, autoAssignSetId, actionType);
+    }
+
+    /** Changes a rollout's status as hawkBit would (its {@code lastModifiedAt} moves). */
+    public void setRolloutStatus(long rolloutId, String status) {
+        store.setRolloutStatus(rolloutId, status);
+    }
+
+    /** Changes a target filter's query as an operator would (its {@code lastModifiedAt} moves). */
+    public void setFilterQuery(long filterId, String query) {
+        store.setFilterQuery(filterId, query);
+    }
+
+    public RolloutView rollout(long id) {
+        return store.read(() -> {
+            Entities.Rollout r = store.rollouts.get(id);
+            if (r == null) {
+                throw new IllegalArgumentException("no such rollout: " + id);
+            }
+            return r.view();
+        });
+    }
+
+    public FilterView targetFilter(long id) {
+        return store.read(() -> {
+            Entities.TargetFilter f = store.filters.get(id);
+            if (f == null) {
+                throw new IllegalArgumentException("no such target filter: " + id);
+            }
+            return f.view();
+        });
     }
 
     /** Applies every completion that is due now. */

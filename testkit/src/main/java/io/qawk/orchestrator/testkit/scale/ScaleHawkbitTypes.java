@@ -17,7 +17,22 @@ public interface ScaleHawkbitTypes {
     /** Kinds of request, as counted. */
     public enum Op {
         TARGETS, TARGET, ATTRIBUTES, METADATA, INSTALLED_DS, ASSIGNED_DS, DS_GET, DS_SEARCH, ASSIGN, ACTIONS, ACTION,
-        ACTION_STATUS, OTHER
+        ACTION_STATUS,
+        /** {@code DELETE /targets/{id}/actions/{aid}}. */
+        ACTION_CANCEL,
+        /** {@code GET /rollouts} (a page). */
+        ROLLOUTS,
+        /** {@code GET /rollouts/{id}}. */
+        ROLLOUT,
+        /** {@code GET /rollouts/{id}/deploygroups} and {@code …/deploygroups/{gid}/targets}. */
+        ROLLOUT_GROUPS,
+        /** {@code POST /rollouts/{id}/pause|resume|approve|deny}. */
+        ROLLOUT_CHANGE,
+        /** {@code GET /targetfilters} (a page) and {@code /targetfilters/{id}}. */
+        TARGET_FILTERS,
+        /** {@code POST} and {@code DELETE /targetfilters/{id}/autoAssignDS}. */
+        AUTO_ASSIGN,
+        OTHER
     }
 
     /** Which hawkBit's action representation to answer with. */
@@ -119,5 +134,14 @@ public interface ScaleHawkbitTypes {
      */
     public record ActionView(long id, String controllerId, long setId, String state, boolean active, long createdAt,
             long finishedAt) {
+    }
+
+    /** One rollout as the double holds it ({@code status} in hawkBit's lower-case words). */
+    public record RolloutView(long id, String name, String query, long setId, String status, long lastModifiedAt) {
+    }
+
+    /** One target filter as the double holds it; {@code autoAssignSetId} null when it assigns nothing. */
+    public record FilterView(long id, String name, String query, Long autoAssignSetId, String actionType,
+            long lastModifiedAt) {
     }
 }

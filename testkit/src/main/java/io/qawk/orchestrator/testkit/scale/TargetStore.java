@@ -30,6 +30,8 @@ final class TargetStore {
     final Map<String, Target> targetsLower = new HashMap<>();
     final Map<Long, DSet> sets = new LinkedHashMap<>();
     final Map<Long, Action> actions = new HashMap<>();
+    final TreeMap<Long, Entities.Rollout> rollouts = new TreeMap<>();
+    final TreeMap<Long, Entities.TargetFilter> filters = new TreeMap<>();
     final AtomicLong actionIds = new AtomicLong();
     private final AtomicLong statusIds = new AtomicLong();
     private final LongSupplier clock;
@@ -126,6 +128,24 @@ final class TargetStore {
             throw HttpError.notFound("DistributionSet", id);
         }
         return s;
+    }
+
+    /** The rollout, or 404 (400 when not a number). */
+    Entities.Rollout rollout(String id) {
+        Entities.Rollout r = rollouts.get(number(id));
+        if (r == null) {
+            throw HttpError.notFound("Rollout", id);
+        }
+        return r;
+    }
+
+    /** The target filter, or 404 (400 when not a number). */
+    Entities.TargetFilter filter(String id) {
+        Entities.TargetFilter f = filters.get(number(id));
+        if (f == null) {
+            throw HttpError.notFound("TargetFilterQuery", id);
+        }
+        return f;
     }
 
     private static long number(String id) {
@@ -248,5 +268,48 @@ final class TargetStore {
             out.put(key, value);
         }
         return Collections.unmodifiableMap(out);
+    }
+
+    // --------------------------------------------------------------------------------------------- rollouts, filters
+
+    long addRollout(String name, String query, long setId, String status) {
+        return write(() -> {
+            long id = rollouts.isEmpty() ? 1 : rollouts.lastKey() + 1;
+            rollouts.put(id, new Entities.Rollout(id, name, query, requireSet(setId), status, now()));
+            return id;
+        });
+    }
+
+    long addTargetFilter(String name, String query, Long autoAssignSetId, String actionType) {
+        return write(() -> {
+            long id = filters.isEmpty() ? 1 : filters.lastKey() + 1;
+            filters.put(id, new Entities.TargetFilter(id, name, query,
+                    autoAssignSetId == null ? null : requireSet(autoAssignSetId), actionType, now()));
+            return id;
+        });
+    }
+
+    /** As a change through the Management API: the rollout's status, and its lastModifiedAt moves. */
+    void setRolloutStatus(long id, String status) {
+        write(() -> {
+            Entities.Rollout r = rollouts.get(id);
+            if (r == null) {
+                throw new IllegalArgumentException("no such rollout: " + id);
+            }
+            r.status = status;
+            r.lastModifiedAt = Math.max(now(), r.lastModifiedAt + 1);
+        });
+    }
+
+    /** As a change through the Management API: the filter's query, and its lastModifiedAt moves. */
+    void setFilterQuery(long id, String query) {
+        write(() -> {
+            Entities.TargetFilter f = filters.get(id);
+            if (f == null) {
+                throw new IllegalArgumentException("no such target filter: " + id);
+            }
+            f.query = query;
+            f.lastModifiedAt = Math.max(now(), f.lastModifiedAt + 1);
+        });
     }
 }
