@@ -71,16 +71,7 @@ class GuardEndToEndTest {
     }
 
     private void type(String guard) {
-        Api.admin().body("""
-                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                 "components": [
-                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                 "rules": [{"if": {"terminal": "%1$sterm:[2,)"}, "then": {"lane": "%1$sapp:[2,)"}, "why": "%2$s"}],
-                 "guard": "%3$s"}
-                """.formatted(p, WHY, guard)).put("/qawk/v1/systemtypes/" + fleet.typeId)
-                .then().statusCode(200).body("guard", equalTo(guard));
+        fleet.firmwareNeedsApp(WHY, guard);
     }
 
     private String terminals() {

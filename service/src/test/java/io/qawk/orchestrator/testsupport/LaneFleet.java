@@ -70,6 +70,23 @@ public final class LaneFleet implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The guard's lanes: the type again with the rule "terminal firmware 2 needs app 2" ({@code why}) and this guard
+     * ({@code watch} or {@code hold}).
+     */
+    public void firmwareNeedsApp(String why, String guard) {
+        admin.get().body("""
+                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                 "components": [
+                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
+                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
+                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
+                 "rules": [{"if": {"terminal": "%1$sterm:[2,)"}, "then": {"lane": "%1$sapp:[2,)"}, "why": "%2$s"}],
+                 "guard": "%3$s"}
+                """.formatted(prefix, why, guard)).put("/qawk/v1/systemtypes/" + typeId)
+                .then().statusCode(200).body("guard", org.hamcrest.Matchers.equalTo(guard));
+    }
+
     private static String query(String field, String query) {
         return query == null ? "" : ", \"" + field + "\": \"" + query.replace("\"", "\\\"") + "\"";
     }

@@ -25,7 +25,6 @@ import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.hamcrest.Matchers.equalTo;
 
 /**
  * The guard and mending on the screen (issue 40), in headless Chromium over the real service, hawkBit and simulated
@@ -86,16 +85,7 @@ class GuardScreenTest {
     }
 
     private void type(String guard) {
-        Api.admin().body("""
-                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                 "components": [
-                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                 "rules": [{"if": {"terminal": "%1$sterm:[2,)"}, "then": {"lane": "%1$sapp:[2,)"}, "why": "%2$s"}],
-                 "guard": "%3$s"}
-                """.formatted(p, WHY, guard)).put("/qawk/v1/systemtypes/" + fleet.typeId)
-                .then().statusCode(200).body("guard", equalTo(guard));
+        fleet.firmwareNeedsApp(WHY, guard);
     }
 
     private String terminals() {
