@@ -133,7 +133,8 @@ public class ThreatResource {
     }
 
     private static HoldView view(ThreatStore.Hold h) {
-        return new HoldView(h.id(), h.source().word(), h.hawkbitId(), h.name(), h.what().name().toLowerCase(),
+        return new HoldView(h.id(), h.source().word(), h.hawkbitId(), h.name(),
+                h.what().name().toLowerCase(java.util.Locale.ROOT),
                 h.controllerId(), h.actionId(), new DistributionSet(h.distributionSetId(), h.distributionSet()),
                 h.reason(), systems(h.systems(), null), h.heldAt(), h.releasedAt(), h.releasedBy());
     }
