@@ -339,8 +339,12 @@ public class GuardPass {
         PendingWork w = t.work();
         Set<Long> cancelled = known.stream().filter(h -> h.what() == HoldKind.CANCELLED && h.actionId() != null)
                 .map(ThreatStore.Hold::actionId).collect(Collectors.toSet());
+        Set<String> qawks = store.drivenByQawk(held.stream().flatMap(s -> s.members().stream()).toList());
         for (Threat.AtSystem s : held) {
             for (String device : s.members()) {
+                if (qawks.contains(device)) {
+                    continue;
+                }
                 requests[0]++;
                 for (HawkbitAction a : hawkbit.openActions(device)) {
                     if (cancelled.contains(a.id())

@@ -105,6 +105,27 @@ public class ThreatStore {
                 });
     }
 
+    /**
+     * Which of these devices a run of Qawk's is driving now: their open actions are Qawk's own, which the guard never
+     * cancels (hawkBit's action lists name no set on 0.3.0M7 nor 1.x, so a held rollout's actions cannot be told from
+     * them by the set alone).
+     */
+    java.util.Set<String> drivenByQawk(Collection<String> devices) {
+        if (devices.isEmpty()) {
+            return java.util.Set.of();
+        }
+        String underWay = SqlEnums.list(RunState.UNDER_WAY.toArray(new RunState[0]));
+        return query("select distinct rd.controller_id from run_device rd join system_run r on r.id = rd.run_id"
+                + " where r.state in " + underWay + " and rd.controller_id = any(?)",
+                ps -> ps.setArray(1, ps.getConnection().createArrayOf("varchar", devices.toArray())), rs -> {
+                    java.util.Set<String> out = new java.util.HashSet<>();
+                    while (rs.next()) {
+                        out.add(rs.getString(1));
+                    }
+                    return out;
+                });
+    }
+
     /** Every hold, newest first. */
     List<Hold> holds() {
         return holds("", ps -> {
