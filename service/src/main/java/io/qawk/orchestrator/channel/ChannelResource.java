@@ -84,7 +84,7 @@ public class ChannelResource {
      * unanswered, or failing), and the last sync's members are used: a hawkBit already silent is not asked.
      */
     private List<String> matchedNow(String match) {
-        if (!hawkbit.isConfigured() || hawkbit.silentFor().isPresent()) {
+        if (!hawkbit.isConfigured() || hawkbit.hangs()) {
             return null;
         }
         try {

@@ -95,9 +95,12 @@ public class HawkbitGateway {
         return reachability.check().why();
     }
 
-    /** How long hawkBit has left Qawk's requests unanswered (calls waiting, or ended without an answer); empty when none. */
-    public Optional<Duration> silentFor() {
-        return client.silentFor();
+    /**
+     * Whether hawkBit has left Qawk's requests unanswered for {@code qawk.hawkbit.hang-after} or longer. A request
+     * merely under way (another pass's, answered within the second) is not silence.
+     */
+    public boolean hangs() {
+        return reachability.hangs();
     }
 
     /** Closes the REST client. */

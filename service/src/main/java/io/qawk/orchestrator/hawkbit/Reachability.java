@@ -41,6 +41,11 @@ final class Reachability implements AutoCloseable {
         this.hangAfter = hangAfter;
     }
 
+    /** Whether requests have gone unanswered for {@code hang-after} or longer. */
+    boolean hangs() {
+        return client.silentFor().filter(d -> d.compareTo(hangAfter) >= 0).isPresent();
+    }
+
     Verdict check() {
         Optional<Duration> silent = client.silentFor().filter(d -> d.compareTo(hangAfter) >= 0);
         if (silent.isPresent()) {

@@ -80,6 +80,23 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         assertThat(timerCount("installed_set", "transport_error")).isEqualTo(2);
     }
 
+    /**
+     * A request under way is not silence: a new channel asks hawkBit for its members unless hawkBit hangs, and while
+     * another pass waited for an answer it used to fall back to the last sync (which has none for a new channel).
+     */
+    @Test
+    void aRequestUnderWayIsNoHangUntilHangAfter() throws Exception {
+        hawkbit.stubFor(get(urlEqualTo("/rest/v1/targets/dev-1/installedDS"))
+                .willReturn(okJson(set(1, "app", "1", true)).withFixedDelay(2500)));
+        HawkbitGateway gateway = gateway(config().withReadTimeout(Duration.ofSeconds(5)).withHangAfter(Duration.ofMillis(1200)));
+        var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> gateway.installedSet("dev-1"));
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> !hawkbit.findAll(getRequestedFor(urlEqualTo("/rest/v1/targets/dev-1/installedDS"))).isEmpty());
+        assertThat(gateway.hangs()).as("a request sent a moment ago").isFalse();
+        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2)).until(gateway::hangs);
+        assertThat(waiting.get(10, java.util.concurrent.TimeUnit.SECONDS)).isPresent();
+        assertThat(gateway.hangs()).as("answered").isFalse();
+    }
+
     @Test
     void connectionResetAndRefusedAreUnavailable() throws Exception {
         hawkbit.stubFor(get(urlPathEqualTo("/rest/v1/targets"))

@@ -53,4 +53,9 @@ record TestConfig(Optional<String> url, Optional<String> user, Optional<String> 
         return new TestConfig(url, user, password, tenant, assignmentType, pageSize, assignBatchSize, connectTimeout,
                 readTimeout, maxRetries, retryDelay, retryMaxDelay, threshold, delay, hangAfter);
     }
+
+    TestConfig withHangAfter(Duration value) {
+        return new TestConfig(url, user, password, tenant, assignmentType, pageSize, assignBatchSize, connectTimeout,
+                readTimeout, maxRetries, retryDelay, retryMaxDelay, circuitBreakerThreshold, circuitBreakerDelay, value);
+    }
 }
