@@ -23,6 +23,9 @@ import io.qawk.orchestrator.testkit.db.EmbeddedDatabase;
  * throw-away database. Settings (environment): {@code QAWK_PORT} (8080), {@code QAWK_DEMO_DIR} (where the database
  * lives), {@code QAWK_ADMIN_PASSWORD} / {@code QAWK_VIEWER_PASSWORD} ({@code admin} / {@code viewer}).
  * Stops everything on Ctrl-C; the service and Postgres also stop when this JVM is killed (see {@link ServiceChild}).
+ * It also stops when the process that started it ends ({@code -Dqawk.demo.stop-with-parent=false} turns that off):
+ * an IDE's stop button sends {@code ./mvnw -Pdemo} a SIGTERM, and Maven's {@code exec:exec} does not pass it on to
+ * the process it forked.
  */
 public final class StartDev {
 
@@ -34,6 +37,9 @@ public final class StartDev {
     }
 
     public static void main(String[] args) throws InterruptedException {
+        if (Boolean.parseBoolean(System.getProperty("qawk.demo.stop-with-parent", "true"))) {
+            stopWithParent();
+        }
         Map<String, String> env = System.getenv();
         Path project = HawkbitServer.projectDir();
         int port = Integer.parseInt(env.getOrDefault("QAWK_PORT", "8080"));
@@ -119,5 +125,16 @@ public final class StartDev {
         }
         LOG.errorf("Demo: the service ended (exit %d)", service.exitValue());
         System.exit(service.exitValue() == 0 ? 0 : 1);
+    }
+
+    /**
+     * When the process that started this one ends (Maven, stopped by an IDE or killed), so does the demo: the shutdown
+     * hook stops the service, hawkBit, the devices and Postgres.
+     */
+    static void stopWithParent() {
+        ProcessHandle.current().parent().ifPresent(parent -> parent.onExit().thenRun(() -> {
+            LOG.infof("Demo: the process that started it (pid %d, Maven) ended: stopping", parent.pid());
+            System.exit(0);
+        }));
     }
 }
