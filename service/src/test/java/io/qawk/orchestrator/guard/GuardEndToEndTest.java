@@ -262,6 +262,61 @@ class GuardEndToEndTest {
         fleet.hawkbit.deleteTargetFilter(filter);
     }
 
+    /**
+     * A colleague's rollout over all terminals starts while a Qawk deployment takes s1 to 2.0 (its terminals after
+     * its lane, as the rule wants): the guard pauses the rollout and cancels its actions on s2 and s3, never one on
+     * s1's devices, which Qawk drives; s1 ends on 2.0 and the others stay on 1.
+     */
+    @Test
+    @Order(6)
+    void aHeldRolloutMeetingAQawkDeploymentLeavesTheSystemItDrivesToIt() {
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            LaneFleet.sync();
+            assertThat(allTerminals()).as("nothing left open by the tests before").noneMatch(this::hasOpenAction);
+        });
+        fleet.behaviour("s1", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(20)));
+        fleet.behaviour("s1", "term-b", Behaviour.succeedAfter(Duration.ofSeconds(20)));
+        int manifest = Api.admin().body("""
+                {"name": "%s2.0 app first", "systemTypeId": %d, "components": [
+                  {"componentType": "lane", "distributionSetId": %d, "order": 1},
+                  {"componentType": "terminal", "distributionSetId": %d, "order": 2},
+                  {"componentType": "display", "distributionSetId": %d, "order": 2}]}
+                """.formatted(p, fleet.typeId, fleet.set("app:2"), fleet.set("term:2"), fleet.set("disp:1")))
+                .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
+        int deployment = fleet.deploy(manifest, "\"systems\": [\"s1\"]");
+        List<String> s1Terminals = List.of(fleet.id("s1", "term-a"), fleet.id("s1", "term-b"));
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300))
+                .until(() -> s1Terminals.stream().allMatch(this::hasOpenAction));
+
+        long rollout = fleet.hawkbit.createRollout(p + "terminals-2.0-meet", fleet.set("term:2"), terminals(), 1);
+        awaitRollout(rollout, "ready");
+        fleet.hawkbit.startRollout(rollout);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            LaneFleet.sync();
+            assertThat(fleet.hawkbit.rollout(rollout).path("status").asText()).isEqualTo("paused");
+        });
+        List<String> cancelledOn = holds().<Map<String, Object>>getList("content").stream()
+                .filter(h -> "cancelled".equals(h.get("what")) && ((Number) h.get("hawkbitId")).longValue() == rollout)
+                .map(h -> (String) h.get("reason")).toList();
+        assertThat(cancelledOn).as("the rollout's actions cancelled").isNotEmpty()
+                .noneMatch(r -> r.contains(p + "s1-"));
+
+        LaneFleet.awaitState(deployment, "FINISHED", Duration.ofSeconds(150));
+        assertThat(LaneFleet.runs(deployment).getString("find { it.system == 's1' }.state")).isEqualTo("SUCCEEDED");
+        for (String t : s1Terminals) {
+            assertThat(fleet.installedSetId(t)).as(t).isEqualTo(fleet.set("term:2"));
+        }
+        assertThat(fleet.installedSetId(fleet.id("s1", "lane"))).isEqualTo(fleet.set("app:2"));
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(allTerminals().stream().filter(t -> !s1Terminals.contains(t))).noneMatch(this::hasOpenAction));
+        for (String t : allTerminals()) {
+            if (!s1Terminals.contains(t)) {
+                assertThat(fleet.installedSetId(t)).as(t).isEqualTo(fleet.set("term:1"));
+            }
+        }
+        fleet.hawkbit.deleteRollout(rollout);
+    }
+
     @SuppressWarnings("unchecked")
     private static <T> List<T> cast(Object list) {
         return (List<T>) list;
