@@ -270,7 +270,7 @@ public class GuardPass {
                         holds[0]++;
                     }
                 }
-                cancelOpenActions(t, held, known, why, now, holds, requests);
+                cancelOpenActions(t, held, known, now, holds, requests);
                 yield ThreatAction.HELD;
             }
             case ASSIGNMENT -> {
@@ -323,19 +323,22 @@ public class GuardPass {
             hold(w, HoldKind.PAUSED, null, null, reason, held, now, "pause", "POST",
                     "/rest/v1/rollouts/" + w.hawkbitId() + "/pause", 200);
             holds[0]++;
-            cancelOpenActions(t, held, List.of(), why, now, holds, requests);
+            cancelOpenActions(t, held, List.of(), now, holds, requests);
             return ThreatAction.HELD;
         }
         if (paused.isPresent() && "paused".equals(w.status())) {
-            cancelOpenActions(t, held, mine, why, now, holds, requests);
+            cancelOpenActions(t, held, mine, now, holds, requests);
             return ThreatAction.HELD;
         }
         return denied ? ThreatAction.HELD : ThreatAction.WATCHED;
     }
 
-    /** Cancels the work's open actions on the members it would break (each once), while their devices have not finished. */
-    private void cancelOpenActions(Threat t, List<Threat.AtSystem> held, List<ThreatStore.Hold> known, String why,
-                                   Instant now, int[] holds, int[] requests) {
+    /**
+     * Cancels the work's open actions on the members it would break (each once), while their devices have not finished;
+     * each cancellation says what it keeps that device's own system from.
+     */
+    private void cancelOpenActions(Threat t, List<Threat.AtSystem> held, List<ThreatStore.Hold> known, Instant now,
+                                   int[] holds, int[] requests) {
         PendingWork w = t.work();
         Set<Long> cancelled = known.stream().filter(h -> h.what() == HoldKind.CANCELLED && h.actionId() != null)
                 .map(ThreatStore.Hold::actionId).collect(Collectors.toSet());
@@ -354,7 +357,7 @@ public class GuardPass {
                     requests[0]++;
                     if (hawkbit.cancelAction(device, a.id())) {
                         hold(w, HoldKind.CANCELLED, device, a.id(), "cancelled hawkBit action " + a.id() + " ("
-                                + w.set() + ") on " + device + " of " + label(w) + ": " + why, List.of(s), now,
+                                + w.set() + ") on " + device + " of " + label(w) + ": " + s.breaks().reason(), List.of(s), now,
                                 "cancel", "DELETE", "/rest/v1/targets/" + device + "/actions/" + a.id(), 204);
                         holds[0]++;
                     }

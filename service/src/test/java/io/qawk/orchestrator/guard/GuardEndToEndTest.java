@@ -300,6 +300,9 @@ class GuardEndToEndTest {
                 .map(h -> (String) h.get("reason")).toList();
         assertThat(cancelledOn).as("the rollout's actions cancelled").isNotEmpty()
                 .noneMatch(r -> r.contains(p + "s1-"));
+        assertThat(cancelledOn).as("each cancellation says what it keeps its own system from")
+                .allMatch(r -> r.matches("cancelled hawkBit action \\d+ \\(" + p + "term:2\\) on " + p
+                        + "(s[23])-term-[ab] of rollout " + p + "terminals-2.0-meet: " + p + "\\1-term-[ab] runs .*"));
 
         LaneFleet.awaitState(deployment, "FINISHED", Duration.ofSeconds(150));
         assertThat(LaneFleet.runs(deployment).getString("find { it.system == 's1' }.state")).isEqualTo("SUCCEEDED");
