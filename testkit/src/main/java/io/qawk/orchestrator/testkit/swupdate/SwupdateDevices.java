@@ -302,13 +302,15 @@ public final class SwupdateDevices implements AutoCloseable {
             try {
                 Process p = d.process;
                 if (p != null && !p.isAlive()) {
-                    // as systemd's Restart= would: a real device's service manager starts a dead SWUpdate again
-                    LOG.warnf("SWUpdate device %s: swupdate exited (code %d); started again", d.controllerId,
-                            p.exitValue());
                     synchronized (d) {
-                        d.crashes++;
-                        d.process = null;
-                        d.start(null);
+                        if (d.process == p) { // not one the kit itself stopped meanwhile
+                            // as systemd's Restart= would: a device's service manager starts a dead SWUpdate again
+                            LOG.warnf("SWUpdate device %s: swupdate exited (code %d); started again",
+                                    d.controllerId, p.exitValue());
+                            d.crashes++;
+                            d.process = null;
+                            d.start(null);
+                        }
                     }
                 } else if (Files.deleteIfExists(mark)) {
                     LOG.infof("SWUpdate device %s reboots after its install", d.controllerId);
@@ -360,7 +362,10 @@ public final class SwupdateDevices implements AutoCloseable {
             if (confirm != null) {
                 reboots++;
             }
-            List<String> cmd = new ArrayList<>();
+            // SIGPIPE ignored, as systemd starts a service (IgnoreSIGPIPE=yes): with the JVM's default disposition
+            // swupdate was killed by it (exit 141) in the middle of an install, after its post-install step had run.
+            // An ignored signal stays ignored across exec.
+            List<String> cmd = new ArrayList<>(List.of("sh", "-c", "trap '' PIPE; exec \"$0\" \"$@\""));
             if (onPath("stdbuf").isPresent()) {
                 cmd.addAll(List.of("stdbuf", "-oL", "-eL")); // a log line by line, also when swupdate dies
             }
