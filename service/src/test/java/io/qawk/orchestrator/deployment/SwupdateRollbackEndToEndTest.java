@@ -1,0 +1,85 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.testkit.swupdate.SwuImage;
+import io.qawk.orchestrator.testkit.swupdate.SwupdateDevices;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.SwupdateFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+
+import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * Issue 44 on real SWUpdate devices: a device whose install fails sends its whole system back, mirrored (its own order
+ * first), and the devices' own state shows it. The device that failed is sent its previous set again like every
+ * other device: SWUpdate's {@code closed/failure} is the client's word, not proof that it never left its set (a
+ * single-copy device that failed mid-write runs neither set), and installing the set it runs is harmless.
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class SwupdateRollbackEndToEndTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(120);
+
+    @BeforeEach
+    void realDevices() {
+        SwupdateFleet.assumeAvailable();
+    }
+
+    @Test
+    void aDisplayWhoseInstallFailsSendsTheSystemBackDisplayFirstAndIsItselfSentItsSetAgain() {
+        try (SwupdateFleet fleet = new SwupdateFleet("swu-r-")) {
+            fleet.set("app", "1.0", fleet.installs("app", "1.0", "app_version"));
+            long app2 = fleet.set("app", "2.0", fleet.installs("app", "2.0", "app_version"));
+            fleet.set("disp", "1.0", fleet.installs("disp", "1.0", "disp_version"));
+            long disp2 = fleet.set("disp", "2.0", SwuImage.fails(fleet.label("disp", "2.0"), "panel not found"));
+            fleet.type().system("lane-4");
+            fleet.onVersion1();
+            fleet.discovered(1);
+            String ctrl = fleet.id("lane-4", "ctrl");
+            String display = fleet.id("lane-4", "display");
+            SwupdateDevices devices = fleet.devices;
+
+            int d = fleet.deploy(fleet.manifest("2.0", app2, disp2), "");
+
+            JsonPath end = awaitState(d, "FAILED", WITHIN);
+            assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back");
+            JsonPath run = fleet.run(d, "lane-4");
+            assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
+            assertThat(run.getString("reason")).isEqualTo("1 device(s) failed at order 2"
+                    + " -- rolled back: 2 of 2 devices on their previous set again");
+
+            // SWUpdate's failure is closed/failure with a general detail, at once (no reboot)
+            long failed = fleet.hawkbit.actions(display).stream().mapToLong(a -> a.path("id").asLong()).sorted()
+                    .skip(1).findFirst().orElseThrow();
+            assertThat(fleet.hawkbit.actionStatus(display, failed)).extracting(st -> st.path("messages").toString())
+                    .anyMatch(m -> m.contains("No suitable .swu image found"));
+
+            // the display failed before it changed anything, then was sent 1.0 again: one install, one reboot
+            List<SwupdateDevices.Installed> shown = devices.installed(display);
+            assertThat(shown).extracting(SwupdateDevices.Installed::set).containsExactly(fleet.label("disp", "1.0"));
+            assertThat(devices.reboots(display)).isEqualTo(1);
+            assertThat(devices.identify(display)).containsEntry("disp_version", "1.0");
+            assertThat(fleet.installedInHawkbit(display)).isEqualTo(fleet.label("disp", "1.0"));
+
+            // the controller went forward and back on its own, after the display was back (mirrored)
+            List<SwupdateDevices.Installed> ctrlInstalled = devices.installed(ctrl);
+            assertThat(ctrlInstalled).extracting(SwupdateDevices.Installed::set).contains(fleet.label("app", "2.0"))
+                    .last().isEqualTo(fleet.label("app", "1.0"));
+            assertThat(ctrlInstalled.get(ctrlInstalled.size() - 1).at()).as("the controller goes back after the display")
+                    .isAfter(shown.get(0).at());
+            assertThat(devices.identify(ctrl)).containsEntry("app_version", "1.0");
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(fleet.hawkbit.attributes(ctrl)).containsEntry("app_version", "1.0"));
+            assertThat(fleet.installedInHawkbit(ctrl)).isEqualTo(fleet.label("app", "1.0"));
+        }
+    }
+}
