@@ -50,7 +50,7 @@ function editRules(t) {
       h('p', { class: 'muted' }, 'One line per component, ', code('component: sets'), ' (e.g. ',
         code(`${(t.components[0] || {}).componentType || 'lane'}: app:[2,)`), '). When the “if” components run those sets, every device of the “then” components must. ',
         'Components: ', t.components.map(c => c.componentType).join(', '), '.'),
-      rows.map((r, i) => {
+      ...rows.map((r, i) => {
         const text = (key, label, multi) => {
           const el = h(multi ? 'textarea' : 'input', { name: `rules[${i}].${key}`, rows: multi ? 2 : null, autocomplete: 'off', spellcheck: 'false' });
           el.value = r[key];

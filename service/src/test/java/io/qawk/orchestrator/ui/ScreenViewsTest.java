@@ -107,6 +107,7 @@ class ScreenViewsTest {
         try (LaneFleet fleet = new LaneFleet("usc-").withSetsAndType()) {
             String p = fleet.prefix;
             openPageWith("[data-key='new-channel']");
+            browser.await(WITHIN, d -> browser.find("[data-key='new-channel']").isDisplayed()); // once the channels answered
             browser.click("[data-key='new-channel']");
             String dialog = "#channel-form-dialog";
             browser.await(WITHIN, d -> browser.find(dialog).isDisplayed());
