@@ -10,6 +10,7 @@
  *   plan the drawer shows with Start (as for any draft). Refusals (409) are shown in the API's words.
  * Data is only ever put into the page as text (shared.h), as everywhere on the screen.
  */
+import { plugin } from './registry.js';
 
 const SHOWN_ON_CARD = 5;
 
@@ -18,7 +19,7 @@ const ACTION = { watched: ['watched', 'warn'], held: ['held', 'ok'], cancelled: 
 const HOLD = { paused: ['paused', 'warn'], denied: ['denied', 'muted'], switched_off: ['switched off', 'warn'], cancelled: ['cancelled', 'muted'] };
 const RELEASABLE = new Set(['paused', 'switched_off']);
 
-window.qawk.plugin(shared => {
+plugin(shared => {
   const { ui, h, button, code, api, pill, notice, problemText } = shared;
   const state = {
     threats: null,  // the last GET /threats: { total, content, lastPass } or { error }

@@ -5,9 +5,8 @@
  * deployment and starts it, "Keep as a draft" only creates it. What is typed is kept (localStorage) until it is
  * created or "Start over" is pressed. Only optional fields the operator filled in are sent.
  */
-'use strict';
-
-qawk.plugin(shared => {
+import { plugin } from './registry.js';
+plugin(shared => {
   if (!shared.ui.me.canWrite) return;
   const { h, ui, api } = shared;
   const f = shared.forms;

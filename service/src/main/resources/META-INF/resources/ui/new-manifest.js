@@ -4,9 +4,8 @@
  * (POST /manifests/import). The API's field errors are shown at their fields. What is typed is kept (localStorage)
  * until the manifest is created or "Start over" is pressed. A component left unticked is not in the manifest.
  */
-'use strict';
-
-qawk.plugin(shared => {
+import { plugin } from './registry.js';
+plugin(shared => {
   if (!shared.ui.me.canWrite) return;
   const { h, ui, api } = shared;
   const f = shared.forms;

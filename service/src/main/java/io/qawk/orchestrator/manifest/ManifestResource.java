@@ -24,6 +24,9 @@ public class ManifestResource {
     @Inject
     ManifestService service;
 
+    @Inject
+    CensusManifests fromCensus;
+
     @GET
     public List<ManifestView> list(@QueryParam("systemTypeId") Long systemTypeId) {
         return service.list(systemTypeId).stream().map(ManifestView::of).toList();
@@ -41,6 +44,16 @@ public class ManifestResource {
         Manifest created = service.create(request);
         return Response.created(uri.getAbsolutePathBuilder().path(String.valueOf(created.id)).build())
                 .entity(ManifestView.of(created)).build();
+    }
+
+    /** Saves what a group of systems runs (a mix of the type's census) as a manifest: a baseline. */
+    @POST
+    @Path("from-census")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Response createFromCensus(CensusManifestRequest request, @Context UriInfo uri) {
+        Manifest created = fromCensus.create(request);
+        return Response.created(uri.getBaseUriBuilder().path(ManifestResource.class).path(String.valueOf(created.id))
+                .build()).entity(ManifestView.of(created)).build();
     }
 
     @PUT

@@ -10,6 +10,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
+import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 import java.net.URI;
@@ -98,6 +99,58 @@ class CensusScreenTest {
             assertThat(browser.find(card + " td[data-runs='lane-01']").getText()).isEqualTo("on " + p + "2.0");
             assertThat(browser.all(card + " [data-broken]")).hasSize(1);
             browser.screenshot("census-and-drift");
+        }
+    }
+
+    @Test
+    void whatLanesOnTheirFactorySetsRunIsSavedAsABaselineFromTheCensus() {
+        try (LaneFleet fleet = new LaneFleet("cbs-").withSetsAndType()) {
+            String p = fleet.prefix;
+            fleet.system("lane-01", "c01").system("lane-02", "c01");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            LaneFleet.sync();
+
+            browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
+            String card = "article[data-systemtype='" + fleet.typeId + "']";
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census] .bar")).isEmpty());
+            // what is known, in words: no manifest names what they run, and where to save it
+            assertThat(browser.find(card + " [data-census] .words").getText()).isEqualTo("2 on a mix no manifest names");
+            assertThat(browser.find(card + " [data-census-hint]").getText())
+                    .isEqualTo("No manifest names what 2 of them run: under “What they run”, save a mix as a manifest"
+                            + " (a baseline) and they are on it.");
+            browser.click("[data-key='type-census-" + fleet.typeId + "']");
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census-list] tbody tr")).isEmpty());
+            assertThat(browser.find(card + " [data-census-list] tr[data-mix='0'] [data-known]").getText())
+                    .isEqualTo("no manifest names it (the type has no rules to check it against)");
+
+            browser.click("[data-key='census-save-" + fleet.typeId + "-0']");
+            String dialog = "#census-save-dialog";
+            browser.await(WITHIN, d -> browser.find(dialog).isDisplayed());
+            assertThat(browser.find(dialog).getText()).contains("2 system(s) of " + p + "lane run display " + p + "disp:1 · lane " + p + "app:1")
+                    .contains("Nothing is assigned to any device");
+            // the API's refusal stays in the dialog, at the name
+            WebElement name = browser.find(dialog + " [name='name']");
+            name.sendKeys(Keys.chord(Keys.CONTROL, "a"), Keys.DELETE);
+            browser.click(dialog + " [data-key='census-save-confirm']");
+            String error = dialog + " .field:has(> [name='name']) > .field-error";
+            browser.await(WITHIN, d -> !browser.find(error).getText().isEmpty());
+            assertThat(name.getAttribute("aria-invalid")).isEqualTo("true");
+            assertThat(Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
+                    .extract().jsonPath().getList("name")).isEmpty();
+
+            name.sendKeys(p + "baseline");
+            browser.click(dialog + " [data-key='census-save-confirm']");
+            browser.await(WITHIN, d -> browser.find(card + " [data-census] .words").getText()
+                    .equals("2 on " + p + "baseline"));
+            assertThat(browser.find(dialog).isDisplayed()).isFalse();
+            assertThat(browser.find("#notice").getText()).isEqualTo("Manifest “" + p + "baseline” saved: the 2 system(s)"
+                    + " running that mix are on it.");
+            assertThat(browser.all(card + " [data-census-hint]")).isEmpty();
+            assertThat(Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
+                    .extract().jsonPath().getList("components.distributionSet.flatten()"))
+                    .containsExactlyInAnyOrder(p + "app:1", p + "term:1", p + "disp:1");
+            browser.screenshot("census-saved-as-baseline");
         }
     }
 }
