@@ -221,6 +221,7 @@
   const DEPLOYMENT_STATE = {
     DRAFT: ['draft', 'pending'], RUNNING: ['running', 'run'], PAUSED: ['paused', 'warn'],
     ABORTING: ['aborting', 'warn'], ABORTED: ['aborted', 'muted'], FINISHED: ['finished', 'ok'], FAILED: ['failed', 'bad'],
+    AWAITING_APPROVAL: ['awaiting approval', 'warn'], REJECTED: ['rejected', 'muted'],
   };
   const RUN_STATE = {
     PENDING: ['pending', 'pending'], RUNNING: ['running', 'run'], VERIFYING: ['verifying', 'run'],
@@ -600,7 +601,7 @@
           d.groups && d.groups.length ? `centres ${d.groups.join(', ')}` : 'every centre',
           d.systems && d.systems.length ? `only ${d.systems.join(', ')}` : null,
           d.startedAt ? `started ${fmtTime(d.startedAt)}` : null, d.endedAt ? `ended ${fmtTime(d.endedAt)}` : null].filter(Boolean).join(' · ') }),
-        centreWindows(d),
+        centreWindows(d), hooked('deploymentDetail', d),
         h('div', {}, deploymentActions(d, 'drawer')));
       const data = ui.drawerData;
       let body;
@@ -1114,7 +1115,8 @@
   // Where the other files of the page add to a section: each hook's functions are called with the section's data and
   // answer nodes (or, for 'load' and 'loadSystem', a promise; for 'typesKey', what the types section's key adds).
 
-  const hooks = { load: [], loadSystem: [], typesKey: [], typeFacts: [], typeCard: [], systemActions: [], systemDetail: [] };
+  const hooks = { load: [], loadSystem: [], typesKey: [], typeFacts: [], typeCard: [], systemActions: [], systemDetail: [],
+    deploymentDetail: [] };
 
   function hook(name, fn) {
     if (!hooks[name]) throw new Error(`no hook ${name}`);
