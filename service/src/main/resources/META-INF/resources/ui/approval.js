@@ -48,7 +48,7 @@ window.qawk.plugin(shared => {
       return h('p', { 'data-approval-state': 'rejected' }, `Rejected by ${a.rejectedBy} ${fmtTime(a.rejectedAt)}`,
         a.comment ? `: “${a.comment}”` : '');
     }
-    return h('p', { 'data-approval-state': 'awaiting', class: 'warn-text', text: 'Awaiting approval: it cannot start until an approver other than '
+    return h('p', { 'data-approval-state': 'awaiting', text: 'Awaiting approval: it cannot start until an approver other than '
       + `${d.createdBy || 'its creator'} approves it.` });
   }
 
