@@ -22,6 +22,7 @@ import './forms.js';
 import './new-deployment.js';
 import './new-manifest.js';
 import './guard.js';
+import './approval.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Polling

@@ -211,6 +211,7 @@ export function render(id, key, build) {
 export const DEPLOYMENT_STATE = {
   DRAFT: ['draft', 'pending'], RUNNING: ['running', 'run'], PAUSED: ['paused', 'warn'],
   ABORTING: ['aborting', 'warn'], ABORTED: ['aborted', 'muted'], FINISHED: ['finished', 'ok'], FAILED: ['failed', 'bad'],
+  AWAITING_APPROVAL: ['awaiting approval', 'warn'], REJECTED: ['rejected', 'muted'],
 };
 export const RUN_STATE = {
   PENDING: ['pending', 'pending'], RUNNING: ['running', 'run'], VERIFYING: ['verifying', 'run'],

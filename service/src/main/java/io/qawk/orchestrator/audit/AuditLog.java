@@ -19,6 +19,13 @@ public class AuditLog {
         record(at, actor, command, method, path, status, null);
     }
 
+    /** The same with what the command said beside it ({@code detail}: an approval's comment; null for none). */
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public void recordCommand(Instant at, String actor, AuditCommand command, String method, String path, int status,
+                              String detail) {
+        record(at, actor, command, method, path, status, detail);
+    }
+
     /**
      * Stores what the service did on its own in the caller's transaction (or one of its own when there is none),
      * with why: the guard's hold of a rollout is written with the hold.

@@ -3,6 +3,7 @@ package io.qawk.orchestrator.audit;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.common.Actors;
+import io.qawk.orchestrator.common.AuditNote;
 import io.quarkus.runtime.BlockingOperationControl;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
@@ -36,6 +37,10 @@ public class AuditRecorder {
     @Inject
     Clock clock;
 
+    /** An approval's comment and the like, said beside the command. */
+    @Inject
+    AuditNote note;
+
     @Inject
     ObjectMapper json;
 
@@ -53,9 +58,10 @@ public class AuditRecorder {
         }
         String actor = Actors.of(identity);
         Instant at = clock.instant();
+        String detail = note.detail();
         Runnable write = () -> {
             try {
-                log.record(at, actor, command.get(), method, path, status);
+                log.recordCommand(at, actor, command.get(), method, path, status, detail);
             } catch (RuntimeException e) {
                 LOG.errorf(e, "could not record %s %s by %s in the audit listing", method, path, actor);
             }

@@ -84,6 +84,10 @@ public class Channel extends PanacheEntityBase {
     @Column(name = "managed_by", nullable = false)
     public String managedBy = "api";
 
+    /** Four eyes: its releases' deployments wait for an approver other than their creator (issue 42). */
+    @Column(name = "approval_required", nullable = false)
+    public boolean approvalRequired;
+
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 

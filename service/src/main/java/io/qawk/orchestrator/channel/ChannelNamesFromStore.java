@@ -13,4 +13,9 @@ class ChannelNamesFromStore implements ChannelNames {
     public Optional<String> name(long channelId) {
         return Channel.<Channel>findByIdOptional(channelId).map(f -> f.name);
     }
+
+    @Override
+    public boolean approvalRequired(long channelId) {
+        return Channel.<Channel>findByIdOptional(channelId).map(f -> f.approvalRequired).orElse(false);
+    }
 }

@@ -8,11 +8,18 @@ import java.util.List;
 
 /**
  * Create (POST) or change (PUT) a channel. On PUT every field is optional and only those given change;
- * {@code distributionSetId} and/or {@code manifestId} make a new release.
+ * {@code distributionSetId} and/or {@code manifestId} make a new release. {@code approval}: {@code required} holds
+ * every deployment its releases start until an approver other than the release's creator approves it (issue 42);
+ * {@code none}, the default, does not.
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record ChannelRequest(String name, String match, Long promotesTo, Orchestrator orchestrator, Devices devices,
-                           Integer soakSeconds, Long distributionSetId, Long manifestId) {
+                           Integer soakSeconds, Long distributionSetId, Long manifestId, String approval) {
+
+    public ChannelRequest(String name, String match, Long promotesTo, Orchestrator orchestrator, Devices devices,
+                          Integer soakSeconds, Long distributionSetId, Long manifestId) {
+        this(name, match, promotesTo, orchestrator, devices, soakSeconds, distributionSetId, manifestId, null);
+    }
 
     /**
      * How the channel's orchestrator takes its systems; {@code verifyTimeoutSeconds} and {@code soakSeconds} go into

@@ -148,7 +148,8 @@ public class ChannelResource {
         return new ChannelView(f.id, f.name, f.match, f.promotesToId, target == null ? null : target.name,
                 new ChannelRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres),
                         f.orchestratorVerifyTimeoutSeconds, f.orchestratorSoakSeconds, f.metricGate(), f.windows),
-                new ChannelRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy, release,
+                new ChannelRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy,
+                io.qawk.orchestrator.common.Approval.of(f.approvalRequired).word(), release,
                 service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices(), overlaps,
                 overlaps == null ? null : ChannelDeployments.overlapsSummary(overlaps));
     }

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.channel;
 
 import io.qawk.orchestrator.analysis.MetricGates;
+import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.InvalidRequestException;
@@ -112,7 +113,7 @@ public class ChannelService {
         DistributionSetRef set = validateRelease(r, errors);
         errors.throwIfAny();
         boolean changesSettings = r.name() != null || r.match() != null || r.promotesTo() != null
-                || r.orchestrator() != null || r.devices() != null || r.soakSeconds() != null;
+                || r.orchestrator() != null || r.devices() != null || r.soakSeconds() != null || r.approval() != null;
         if (changesSettings && "configuration".equals(f.managedBy)) {
             throw new ConflictException("channel '" + f.name + "' is managed by configuration (Helm values); "
                     + "change its settings there. Releases through the API are allowed.");
@@ -237,6 +238,9 @@ public class ChannelService {
             errors.check(r.soakSeconds() >= 0 && r.soakSeconds() <= 30 * 24 * 3600, "soakSeconds",
                     "must be between 0 and 2592000 (30 days)");
         }
+        if (r.approval() != null) {
+            errors.check(Approval.parse(r.approval()).isPresent(), "approval", Approval.invalid(r.approval()));
+        }
     }
 
     private static boolean wouldCycle(long selfId, Channel target) {
@@ -307,6 +311,9 @@ public class ChannelService {
         }
         if (r.soakSeconds() != null) {
             f.soakSeconds = r.soakSeconds();
+        }
+        if (r.approval() != null) {
+            f.approvalRequired = Approval.parse(r.approval()).orElseThrow() == Approval.REQUIRED;
         }
     }
 

@@ -10,11 +10,12 @@ import java.util.List;
  * A channel as the API shows it, with its current release and whether that release may be promoted; and its members
  * that form no system ({@code problemDevices} counts them all, {@code problems} lists the first 100); {@code overlaps}:
  * its systems that a deployment of no or another channel drives (or has pending), and who, said in a sentence per
- * driver by {@code overlapsSummary} (null when none); absent from the listing.
+ * driver by {@code overlapsSummary} (null when none); absent from the listing. {@code approval}: {@code required} when
+ * its releases' deployments wait for four eyes, else {@code none}.
  */
 public record ChannelView(long id, String name, String match, Long promotesTo, String promotesToName,
                         ChannelRequest.Orchestrator orchestrator, ChannelRequest.Devices devices, int soakSeconds,
-                        String managedBy, ReleaseView release, Gate gate, Instant createdAt, Instant updatedAt,
+                        String managedBy, String approval, ReleaseView release, Gate gate, Instant createdAt, Instant updatedAt,
                         int problemDevices, List<ChannelProblems.ProblemDevice> problems,
                         @JsonInclude(JsonInclude.Include.NON_NULL) List<ChannelDeployments.Overlap> overlaps,
                         @JsonInclude(JsonInclude.Include.NON_NULL) String overlapsSummary) {

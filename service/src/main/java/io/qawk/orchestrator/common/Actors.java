@@ -5,6 +5,9 @@ import io.quarkus.security.identity.SecurityIdentity;
 /** Who is doing something, for the records (run events, releases): the user's name, or null for nobody. */
 public final class Actors {
 
+    /** The role that may approve or reject a deployment awaiting four eyes (issue 42); never its creator. */
+    public static final String APPROVER = "approver";
+
     private Actors() {
     }
 

@@ -17,7 +17,8 @@ import java.util.Map;
 
 /**
  * Passwords are configured hashed ({@code quarkus.security.users.embedded.plain-text=false}, SHA-512 of
- * {@code <user>:Quarkus:<password>}), from {@code QAWK_ADMIN_PASSWORD_HASH} / {@code QAWK_VIEWER_PASSWORD_HASH}.
+ * {@code <user>:Quarkus:<password>}), from {@code QAWK_ADMIN_PASSWORD_HASH} / {@code QAWK_VIEWER_PASSWORD_HASH} /
+ * {@code QAWK_APPROVER_PASSWORD_HASH}.
  * For installations that still set the plain {@code QAWK_ADMIN_PASSWORD} / {@code QAWK_VIEWER_PASSWORD} (older Helm
  * values, compose files), this hashes them when the service starts, so the configuration the service holds is the
  * hash either way. A hash given explicitly wins; dev mode (plain-text) and tests are left alone.
@@ -33,7 +34,7 @@ public class HashedPasswordsConfigSourceFactory implements ConfigSourceFactory {
             return List.of();
         }
         Map<String, String> props = new HashMap<>();
-        for (String user : List.of("admin", "viewer")) {
+        for (String user : List.of("admin", "viewer", "approver")) {
             String prefix = "QAWK_" + user.toUpperCase(Locale.ROOT) + "_PASSWORD";
             String hash = valueOf(context.getValue(prefix + "_HASH"));
             String plain = valueOf(context.getValue(prefix));

@@ -50,6 +50,11 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
+    public Response refused(RefusedException e, UriInfo uri) {
+        return Problem.response(Response.Status.FORBIDDEN, e.getMessage(), path(uri), List.of());
+    }
+
+    @ServerExceptionMapper
     public Response concurrentChange(OptimisticLockException e, UriInfo uri) {
         return Problem.response(Response.Status.CONFLICT,
                 "the object was changed by another request at the same time; read it again and retry", path(uri), List.of());

@@ -72,14 +72,17 @@ public class ChannelDeployments {
 
     /**
      * Creates the deployment of a release and starts it; {@code manifestRevisionId} pins the revision (promotion:
-     * what passed the gate goes on), null freezes the manifest now. Returns its id.
+     * what passed the gate goes on), null freezes the manifest now. Returns its id. One whose system type or channel
+     * requires approval is not started: it waits in AWAITING_APPROVAL, and its approval starts it (issue 42).
      */
     @Transactional
     public long startForRelease(DeploymentRequest request, Long manifestRevisionId, String actor) {
         SystemDeployment d = deployments.create(request, actor);
         d.manifestRevisionId = manifestRevisionId;
         d.followsChannel = true;
-        deployments.start(d.id, actor);
+        if (d.phase == DeploymentPhase.DRAFT) {
+            deployments.start(d.id, actor);
+        }
         return d.id;
     }
 

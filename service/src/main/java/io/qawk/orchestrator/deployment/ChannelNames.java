@@ -9,4 +9,7 @@ import java.util.Optional;
 public interface ChannelNames {
 
     Optional<String> name(long channelId);
+
+    /** Whether the channel's deployments need four eyes (issue 42); false when there is no such channel. */
+    boolean approvalRequired(long channelId);
 }

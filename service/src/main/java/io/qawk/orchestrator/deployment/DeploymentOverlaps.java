@@ -51,7 +51,7 @@ public class DeploymentOverlaps {
         if (m == null) {
             return List.of();
         }
-        List<String> notStarted = d.phase == DeploymentPhase.DRAFT
+        List<String> notStarted = d.phase.beforeStart()
                 ? scope.inScope(d, m).stream().map(DeploymentScope.InScope::system).toList()
                 : rows("select system_name, seq from system_run where deployment_id = :d and state = "
                         + SqlEnums.literal(RunState.PENDING) + " order by seq", Map.of("d", d.id))

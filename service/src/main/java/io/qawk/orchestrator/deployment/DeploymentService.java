@@ -3,8 +3,11 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.analysis.MetricGates;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.FieldErrors;
+import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
+import io.qawk.orchestrator.common.RefusedException;
 import io.qawk.orchestrator.deployment.engine.StartGate;
+import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -19,6 +22,7 @@ import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
 import io.qawk.orchestrator.pass.EngineConfig;
 import io.qawk.orchestrator.pass.EngineWake;
+import io.qawk.orchestrator.systemtype.SystemType;
 import io.qawk.orchestrator.window.Windows;
 import io.qawk.orchestrator.window.WindowsValidation;
 import io.quarkus.panache.common.Parameters;
@@ -47,6 +51,7 @@ import java.util.Set;
 public class DeploymentService implements ManifestUsage {
 
     static final int MAX_LIST = 1000;
+    static final int MAX_COMMENT = 2000;
 
     @Inject
     SystemRunWriter runWriter;
@@ -87,6 +92,144 @@ public class DeploymentService implements ManifestUsage {
 
     @Transactional
     public SystemDeployment create(DeploymentRequest r, String actor) {
+        SystemDeployment d = new SystemDeployment();
+        apply(d, r);
+        d.createdAt = clock.instant();
+        d.createdBy = actor;
+        d.approvalRule = approvalRule(d);
+        d.phase = DeploymentPhase.DRAFT;
+        refreshPhase(d, List.of());
+        d.persist();
+        if (d.approvalRule != null) {
+            DeploymentEvent.record(d.id, d.createdAt, DeploymentEvent.Kind.APPROVAL_REQUESTED, actor,
+                    "awaits approval: " + d.approvalRule, null);
+        }
+        return d;
+    }
+
+    /**
+     * Edits a deployment not yet started (a draft, or one awaiting approval): the request replaces its settings, as at
+     * creation. Any change takes an approval back: what was approved is no longer what would run (issue 42).
+     */
+    @Transactional
+    public SystemDeployment update(long id, DeploymentRequest r, String actor) {
+        SystemDeployment d = lock(id);
+        if (!d.phase.beforeStart()) {
+            throw new ConflictException("deployment " + id + " is " + d.phase
+                    + "; only a deployment not yet started (DRAFT or AWAITING_APPROVAL) can be edited");
+        }
+        List<Object> before = settings(d);
+        String ruleBefore = d.approvalRule;
+        apply(d, r);
+        d.approvalRule = approvalRule(d);
+        boolean changed = !before.equals(settings(d));
+        Instant now = clock.instant();
+        if (changed && d.approvedBy != null) {
+            DeploymentEvent.record(d.id, now, DeploymentEvent.Kind.APPROVAL_WITHDRAWN, actor, "edited by "
+                    + (actor == null ? "nobody" : actor) + " after " + d.approvedBy + " approved it: the approval is taken"
+                    + " back" + (d.approvalRule == null ? "" : "; it awaits approval again: " + d.approvalRule), null);
+            d.approvedBy = null;
+            d.approvedAt = null;
+            d.approvalComment = null;
+        } else if (d.approvalRule != null && ruleBefore == null) {
+            DeploymentEvent.record(d.id, now, DeploymentEvent.Kind.APPROVAL_REQUESTED, actor,
+                    "awaits approval: " + d.approvalRule, null);
+        }
+        refreshPhase(d);
+        return d;
+    }
+
+    /** What an approval covers: every setting an edit can change. */
+    private static List<Object> settings(SystemDeployment d) {
+        return java.util.Arrays.asList(d.name, d.manifestId, d.channelId, List.copyOf(d.groups), List.copyOf(d.systems),
+                d.maxParallel, d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.metricGateQuery, d.metricGateCondition,
+                d.windows, d.verifyTimeoutSeconds, d.soakSeconds);
+    }
+
+    /**
+     * The four-eyes rule for this deployment in words, naming its creator, or null when neither its manifest's system
+     * type nor its channel requires approval.
+     */
+    String approvalRule(SystemDeployment d) {
+        List<String> who = new ArrayList<>();
+        Manifest m = Manifest.findById(d.manifestId);
+        SystemType type = m == null ? null : SystemType.findById(m.systemTypeId);
+        if (type != null && type.approvalRequired) {
+            who.add("system type '" + type.name + "'");
+        }
+        if (d.channelId != null && channels.approvalRequired(d.channelId)) {
+            who.add("channel '" + channels.name(d.channelId).orElse("#" + d.channelId) + "'");
+        }
+        if (who.isEmpty()) {
+            return null;
+        }
+        return String.join(" and ", who) + (who.size() == 1 ? " requires" : " require") + " four eyes: an approver other"
+                + " than " + (d.createdBy == null ? "its creator" : d.createdBy + ", who created it,")
+                + " must approve it before it can start";
+    }
+
+    /**
+     * Approves a deployment awaiting approval, as an approver other than its creator; a channel's then starts, as its
+     * release would have started it. The creator's own approval is refused (403, naming the rule).
+     */
+    @Transactional
+    public SystemDeployment approve(long id, String comment, String actor) {
+        SystemDeployment d = decidable(id, comment, actor, "approve");
+        Instant now = clock.instant();
+        d.approvedBy = actor;
+        d.approvedAt = now;
+        d.approvalComment = blankToNull(comment);
+        refreshPhase(d);
+        DeploymentEvent.record(d.id, now, DeploymentEvent.Kind.APPROVED, actor, "approved by " + actor
+                + (d.approvalComment == null ? "" : ": " + d.approvalComment), d.approvalComment);
+        if (d.followsChannel) {
+            start(d.id, d.createdBy);
+        }
+        return d;
+    }
+
+    /** Rejects a deployment awaiting approval, with why ({@code comment}, required): it ends REJECTED, never started. */
+    @Transactional
+    public SystemDeployment reject(long id, String comment, String actor) {
+        if (comment == null || comment.isBlank()) {
+            throw new InvalidRequestException("comment", "is required: say why it is rejected");
+        }
+        SystemDeployment d = decidable(id, comment, actor, "reject");
+        Instant now = clock.instant();
+        d.rejectedBy = actor;
+        d.rejectedAt = now;
+        d.approvalComment = comment.strip();
+        d.followsChannel = false;
+        refreshPhase(d);
+        DeploymentEvent.record(d.id, now, DeploymentEvent.Kind.REJECTED, actor, "rejected by " + actor + ": "
+                + d.approvalComment, d.approvalComment);
+        return d;
+    }
+
+    /** The deployment, locked, if this person may approve or reject it now. */
+    private SystemDeployment decidable(long id, String comment, String actor, String verb) {
+        if (comment != null && comment.length() > MAX_COMMENT) {
+            throw new InvalidRequestException("comment", "at most " + MAX_COMMENT + " characters");
+        }
+        SystemDeployment d = lock(id);
+        if (d.phase != DeploymentPhase.AWAITING_APPROVAL) {
+            throw new ConflictException("deployment " + id + " is " + d.phase + "; only a deployment AWAITING_APPROVAL can"
+                    + " be " + (verb.equals("approve") ? "approved" : "rejected")
+                    + (d.approvalRule == null ? " (its system type and channel require no approval)" : ""));
+        }
+        if (actor == null || actor.equals(d.createdBy)) {
+            throw new RefusedException("four eyes: " + (actor == null ? "nobody" : actor) + " created deployment " + id
+                    + " and may not " + verb + " it; " + d.approvalRule);
+        }
+        return d;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s.strip();
+    }
+
+    /** Checks the request and sets the deployment's settings from it (a create, or an edit before the start). */
+    private void apply(SystemDeployment d, DeploymentRequest r) {
         FieldErrors errors = new FieldErrors();
         if (r == null) {
             errors.add("", "a JSON body with name and manifestId is required").throwIfAny();
@@ -119,7 +262,6 @@ public class DeploymentService implements ManifestUsage {
         WindowsValidation.check(r.windows(), "windows", clock.instant(), errors);
         errors.throwIfAny();
 
-        SystemDeployment d = new SystemDeployment();
         d.name = r.name();
         d.manifestId = r.manifestId();
         d.channelId = r.channelId();
@@ -129,6 +271,8 @@ public class DeploymentService implements ManifestUsage {
         d.maxFailed = maxFailed;
         d.byCentre = Boolean.TRUE.equals(r.byCentre());
         d.orderTimeoutSeconds = timeout;
+        d.metricGateQuery = null;
+        d.metricGateCondition = null;
         if (r.metricGate() != null) {
             d.metricGateQuery = r.metricGate().query();
             d.metricGateCondition = r.metricGate().condition().strip();
@@ -136,11 +280,6 @@ public class DeploymentService implements ManifestUsage {
         d.windows = Windows.orNull(r.windows());
         d.verifyTimeoutSeconds = verifyTimeout;
         d.soakSeconds = soak;
-        d.createdAt = clock.instant();
-        d.createdBy = actor;
-        d.phase = DeploymentPhase.DRAFT;
-        d.persist();
-        return d;
     }
 
     private static void checkNames(List<String> names, String field, FieldErrors errors) {
@@ -166,6 +305,10 @@ public class DeploymentService implements ManifestUsage {
     @Transactional
     public SystemDeployment start(long id, String actor) {
         SystemDeployment d = lock(id);
+        if (d.phase == DeploymentPhase.AWAITING_APPROVAL) {
+            throw new ConflictException("deployment " + id + " is AWAITING_APPROVAL and cannot start until it is approved: "
+                    + d.approvalRule);
+        }
         if (d.phase != DeploymentPhase.DRAFT) {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; only a DRAFT can be started");
         }
@@ -183,7 +326,9 @@ public class DeploymentService implements ManifestUsage {
             pending.add(new SystemRunWriter.Pending(s.system(), s.group(), pending.size()));
         }
         runWriter.insertPending(d.id, manifest.systemTypeId, pending, now,
-                new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"),
+                new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"
+                        + (d.approvedBy == null ? "" : "; approved by " + d.approvedBy
+                        + (d.approvalComment == null ? "" : ": " + d.approvalComment))),
                 actor);
         d.startedAt = now;
         d.startedBy = actor;
@@ -223,7 +368,8 @@ public class DeploymentService implements ManifestUsage {
     @Transactional
     public SystemDeployment abort(long id, String actor) {
         SystemDeployment d = lock(id);
-        if (d.phase == DeploymentPhase.ABORTED || d.phase == DeploymentPhase.ABORTING || d.phase == DeploymentPhase.FINISHED) {
+        if (d.phase == DeploymentPhase.ABORTED || d.phase == DeploymentPhase.ABORTING || d.phase == DeploymentPhase.FINISHED
+                || d.phase == DeploymentPhase.REJECTED) {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; there is nothing left to abort");
         }
         d.aborted = true;
@@ -327,7 +473,8 @@ public class DeploymentService implements ManifestUsage {
     @Override
     public void checkChange(Manifest m) {
         long open = SystemDeployment.count("manifestId = :m and phase not in :ended", Parameters.with("m", m.id)
-                .and("ended", List.of(DeploymentPhase.FINISHED, DeploymentPhase.FAILED, DeploymentPhase.ABORTED)));
+                .and("ended", List.of(DeploymentPhase.FINISHED, DeploymentPhase.FAILED, DeploymentPhase.ABORTED,
+                        DeploymentPhase.REJECTED)));
         if (open > 0) {
             throw new ConflictException("manifest '" + m.name + "' is used by " + open
                     + " deployment(s) that have not ended; abort or finish them first");

@@ -57,10 +57,12 @@ public class ForbiddenProblem {
 
     String detail(String method, String path, SecurityIdentity identity) {
         boolean read = READS.contains(method);
-        String needed = read ? "the role viewer or admin" : "the role admin";
+        boolean decision = !read && path != null && path.startsWith("/qawk/v1/systemdeployments/")
+                && (path.endsWith("/approve") || path.endsWith("/reject"));
+        String needed = decision ? "the role approver" : read ? "the role viewer or admin" : "the role admin";
         StringBuilder s = new StringBuilder(method).append(' ').append(path).append(" needs ").append(needed);
         if (oidc.enabled()) {
-            List<String> giving = read
+            List<String> giving = decision ? oidc.approverRoles().orElse(List.of()) : read
                     ? concat(oidc.viewerRoles().orElse(List.of()), oidc.adminRoles().orElse(List.of()))
                     : oidc.adminRoles().orElse(List.of());
             s.append("; from the identity provider, ")

@@ -27,6 +27,7 @@ public class ProviderRoles implements SecurityIdentityAugmentor {
     public static final String PROVIDER_ROLES = "qawk.provider-roles";
     public static final String ADMIN = "admin";
     public static final String VIEWER = "viewer";
+    public static final String APPROVER = io.qawk.orchestrator.common.Actors.APPROVER;
 
     @Inject
     SignInConfig config;
@@ -43,13 +44,19 @@ public class ProviderRoles implements SecurityIdentityAugmentor {
                 .addAttributes(identity.getAttributes())
                 .addAttribute(PROVIDER_ROLES, provider)
                 .addRoles(qawkRoles(provider, config.adminRoles().orElse(List.of()),
-                        config.viewerRoles().orElse(List.of())))
+                        config.viewerRoles().orElse(List.of()), config.approverRoles().orElse(List.of())))
                 .addPermissionChecker(identity::checkPermission);
         return Uni.createFrom().item(b.build());
     }
 
     /** Qawk's roles for these provider roles; a group given with its path ({@code /qawk-admins}) matches its name. */
     public static Set<String> qawkRoles(Set<String> provider, List<String> adminRoles, List<String> viewerRoles) {
+        return qawkRoles(provider, adminRoles, viewerRoles, List.of());
+    }
+
+    /** The same with the approver's roles or groups: an approver reads too (viewer). */
+    public static Set<String> qawkRoles(Set<String> provider, List<String> adminRoles, List<String> viewerRoles,
+                                        List<String> approverRoles) {
         Set<String> names = new LinkedHashSet<>();
         for (String r : provider) {
             names.add(r);
@@ -61,6 +68,10 @@ public class ProviderRoles implements SecurityIdentityAugmentor {
             roles.add(VIEWER);
         }
         if (viewerRoles.stream().map(String::strip).anyMatch(names::contains)) {
+            roles.add(VIEWER);
+        }
+        if (approverRoles.stream().map(String::strip).anyMatch(names::contains)) {
+            roles.add(APPROVER);
             roles.add(VIEWER);
         }
         return roles;

@@ -26,6 +26,12 @@ public interface SignInConfig {
     /** The provider's roles or groups that make a person a Qawk viewer ({@code QAWK_OIDC_VIEWER_ROLES}). */
     Optional<List<String>> viewerRoles();
 
+    /**
+     * The provider's roles or groups that make a person a Qawk approver ({@code QAWK_OIDC_APPROVER_ROLES}): approves or
+     * rejects deployments awaiting four eyes, never one they created (issue 42).
+     */
+    Optional<List<String>> approverRoles();
+
     default boolean enabled() {
         return issuer().filter(s -> !s.isBlank()).isPresent();
     }

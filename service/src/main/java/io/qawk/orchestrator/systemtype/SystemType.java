@@ -59,6 +59,10 @@ public class SystemType extends PanacheEntityBase {
     @Column(name = "guard", nullable = false)
     public GuardMode guard = GuardMode.WATCH;
 
+    /** Four eyes: a deployment of this type waits for an approver other than its creator (issue 42). */
+    @Column(name = "approval_required", nullable = false)
+    public boolean approvalRequired;
+
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 

@@ -9,11 +9,17 @@ import java.util.List;
  * The body of a create or replace: a name, the system key, an optional group key, the components and optionally the
  * compatibility rules between them ({@code rules}; absent or empty: any mix is allowed), and what the guard does
  * about hawkBit work outside Qawk that would move its systems ({@code guard}: {@code watch}, the default, or
- * {@code hold}).
+ * {@code hold}), and whether its deployments need four eyes ({@code approval}: {@code none}, the default, or
+ * {@code required}).
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components,
-                                List<RuleSpec> rules, String guard) {
+                                List<RuleSpec> rules, String guard, String approval) {
+
+    public SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components,
+                             List<RuleSpec> rules, String guard) {
+        this(name, systemKey, groupKey, components, rules, guard, null);
+    }
 
     public SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components,
                              List<RuleSpec> rules) {

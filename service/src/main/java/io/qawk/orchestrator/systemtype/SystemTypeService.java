@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.systemtype;
 
+import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.NotFoundException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -91,6 +92,7 @@ public class SystemTypeService {
         r.components().forEach(c -> t.components.add(new Component(c.componentType(), c.match(), c.health())));
         t.rules = r.rules() == null ? new ArrayList<>() : new ArrayList<>(r.rules());
         t.guard = r.guard() == null ? GuardMode.WATCH : GuardMode.parse(r.guard()).orElseThrow();
+        t.approvalRequired = r.approval() != null && Approval.parse(r.approval()).orElseThrow() == Approval.REQUIRED;
         t.updatedAt = now;
     }
 

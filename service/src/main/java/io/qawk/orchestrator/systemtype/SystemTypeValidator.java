@@ -39,6 +39,10 @@ final class SystemTypeValidator {
                     "must be watch or hold (got \"" + (r.guard().length() > 40 ? r.guard().substring(0, 40) + "…"
                             : r.guard()) + "\")");
         }
+        if (r.approval() != null) {
+            errors.check(io.qawk.orchestrator.common.Approval.parse(r.approval()).isPresent(), "approval",
+                    io.qawk.orchestrator.common.Approval.invalid(r.approval()));
+        }
         validateComponents(r.components(), errors);
         if (r.rules() != null && !r.rules().isEmpty()) {
             List<String> components = r.components() == null ? List.of() : r.components().stream()

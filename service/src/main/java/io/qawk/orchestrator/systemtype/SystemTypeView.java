@@ -7,10 +7,10 @@ import java.util.List;
 
 /**
  * A system type as the API shows it; {@code effectiveGroupKey} is the configured default when none was given;
- * {@code guard} is {@code watch} or {@code hold}.
+ * {@code guard} is {@code watch} or {@code hold}; {@code approval} is {@code none} or {@code required}.
  */
 public record SystemTypeView(long id, String name, String systemKey, String groupKey, String effectiveGroupKey,
-                             List<ComponentView> components, List<RuleSpec> rules, String guard, Instant createdAt,
+                             List<ComponentView> components, List<RuleSpec> rules, String guard, String approval, Instant createdAt,
                              Instant updatedAt) {
 
     /** {@code health}: null when the component names none. */
@@ -21,6 +21,7 @@ public record SystemTypeView(long id, String name, String systemKey, String grou
         return new SystemTypeView(t.id, t.name, t.systemKey, t.groupKey,
                 t.groupKey != null ? t.groupKey : defaultGroupKey,
                 t.components.stream().map(c -> new ComponentView(c.componentType, c.match, c.health)).toList(),
-                List.copyOf(t.rules), t.guard.word(), t.createdAt, t.updatedAt);
+                List.copyOf(t.rules), t.guard.word(),
+                io.qawk.orchestrator.common.Approval.of(t.approvalRequired).word(), t.createdAt, t.updatedAt);
     }
 }

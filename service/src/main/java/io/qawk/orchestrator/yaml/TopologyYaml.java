@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.rules.RuleSpec;
+import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.systemtype.GuardMode;
 import io.qawk.orchestrator.systemtype.Component;
 import io.qawk.orchestrator.systemtype.SystemType;
@@ -36,6 +37,7 @@ import java.util.regex.Pattern;
  *     then: { device2: "device2-fw:[2.0,)" }
  *     why: app 2 speaks the v2 terminal protocol
  * qawk_guard: hold                        # optional: watch (the default) or hold hawkBit work outside Qawk
+ * qawk_approval: required                 # optional: none (the default) or required (four eyes, issue 42)
  * </pre>
  * Several entries of one {@code component_type} (Mender's instances of a type) are one Qawk component and must agree.
  */
@@ -43,7 +45,8 @@ final class TopologyYaml {
 
     static final String KIND = "topology";
     private static final Set<String> TOP = new LinkedHashSet<>(List.of("api_version", "kind", "system_type",
-            "qawk_system_key", "qawk_group_key", "components", "qawk_rules", "qawk_guard"));
+            "qawk_system_key", "qawk_group_key", "components", "qawk_rules", "qawk_guard",
+            "qawk_approval"));
     private static final Set<String> RULE = new LinkedHashSet<>(List.of("if", "then", "why"));
     private static final Set<String> COMPONENT = new LinkedHashSet<>(List.of("component_type", "qawk_match",
             "qawk_health"));
@@ -75,8 +78,9 @@ final class TopologyYaml {
         readComponents(in, root.get("components"), components, yamlIndex);
         List<RuleSpec> rules = readRules(in, root.get("qawk_rules"));
         String guard = in.text(root, "qawk_guard", "", false);
+        String approval = in.text(root, "qawk_approval", "", false);
         in.errors.throwIfAny();
-        return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components, rules, guard),
+        return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components, rules, guard, approval),
                 yamlIndex.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(in.ignored));
     }
 
@@ -207,6 +211,9 @@ final class TopologyYaml {
         if (type.guard != GuardMode.WATCH) {
             root.put("qawk_guard", type.guard.word());
         }
+        if (type.approvalRequired) {
+            root.put("qawk_approval", Approval.REQUIRED.word());
+        }
         return YamlWriting.write(root);
     }
 
@@ -216,7 +223,9 @@ final class TopologyYaml {
                 || !Objects.equals(t.groupKey, r.groupKey())
                 || t.components.size() != r.components().size()
                 || !t.rules.equals(r.rules() == null ? List.of() : r.rules())
-                || t.guard != (r.guard() == null ? GuardMode.WATCH : GuardMode.parse(r.guard()).orElse(null))) {
+                || t.guard != (r.guard() == null ? GuardMode.WATCH : GuardMode.parse(r.guard()).orElse(null))
+                || t.approvalRequired != (r.approval() != null
+                        && Approval.parse(r.approval()).orElse(null) == Approval.REQUIRED)) {
             return false;
         }
         for (int i = 0; i < t.components.size(); i++) {
@@ -241,6 +250,8 @@ final class TopologyYaml {
                 return "qawk_group_key";
             case "guard":
                 return "qawk_guard";
+            case "approval":
+                return "qawk_approval";
             default:
                 break;
         }

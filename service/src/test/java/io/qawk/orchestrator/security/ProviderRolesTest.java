@@ -7,7 +7,7 @@ import java.util.Set;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-/** The provider's roles or groups as Qawk's two roles, and the roles claim as operators write it. */
+/** The provider's roles or groups as Qawk's roles, and the roles claim as operators write it. */
 class ProviderRolesTest {
 
     @Test
@@ -21,6 +21,21 @@ class ProviderRolesTest {
                 .isEmpty();
         assertThat(ProviderRoles.qawkRoles(Set.of("/acme/release-managers"), admins, viewers)).contains("admin");
         assertThat(ProviderRoles.qawkRoles(Set.of("sre"), List.of(), List.of())).isEmpty();
+    }
+
+    @Test
+    void theApproverRolesMakeAnApproverWhoMayReadButNotAnAdmin() {
+        List<String> admins = List.of("sre");
+        List<String> viewers = List.of("qa");
+        List<String> approvers = List.of("change-board");
+        assertThat(ProviderRoles.qawkRoles(Set.of("/acme/change-board"), admins, viewers, approvers))
+                .containsExactly("approver", "viewer");
+        assertThat(ProviderRoles.qawkRoles(Set.of("sre", "change-board"), admins, viewers, approvers))
+                .containsExactly("admin", "approver", "viewer");
+        assertThat(ProviderRoles.qawkRoles(Set.of("sre"), admins, viewers, approvers)).as("an admin is no approver")
+                .doesNotContain("approver");
+        assertThat(ProviderRoles.qawkRoles(Set.of("approver"), admins, viewers, approvers)).as("the provider's own words")
+                .isEmpty();
     }
 
     @Test

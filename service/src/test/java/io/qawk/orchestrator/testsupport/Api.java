@@ -9,6 +9,8 @@ public final class Api {
 
     public static final String ADMIN_PASSWORD = "test-admin-pw";
     public static final String VIEWER_PASSWORD = "test-viewer-pw";
+    public static final String APPROVER_PASSWORD = "test-approver-pw";
+    public static final String LEAD_PASSWORD = "test-lead-pw";
 
     private Api() {
     }
@@ -19,6 +21,16 @@ public final class Api {
 
     public static RequestSpecification viewer() {
         return RestAssured.given().auth().preemptive().basic("viewer", VIEWER_PASSWORD).contentType(ContentType.JSON);
+    }
+
+    /** The approver of four eyes (issue 42): approves or rejects, changes nothing else. */
+    public static RequestSpecification approver() {
+        return RestAssured.given().auth().preemptive().basic("approver", APPROVER_PASSWORD).contentType(ContentType.JSON);
+    }
+
+    /** An admin who is an approver too (the %test profile only), to show that nobody approves their own deployment. */
+    public static RequestSpecification lead() {
+        return RestAssured.given().auth().preemptive().basic("lead", LEAD_PASSWORD).contentType(ContentType.JSON);
     }
 
     public static RequestSpecification anonymous() {

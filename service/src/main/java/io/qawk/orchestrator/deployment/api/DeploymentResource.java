@@ -1,13 +1,17 @@
 package io.qawk.orchestrator.deployment.api;
 
+import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.common.Actors;
+import io.qawk.orchestrator.common.AuditNote;
+import io.qawk.orchestrator.common.RefusedException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.CommandRequest;
 import io.qawk.orchestrator.deployment.DeploymentOverlaps;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.RunEventKind;
@@ -21,6 +25,7 @@ import jakarta.transaction.Transactional;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -60,6 +65,9 @@ public class DeploymentResource {
     @Inject
     Clock clock;
 
+    @Inject
+    AuditNote note;
+
     @GET
     @Transactional
     public List<DeploymentView> list() {
@@ -86,6 +94,72 @@ public class DeploymentResource {
     @Transactional
     public DeploymentView get(@PathParam("id") long id) {
         return view(service.get(id), true);
+    }
+
+    /**
+     * Edits a deployment not yet started; the body is the whole request, as at creation. An edit after an approval
+     * takes the approval back (issue 42).
+     */
+    @PUT
+    @Path("{id}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public DeploymentView update(@PathParam("id") long id, DeploymentRequest request) {
+        service.update(id, request, actor());
+        return get(id);
+    }
+
+    /** Four eyes: an approver other than its creator approves it, with an optional comment (issue 42). */
+    @POST
+    @Path("{id}/approve")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public DeploymentView approve(@PathParam("id") long id, DecisionRequest body) {
+        String comment = approver(body, "approve");
+        service.approve(id, comment, actor());
+        return get(id);
+    }
+
+    /** Four eyes: an approver other than its creator rejects it, saying why ({@code comment}); it ends REJECTED. */
+    @POST
+    @Path("{id}/reject")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public DeploymentView reject(@PathParam("id") long id, DecisionRequest body) {
+        String comment = approver(body, "reject");
+        service.reject(id, comment, actor());
+        return get(id);
+    }
+
+    /** The deployment's own timeline (approvals, rejections, approvals taken back), oldest first. */
+    @GET
+    @Path("{id}/events")
+    @Transactional
+    public List<DeploymentEventView> deploymentEvents(@PathParam("id") long id) {
+        service.get(id);
+        return DeploymentEvent.of(id).stream()
+                .map(e -> new DeploymentEventView(e.id, e.at, e.kind, e.message, e.actor, e.comment)).toList();
+    }
+
+    /** The comment, once the caller is known to hold the approver role; noted for the audit listing. */
+    private String approver(DecisionRequest body, String verb) {
+        if (!identity.hasRole(Actors.APPROVER)) {
+            throw new RefusedException(verb + " needs the role " + Actors.APPROVER + "; " + actor() + " has "
+                    + (identity.getRoles().isEmpty() ? "none of Qawk's roles" : String.join(", ",
+                    identity.getRoles().stream().sorted().toList())));
+        }
+        String comment = body == null ? null : body.comment();
+        if (comment != null && !comment.isBlank()) {
+            note.set(comment.length() > 900 ? comment.substring(0, 900) + "…" : comment.strip());
+        }
+        return comment;
+    }
+
+    /** The body of an approval or a rejection. */
+    @JsonIgnoreProperties(ignoreUnknown = false)
+    public record DecisionRequest(String comment) {
+    }
+
+    /** One entry of a deployment's own timeline: its kind, the words, who, and the comment given with it. */
+    public record DeploymentEventView(long id, Instant at, DeploymentEvent.Kind type, String message, String actor,
+                                      String comment) {
     }
 
     @POST

@@ -26,7 +26,8 @@ import java.util.Set;
  * systems, or of its settings while a draft; empty without windows) and how many pending systems wait for one
  * ({@code waitingForWindow}); who created, started, paused (while paused) and aborted it ({@code createdBy} …);
  * {@code overlaps} and {@code overlapsSummary}: as in its plan, the systems it has not started that another deployment
- * drives, and who (on the answer of its creation and of {@code GET {id}}, absent from the listing).
+ * drives, and who (on the answer of its creation and of {@code GET {id}}, absent from the listing); {@code approval}:
+ * four eyes (issue 42), whether it is required and by which rule, and who approved or rejected it, when, and why.
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName,
                              @JsonProperty("fleetId") Long channelId,
@@ -39,7 +40,24 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                              boolean manifestChangedSince, MetricGate metricGate, Windows windows,
                              List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow,
                              @JsonInclude(JsonInclude.Include.NON_NULL) List<ChannelDeployments.Overlap> overlaps,
-                             @JsonInclude(JsonInclude.Include.NON_NULL) String overlapsSummary) {
+                             @JsonInclude(JsonInclude.Include.NON_NULL) String overlapsSummary,
+                             ApprovalView approval) {
+
+    /**
+     * Four eyes: {@code required} and the {@code rule} in words (who must approve: an approver other than its creator);
+     * {@code state}: {@code not required}, {@code awaiting}, {@code approved} or {@code rejected}; who approved or
+     * rejected it, when, and the {@code comment}. An edit after an approval takes it back (awaiting again).
+     */
+    public record ApprovalView(boolean required, String rule, String state, String approvedBy, Instant approvedAt,
+                               String rejectedBy, Instant rejectedAt, String comment) {
+
+        static ApprovalView of(SystemDeployment d) {
+            String state = d.rejectedBy != null ? "rejected" : d.approvedBy != null ? "approved"
+                    : d.approvalRule != null ? "awaiting" : "not required";
+            return new ApprovalView(d.approvalRule != null, d.approvalRule, state, d.approvedBy, d.approvedAt,
+                    d.rejectedBy, d.rejectedAt, d.approvalComment);
+        }
+    }
 
     /** Systems by how their runs stand; {@code verifying}: every order done, soaking before they count as updated. */
     public record Counts(int systems, int pending, int running, int verifying, int rollingBack, int succeeded,
@@ -88,6 +106,12 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         if (d.phase == DeploymentPhase.DRAFT) {
             return "draft: nothing moves until it is started";
         }
+        if (d.phase == DeploymentPhase.AWAITING_APPROVAL) {
+            return "awaiting approval: " + d.approvalRule;
+        }
+        if (d.phase == DeploymentPhase.REJECTED) {
+            return "rejected by " + d.rejectedBy + ": " + d.approvalComment + "; it never started";
+        }
         if (d.startedAt == null) {
             return "aborted as a draft: it was never started";
         }
@@ -134,6 +158,6 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                 words(d, c),
                 d.createdAt, d.createdBy, d.startedAt, d.startedBy, d.pausedBy, d.abortedBy, d.endedAt, pinned == null ? null : pinned.revision(),
                 pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting,
-                overlaps, overlaps == null ? null : DeploymentOverlaps.summary(overlaps));
+                overlaps, overlaps == null ? null : DeploymentOverlaps.summary(overlaps), ApprovalView.of(d));
     }
 }

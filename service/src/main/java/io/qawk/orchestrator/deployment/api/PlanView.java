@@ -91,7 +91,7 @@ public class PlanView {
         Map<String, SystemRun> runs = SystemRun.ofDeployment(deploymentId).stream()
                 .collect(Collectors.toMap(r -> r.system, Function.identity()));
         List<SystemPlan> out = new ArrayList<>();
-        List<DeploymentScope.InScope> inScope = d.phase == DeploymentPhase.DRAFT ? scope.inScope(d, m)
+        List<DeploymentScope.InScope> inScope = d.phase.beforeStart() ? scope.inScope(d, m)
                 : SystemRun.ofDeployment(deploymentId).stream().map(r -> new DeploymentScope.InScope(r.system, r.group)).toList();
         List<String> notStarted = inScope.stream()
                 .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
@@ -124,7 +124,7 @@ public class PlanView {
             out.add(new SystemPlan(s.system(), s.group(), run == null ? null : run.state, false, why, devices,
                     path.isHeld(), path.mendsWords()));
         }
-        List<DeploymentScope.OutOfScope> excluded = d.phase == DeploymentPhase.DRAFT ? scope.outOfScope(d, m) : List.of();
+        List<DeploymentScope.OutOfScope> excluded = d.phase.beforeStart() ? scope.outOfScope(d, m) : List.of();
         List<CentreWindows.CentreWindow> centres = !windows.any() ? List.of() : inScope.stream()
                 .map(DeploymentScope.InScope::group).collect(Collectors.toCollection(LinkedHashSet::new))
                 .stream().map(windows::state).toList();

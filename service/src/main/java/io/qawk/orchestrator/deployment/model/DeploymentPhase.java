@@ -6,19 +6,40 @@ import java.util.Collection;
  * Where a deployment stands, always derived from its flags and its runs (never set by hand).
  *
  * <pre>
+ * AWAITING_APPROVAL ─approve─▶ DRAFT       (four eyes, when its type or channel requires it; an edit goes back)
+ *   └──reject──▶ REJECTED               (ended: it never starts)
  * DRAFT ─start─▶ RUNNING ─pause─▶ PAUSED ─resume─▶ RUNNING
  *   │              │ every run ended ▶ FINISHED     (take again reopens FINISHED/FAILED)
  *   │              │ more failed than maxFailed, none under way ▶ FAILED
  *   └──abort──▶ ABORTING (runs under way finish) ▶ ABORTED
  * </pre>
- * Commands: start (DRAFT), pause (RUNNING), resume (PAUSED), abort (DRAFT, RUNNING, PAUSED, FAILED).
+ * Commands: start (DRAFT), pause (RUNNING), resume (PAUSED), abort (AWAITING_APPROVAL, DRAFT, RUNNING, PAUSED,
+ * FAILED), approve and reject (AWAITING_APPROVAL), edit (AWAITING_APPROVAL, DRAFT).
  */
 public enum DeploymentPhase {
-    DRAFT, RUNNING, PAUSED, ABORTING, ABORTED, FINISHED, FAILED;
+    DRAFT, RUNNING, PAUSED, ABORTING, ABORTED, FINISHED, FAILED, AWAITING_APPROVAL, REJECTED;
 
-    /** Ended: nothing will move unless a person takes a system again (FINISHED, FAILED) or never (ABORTED). */
+    /**
+     * Ended: nothing will move unless a person takes a system again (FINISHED, FAILED) or never (ABORTED, REJECTED).
+     */
     public boolean ended() {
-        return this == FINISHED || this == FAILED || this == ABORTED;
+        return this == FINISHED || this == FAILED || this == ABORTED || this == REJECTED;
+    }
+
+    /** Not started and still may be: a draft, or one waiting for its approval; it can be edited. */
+    public boolean beforeStart() {
+        return this == DRAFT || this == AWAITING_APPROVAL;
+    }
+
+    /**
+     * The phase of a deployment not started nor aborted: REJECTED once rejected; AWAITING_APPROVAL while its rule asks
+     * for an approval it has not got; else DRAFT.
+     */
+    static DeploymentPhase beforeStart(boolean approvalRequired, boolean approved, boolean rejected) {
+        if (rejected) {
+            return REJECTED;
+        }
+        return approvalRequired && !approved ? AWAITING_APPROVAL : DRAFT;
     }
 
     /** The engine has something to follow. */

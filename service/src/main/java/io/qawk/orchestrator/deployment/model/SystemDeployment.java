@@ -126,6 +126,28 @@ public class SystemDeployment extends PanacheEntityBase {
     @Column(name = "ended_at")
     public Instant endedAt;
 
+    /**
+     * Four eyes (issue 42): the rule, in words, that its system type or channel set when it was created or last edited
+     * (null: no approval needed); who approved or rejected it, when, and the comment. An edit clears the approval.
+     */
+    @Column(name = "approval_rule")
+    public String approvalRule;
+
+    @Column(name = "approved_by")
+    public String approvedBy;
+
+    @Column(name = "approved_at")
+    public Instant approvedAt;
+
+    @Column(name = "rejected_by")
+    public String rejectedBy;
+
+    @Column(name = "rejected_at")
+    public Instant rejectedAt;
+
+    @Column(name = "approval_comment")
+    public String approvalComment;
+
     @Version
     public long version;
 
@@ -170,6 +192,9 @@ public class SystemDeployment extends PanacheEntityBase {
     /** Re-derives the phase from the flags and these runs; sets the end time ({@code now}) when it ends. */
     public void refreshPhase(List<DeploymentPhase.RunSummary> runs, Instant now) {
         DeploymentPhase derived = DeploymentPhase.derive(startedAt != null, paused, aborted, maxFailed, runs);
+        if (derived == DeploymentPhase.DRAFT) {
+            derived = DeploymentPhase.beforeStart(approvalRule != null, approvedBy != null, rejectedBy != null);
+        }
         if (derived != phase) {
             phase = derived;
             endedAt = derived.ended() ? now : null;

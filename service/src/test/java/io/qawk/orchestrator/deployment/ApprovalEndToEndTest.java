@@ -1,0 +1,216 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * Four eyes (issue 42) against the real hawkBit: a deployment of a system type (or channel) that requires approval
+ * waits in AWAITING_APPROVAL until an approver other than its creator approves it; the creator's own approval is
+ * refused, an edit after approval takes it back, a rejection ends it. The approver is the basic-auth user
+ * {@code approver}; {@code lead} is an admin who is an approver too (the %test profile).
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class ApprovalEndToEndTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(150);
+
+    /** The lane type again, requiring approval. */
+    private static void requireApproval(LaneFleet fleet) {
+        Api.admin().body("""
+                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                 "components": [
+                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
+                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
+                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
+                 "approval": "required"}
+                """.formatted(fleet.prefix)).put("/qawk/v1/systemtypes/" + fleet.typeId)
+                .then().statusCode(200).body("approval", equalTo("required"));
+    }
+
+    private static int create(io.restassured.specification.RequestSpecification who, LaneFleet fleet, int manifest) {
+        return who.body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest
+                        + ", \"systems\": [\"lane-01\"]}")
+                .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+    }
+
+    private static List<Map<String, Object>> events(int id) {
+        return Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/events").then().statusCode(200)
+                .extract().jsonPath().getList("");
+    }
+
+    @Test
+    void approvalBySomeoneElseLetsTheDeploymentStartAndRun() {
+        try (LaneFleet fleet = new LaneFleet("appr-ok-").withSetsAndType()) {
+            requireApproval(fleet);
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            int id = create(Api.admin(), fleet, manifest);
+
+            JsonPath waiting = LaneFleet.deployment(id);
+            assertThat(waiting.getString("state")).isEqualTo("AWAITING_APPROVAL");
+            assertThat(waiting.getBoolean("approval.required")).isTrue();
+            assertThat(waiting.getString("approval.rule")).contains(fleet.prefix + "lane").contains("admin");
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409)
+                    .body("detail", containsString("cannot start until it is approved"));
+
+            Api.approver().body("{\"comment\": \"checked against change ticket CHG-7\"}")
+                    .post("/qawk/v1/systemdeployments/" + id + "/approve").then().statusCode(200)
+                    .body("state", equalTo("DRAFT")).body("approval.approvedBy", equalTo("approver"))
+                    .body("approval.comment", equalTo("checked against change ticket CHG-7"));
+
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
+            LaneFleet.awaitState(id, "FINISHED", WITHIN);
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+
+            JsonPath done = LaneFleet.deployment(id);
+            assertThat(done.getString("approval.approvedBy")).isEqualTo("approver");
+            assertThat(done.getString("approval.approvedAt")).isNotNull();
+            assertThat(events(id)).anySatisfy(e -> {
+                assertThat(e.get("type")).isEqualTo("APPROVED");
+                assertThat(e.get("actor")).isEqualTo("approver");
+                assertThat(e.get("comment")).isEqualTo("checked against change ticket CHG-7");
+            });
+            // the run's own timeline says who approved it, too
+            int runId = LaneFleet.runs(id).getInt("[0].id");
+            assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events").then()
+                    .statusCode(200).extract().jsonPath().getList("message", String.class))
+                    .anySatisfy(m -> assertThat(m).contains("approved by approver").contains("CHG-7"));
+            List<Map<String, Object>> audit = Api.viewer().get("/qawk/v1/audit?actor=approver").then().statusCode(200)
+                    .extract().jsonPath().getList("content");
+            assertThat(audit).anySatisfy(e -> {
+                assertThat(e.get("action")).isEqualTo("approve");
+                assertThat(e.get("target")).isEqualTo("systemdeployments/" + id);
+                assertThat(String.valueOf(e.get("detail"))).contains("CHG-7");
+            });
+        }
+    }
+
+    @Test
+    void theCreatorsOwnApprovalIsRefused() {
+        try (LaneFleet fleet = new LaneFleet("appr-self-").withSetsAndType()) {
+            requireApproval(fleet);
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            int id = create(Api.lead(), fleet, manifest);
+
+            Api.lead().body("{\"comment\": \"looks fine to me\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
+                    .then().statusCode(403).contentType("application/problem+json")
+                    .body("detail", containsString("four eyes")).body("detail", containsString("lead"));
+            // a viewer is no approver; an admin who is no approver neither
+            Api.viewer().body("{\"comment\": \"x\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
+                    .then().statusCode(403);
+            Api.admin().body("{\"comment\": \"x\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
+                    .then().statusCode(403);
+            JsonPath still = LaneFleet.deployment(id);
+            assertThat(still.getString("state")).isEqualTo("AWAITING_APPROVAL");
+            assertThat(still.getString("approval.approvedBy")).isNull();
+            assertThat(events(id)).noneSatisfy(e -> assertThat(e.get("type")).isEqualTo("APPROVED"));
+        }
+    }
+
+    @Test
+    void anEditAfterApprovalTakesTheApprovalBack() {
+        try (LaneFleet fleet = new LaneFleet("appr-edit-").withSetsAndType()) {
+            requireApproval(fleet);
+            fleet.system("lane-01", "c01").system("lane-02", "c01");
+            fleet.discovered(2);
+            int manifest = fleet.manifest("2.0", "2");
+            int id = create(Api.admin(), fleet, manifest);
+            Api.approver().body("{\"comment\": \"ok for lane-01\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
+                    .then().statusCode(200).body("state", equalTo("DRAFT"));
+
+            // the scope grows after the approval: what was approved is no longer what would run
+            Api.admin().body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest
+                            + ", \"systems\": [\"lane-01\", \"lane-02\"], \"maxParallel\": 2}")
+                    .put("/qawk/v1/systemdeployments/" + id).then().statusCode(200)
+                    .body("state", equalTo("AWAITING_APPROVAL")).body("approval.approvedBy", equalTo(null))
+                    .body("systems.size()", equalTo(2)).body("maxParallel", equalTo(2));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
+            assertThat(events(id)).extracting(e -> e.get("type")).containsSubsequence("APPROVED", "APPROVAL_WITHDRAWN");
+
+            // bad input changes nothing
+            Api.admin().body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest + ", \"maxParallel\": 0}")
+                    .put("/qawk/v1/systemdeployments/" + id).then().statusCode(400)
+                    .contentType("application/problem+json").body("detail", containsString("maxParallel"));
+            assertThat(LaneFleet.deployment(id).getInt("maxParallel")).isEqualTo(2);
+
+            Api.approver().body("{\"comment\": \"both lanes\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
+                    .then().statusCode(200);
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
+            LaneFleet.awaitState(id, "FINISHED", WITHIN);
+            // once started, a deployment can no longer be edited
+            Api.admin().body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest + "}")
+                    .put("/qawk/v1/systemdeployments/" + id).then().statusCode(409);
+        }
+    }
+
+    @Test
+    void aRejectionEndsTheDeployment() {
+        try (LaneFleet fleet = new LaneFleet("appr-rej-").withSetsAndType()) {
+            requireApproval(fleet);
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            int id = create(Api.admin(), fleet, manifest);
+
+            Api.approver().body("{\"comment\": \"not during the freeze\"}")
+                    .post("/qawk/v1/systemdeployments/" + id + "/reject").then().statusCode(200)
+                    .body("state", equalTo("REJECTED")).body("approval.rejectedBy", equalTo("approver"))
+                    .body("approval.comment", equalTo("not during the freeze"));
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
+            Api.approver().body("{}").post("/qawk/v1/systemdeployments/" + id + "/approve").then().statusCode(409);
+            JsonPath rejected = LaneFleet.deployment(id);
+            assertThat(rejected.getString("endedAt")).isNotNull();
+            assertThat(rejected.getInt("counts.systems")).isZero();
+            assertThat(events(id)).anySatisfy(e -> {
+                assertThat(e.get("type")).isEqualTo("REJECTED");
+                assertThat(e.get("comment")).isEqualTo("not during the freeze");
+            });
+        }
+    }
+
+    @Test
+    void aChannelThatRequiresApprovalHoldsItsReleasesDeploymentUntilApproved() {
+        try (LaneFleet fleet = new LaneFleet("appr-chan-").withSetsAndType()) {
+            fleet.system("lane-01", "c01", "prod");
+            int prod = fleet.channel("prod", "\"approval\": \"required\"");
+            assertThat(channelView(prod).getString("approval")).isEqualTo("required");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + prod).then().statusCode(200);
+            int id = channelView(prod).getInt("release.deploymentId");
+            assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("AWAITING_APPROVAL");
+            assertThat(LaneFleet.deployment(id).getString("approval.rule")).contains(fleet.prefix + "prod");
+
+            // the release engine passes over the waiting deployment without breaking or starting it
+            LaneFleet.sync();
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
+                    .until(() -> "AWAITING_APPROVAL".equals(LaneFleet.deployment(id).getString("state")));
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isNotEqualTo(fleet.set("app:2"));
+
+            Api.approver().body("{\"comment\": \"go\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
+                    .then().statusCode(200);
+            await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
+                    .until(() -> "COMPLETE".equals(channelView(prod).getString("release.state")));
+            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+        }
+    }
+}
