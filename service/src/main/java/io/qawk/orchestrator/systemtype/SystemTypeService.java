@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.systemtype;
 
+import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.NotFoundException;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -92,6 +93,7 @@ public class SystemTypeService {
         t.rules = r.rules() == null ? new ArrayList<>() : new ArrayList<>(r.rules());
         t.guard = r.guard() == null ? GuardMode.WATCH : GuardMode.parse(r.guard()).orElseThrow();
         t.updatedAt = now;
+        t.updatedBy = Actors.current();
     }
 
     /** Fired after a system type was created or changed, so discovery can refresh. */

@@ -11,7 +11,7 @@ import java.util.List;
  */
 public record SystemTypeView(long id, String name, String systemKey, String groupKey, String effectiveGroupKey,
                              List<ComponentView> components, List<RuleSpec> rules, String guard, Instant createdAt,
-                             Instant updatedAt) {
+                             Instant updatedAt, String updatedBy) {
 
     /** {@code health}: null when the component names none. */
     public record ComponentView(String componentType, String match, String health) {
@@ -21,6 +21,6 @@ public record SystemTypeView(long id, String name, String systemKey, String grou
         return new SystemTypeView(t.id, t.name, t.systemKey, t.groupKey,
                 t.groupKey != null ? t.groupKey : defaultGroupKey,
                 t.components.stream().map(c -> new ComponentView(c.componentType, c.match, c.health)).toList(),
-                List.copyOf(t.rules), t.guard.word(), t.createdAt, t.updatedAt);
+                List.copyOf(t.rules), t.guard.word(), t.createdAt, t.updatedAt, t.updatedBy);
     }
 }
