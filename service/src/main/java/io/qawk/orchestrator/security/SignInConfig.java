@@ -26,6 +26,12 @@ public interface SignInConfig {
     /** The provider's roles or groups that make a person a Qawk viewer ({@code QAWK_OIDC_VIEWER_ROLES}). */
     Optional<List<String>> viewerRoles();
 
+    /**
+     * The audience a bearer token must be for ({@code QAWK_OIDC_AUDIENCE}, comma-separated for more than one): in its
+     * {@code aud}, or as its {@code azp}. Unset: the client id ({@code QAWK_OIDC_CLIENT_ID}).
+     */
+    Optional<List<String>> audience();
+
     default boolean enabled() {
         return issuer().filter(s -> !s.isBlank()).isPresent();
     }
