@@ -12,15 +12,11 @@ import java.util.Map;
  */
 public class RestartablePostgresResource implements QuarkusTestResourceLifecycleManager {
 
-    private static RestartablePostgres pg;
-
     @Override
-    public synchronized Map<String, String> start() {
-        if (pg == null) {
-            pg = RestartablePostgres.start(Path.of(System.getProperty("basedir", "."), "target", "outage-postgres")
-                    .toAbsolutePath().normalize());
-        }
-        return Map.of("quarkus.datasource.jdbc.url", pg.jdbcUrl(),
+    public Map<String, String> start() {
+        String url = RestartablePostgres.start(Path.of(System.getProperty("basedir", "."), "target", "outage-postgres")
+                .toAbsolutePath().normalize());
+        return Map.of("quarkus.datasource.jdbc.url", url,
                 "quarkus.datasource.username", "postgres",
                 "quarkus.datasource.password", "postgres");
     }

@@ -4,23 +4,22 @@ import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.reflect.InvocationTargetException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.function.Consumer;
 
 /**
  * A real embedded Postgres of its own that a test stops (as a crash or an operator would) and starts again on the same
- * port with the same data, for the service under test to lose its database for a while. Its control is published
- * JVM-wide ({@link #control}) as a JDK {@link Consumer} ({@code "stop"}, {@code "start"}) in the system properties:
- * Quarkus loads the test kit in a class loader of its own for the application, apart from the test's.
+ * port with the same data, for the service under test to lose its database for a while. One per JVM, held by this
+ * class as the JVM's own class loader has it: Quarkus loads the test kit in a class loader of its own for the
+ * application, apart from the test's, so {@link #start} and {@link #control} go to that copy (as the hawkBit proxy does).
  */
 public final class RestartablePostgres {
 
-    /** The system property that holds the control of the running one. */
-    public static final String CONTROL = "qawk.test.restartable-postgres";
+    private static RestartablePostgres running;
 
     private final Path dataDir;
     private final int port;
@@ -31,28 +30,64 @@ public final class RestartablePostgres {
         this.port = port;
     }
 
-    /** Starts one in a fresh folder below {@code parent} on a free 127.0.0.1 port and publishes its control. */
-    public static RestartablePostgres start(Path parent) {
-        try {
-            Files.createDirectories(parent);
-            RestartablePostgres p = new RestartablePostgres(Files.createTempDirectory(parent, "pg-"), freePort());
-            p.up();
-            System.getProperties().put(CONTROL, (Consumer<String>) p::command);
-            Runtime.getRuntime().addShutdownHook(new Thread(p::down, "restartable-postgres-stop"));
-            return p;
-        } catch (IOException e) {
-            throw new UncheckedIOException("could not start Postgres", e);
+    /** Starts the JVM's one (once) in a fresh folder below {@code parent} on a free port; returns its JDBC URL. */
+    public static String start(Path parent) {
+        Object url = onSystemLoader("start", Path.class, parent);
+        if (url != NOT_DELEGATED) {
+            return (String) url;
+        }
+        synchronized (RestartablePostgres.class) {
+            if (running == null) {
+                try {
+                    Files.createDirectories(parent);
+                    RestartablePostgres p = new RestartablePostgres(Files.createTempDirectory(parent, "pg-"),
+                            freePort());
+                    p.up();
+                    Runtime.getRuntime().addShutdownHook(new Thread(p::down, "restartable-postgres-stop"));
+                    running = p;
+                } catch (IOException e) {
+                    throw new UncheckedIOException("could not start Postgres", e);
+                }
+            }
+            return running.jdbcUrl();
         }
     }
 
     /** {@code "stop"} or {@code "start"} the one this JVM runs, from any class loader. */
-    @SuppressWarnings("unchecked")
     public static void control(String command) {
-        Object c = System.getProperties().get(CONTROL);
-        if (!(c instanceof Consumer<?>)) {
-            throw new IllegalStateException("no restartable Postgres runs in this JVM");
+        if (onSystemLoader("control", String.class, command) != NOT_DELEGATED) {
+            return;
         }
-        ((Consumer<String>) c).accept(command);
+        synchronized (RestartablePostgres.class) {
+            if (running == null) {
+                throw new IllegalStateException("no restartable Postgres runs in this JVM");
+            }
+            running.command(command);
+        }
+    }
+
+    private static final Object NOT_DELEGATED = new Object();
+
+    /** The same static method of this class as the JVM's own class loader has it; NOT_DELEGATED when this is it. */
+    private static Object onSystemLoader(String method, Class<?> type, Object arg) {
+        ClassLoader system = ClassLoader.getSystemClassLoader();
+        if (RestartablePostgres.class.getClassLoader() == system) {
+            return NOT_DELEGATED;
+        }
+        Thread thread = Thread.currentThread();
+        ClassLoader before = thread.getContextClassLoader();
+        thread.setContextClassLoader(system);
+        try {
+            Object r = Class.forName(RestartablePostgres.class.getName(), true, system).getMethod(method, type)
+                    .invoke(null, arg);
+            return r == null ? "" : r;
+        } catch (InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("the test kit is not on the JVM's class path", e);
+        } finally {
+            thread.setContextClassLoader(before);
+        }
     }
 
     public String jdbcUrl() {
