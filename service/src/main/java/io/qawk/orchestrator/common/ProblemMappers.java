@@ -91,6 +91,14 @@ public class ProblemMappers {
         return database(e, uri).orElseGet(() -> bug(e, uri));
     }
 
+    /** Qawk's own database is away (stopped, restarting): 503 with {@code Retry-After}, not a bug, nothing changed. */
+    static Response databaseUnreachable(Throwable e, UriInfo uri) {
+        LOG.warnf("Qawk's database is unreachable while answering %s: %s", path(uri), e.getMessage());
+        return Response.fromResponse(Problem.response(Response.Status.SERVICE_UNAVAILABLE, DatabaseUnreachable.DETAIL,
+                path(uri), List.of())).header("Retry-After", String.valueOf(DatabaseUnreachable.RETRY_AFTER_SECONDS))
+                .build();
+    }
+
     @ServerExceptionMapper(priority = 0)
     public Response unstorableText(UnstorableTextException e, UriInfo uri) {
         String field = jsonPath(e);
@@ -164,6 +172,9 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response bug(Exception e, UriInfo uri) {
+        if (DatabaseUnreachable.in(e)) {
+            return databaseUnreachable(e, uri);
+        }
         Optional<Response> refused = database(e, uri);
         if (refused.isPresent()) {
             return refused.get();
@@ -201,6 +212,9 @@ public class ProblemMappers {
      * violation (23503) 409, a value the database cannot hold (class 22) 400. Empty for anything else.
      */
     static Optional<Response> database(Throwable e, UriInfo uri) {
+        if (DatabaseUnreachable.in(e)) {
+            return Optional.of(databaseUnreachable(e, uri));
+        }
         String constraint = null;
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
             if (t instanceof org.hibernate.exception.ConstraintViolationException c && c.getConstraintName() != null) {

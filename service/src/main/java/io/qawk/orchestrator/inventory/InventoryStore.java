@@ -38,6 +38,12 @@ public class InventoryStore {
     private static final TypeReference<Map<String, String>> MAP = new TypeReference<>() {
     };
     private static final int BATCH = 1000;
+    /**
+     * The Postgres advisory lock (namespace, key) a sync's writes take for their transaction: two replicas on one
+     * database (a rolling update) write the inventory one after the other, never both at once.
+     */
+    static final int LOCK_NAMESPACE = 0x5141575A;
+    static final int LOCK_KEY = 1;
 
     @Inject
     DataSource dataSource;
@@ -146,6 +152,7 @@ public class InventoryStore {
         List<Membership> removed = before.stream().filter(m -> !memberships.contains(m)).toList();
         List<Membership> added = memberships.stream().filter(m -> !before.contains(m)).toList();
         try (Connection c = dataSource.getConnection()) {
+            lockForTheTransaction(c);
             upsertDevices(c, changed, syncedAt);
             try (PreparedStatement ps = c.prepareStatement(
                     "delete from system_member where system_type_id = ? and controller_id = ?")) {
@@ -211,8 +218,22 @@ public class InventoryStore {
         });
     }
 
+    /**
+     * Waits for, then holds until the transaction ends, the inventory's advisory lock: another replica's sync that is
+     * rebuilding the discovered systems (delete, then insert) finishes first, so the two never insert the same system
+     * ({@code discovered_system_pkey}).
+     */
+    private static void lockForTheTransaction(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("select pg_advisory_xact_lock(?, ?)")) {
+            ps.setInt(1, LOCK_NAMESPACE);
+            ps.setInt(2, LOCK_KEY);
+            ps.execute();
+        }
+    }
+
     private void recomputeSystems() {
         try (Connection c = dataSource.getConnection()) {
+            lockForTheTransaction(c);
             try (PreparedStatement ps = c.prepareStatement("delete from discovered_system")) {
                 ps.executeUpdate();
             }

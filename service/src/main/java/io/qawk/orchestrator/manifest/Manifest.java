@@ -46,6 +46,10 @@ public class Manifest extends PanacheEntityBase {
     @Column(name = "updated_at", nullable = false)
     public Instant updatedAt;
 
+    /** Who last created or changed it (the audit listing's actor for that edit); null when nobody signed in did. */
+    @Column(name = "updated_by")
+    public String updatedBy;
+
     @Version
     public long version;
 

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.manifest;
 
+import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
@@ -154,5 +155,6 @@ public class ManifestService {
         r.components().forEach(c -> m.components.add(new ManifestComponent(c.componentType(), c.distributionSetId(),
                 valid.sets().get(c.distributionSetId()).label(), valid.orders().get(c.componentType()), c.verify())));
         m.updatedAt = now;
+        m.updatedBy = Actors.current();
     }
 }

@@ -5,7 +5,8 @@ import java.util.List;
 
 /** A manifest as the API shows it: each component's set also as {@code name:version}, and the distinct orders. */
 public record ManifestView(long id, String name, long systemTypeId, List<ComponentView> components,
-                           List<Integer> orders, Instant createdAt, Instant updatedAt) {
+                           List<Integer> orders, Instant createdAt, Instant updatedAt,
+                           String updatedBy) {
 
     /** {@code verify}: null when the component names none. */
     public record ComponentView(String componentType, long distributionSetId, String distributionSet, int order,
@@ -18,6 +19,6 @@ public record ManifestView(long id, String name, long systemTypeId, List<Compone
                         .map(c -> new ComponentView(c.componentType, c.distributionSetId, c.distributionSet, c.order,
                                 c.verify))
                         .toList(),
-                m.orders(), m.createdAt, m.updatedAt);
+                m.orders(), m.createdAt, m.updatedAt, m.updatedBy);
     }
 }

@@ -32,6 +32,12 @@ public interface SignInConfig {
      */
     Optional<List<String>> approverRoles();
 
+    /**
+     * The audience a bearer token must be for ({@code QAWK_OIDC_AUDIENCE}, comma-separated for more than one): in its
+     * {@code aud}, or as its {@code azp}. Unset: the client id ({@code QAWK_OIDC_CLIENT_ID}).
+     */
+    Optional<List<String>> audience();
+
     default boolean enabled() {
         return issuer().filter(s -> !s.isBlank()).isPresent();
     }

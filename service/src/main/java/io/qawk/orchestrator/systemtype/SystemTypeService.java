@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.systemtype;
 
+import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.NotFoundException;
@@ -94,6 +95,7 @@ public class SystemTypeService {
         t.guard = r.guard() == null ? GuardMode.WATCH : GuardMode.parse(r.guard()).orElseThrow();
         t.approvalRequired = r.approval() != null && Approval.parse(r.approval()).orElseThrow() == Approval.REQUIRED;
         t.updatedAt = now;
+        t.updatedBy = Actors.current();
     }
 
     /** Fired after a system type was created or changed, so discovery can refresh. */

@@ -11,7 +11,7 @@ import java.util.List;
  */
 public record SystemTypeView(long id, String name, String systemKey, String groupKey, String effectiveGroupKey,
                              List<ComponentView> components, List<RuleSpec> rules, String guard, String approval, Instant createdAt,
-                             Instant updatedAt) {
+                             Instant updatedAt, String updatedBy) {
 
     /** {@code health}: null when the component names none. */
     public record ComponentView(String componentType, String match, String health) {
@@ -22,6 +22,6 @@ public record SystemTypeView(long id, String name, String systemKey, String grou
                 t.groupKey != null ? t.groupKey : defaultGroupKey,
                 t.components.stream().map(c -> new ComponentView(c.componentType, c.match, c.health)).toList(),
                 List.copyOf(t.rules), t.guard.word(),
-                io.qawk.orchestrator.common.Approval.of(t.approvalRequired).word(), t.createdAt, t.updatedAt);
+                io.qawk.orchestrator.common.Approval.of(t.approvalRequired).word(), t.createdAt, t.updatedAt, t.updatedBy);
     }
 }

@@ -93,6 +93,46 @@ class AuditEndToEndTest {
         }
     }
 
+    /** Issue 42: a manifest and a system type name who last changed them, the same person the audit listing names. */
+    @Test
+    void manifestsAndSystemTypesSayWhoLastChangedThem() {
+        KeycloakServer keycloak = SharedKeycloak.get();
+        String alice = keycloak.userToken("alice");
+        String bob = keycloak.userToken("bob");
+        Instant since = Instant.now().minus(1, ChronoUnit.SECONDS);
+        try (LaneFleet fleet = new LaneFleet("upby-").as(() -> as(alice)).withSetsAndType()) {
+            int manifest = fleet.manifest("2.0", "2");
+            Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
+                    .body("updatedBy", org.hamcrest.Matchers.equalTo("alice"));
+            Api.viewer().get("/qawk/v1/manifests/" + manifest).then().statusCode(200)
+                    .body("updatedBy", org.hamcrest.Matchers.equalTo("alice"));
+
+            fleet.as(() -> as(bob)).firmwareNeedsApp("terminal 2 needs app 2", "watch");
+            as(bob).body("""
+                    {"name": "upby-2.0", "systemTypeId": %d, "components": [
+                      {"componentType": "terminal", "distributionSetId": %d, "order": 1},
+                      {"componentType": "display", "distributionSetId": %d, "order": 1},
+                      {"componentType": "lane", "distributionSetId": %d, "order": 2}]}
+                    """.formatted(fleet.typeId, fleet.set("term:2"), fleet.set("disp:2"), fleet.set("app:2")))
+                    .put("/qawk/v1/manifests/" + manifest).then().statusCode(200)
+                    .body("updatedBy", org.hamcrest.Matchers.equalTo("bob"));
+            Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
+                    .body("updatedBy", org.hamcrest.Matchers.equalTo("bob"));
+            assertThat(Api.viewer().get("/qawk/v1/manifests").then().statusCode(200).extract().jsonPath()
+                    .getString("find { it.id == " + manifest + " }.updatedBy")).isEqualTo("bob");
+
+            await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+                List<Map<String, Object>> audit = Api.viewer().queryParam("since", since.toString())
+                        .queryParam("limit", 500).get("/qawk/v1/audit").then().statusCode(200).extract().jsonPath()
+                        .getList("content");
+                Map<String, String> lastActor = new HashMap<>();
+                audit.forEach(e -> lastActor.put(String.valueOf(e.get("target")), String.valueOf(e.get("actor"))));
+                assertThat(lastActor).containsEntry("systemtypes/" + fleet.typeId, "bob")
+                        .containsEntry("manifests/" + manifest, "bob");
+            });
+        }
+    }
+
     @Test
     void aSinceThatIsNoInstantIsRefusedNamingIt() {
         Api.viewer().queryParam("since", "yesterday").queryParam("limit", "x").get("/qawk/v1/audit").then()

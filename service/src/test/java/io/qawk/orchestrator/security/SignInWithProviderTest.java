@@ -100,6 +100,35 @@ class SignInWithProviderTest {
         as(shortLived).get("/qawk/v1/systemdeployments").then().statusCode(401);
     }
 
+    /**
+     * Issue 42: a token Keycloak issued to another client of the same realm (another application's) is refused, even an
+     * admin's: it carries no audience for Qawk. Qawk's own tokens (azp qawk) and those of a client whose audience
+     * mapper names Qawk are taken.
+     */
+    @Test
+    void aTokenForAnotherClientOfTheRealmIsRefusedSayingWhy() {
+        KeycloakServer keycloak = SharedKeycloak.get();
+        String other = keycloak.token(KeycloakServer.REALM, KeycloakServer.OTHER_CLIENT, null, "alice",
+                keycloak.password());
+        assertThat(KeycloakServer.claims(other).path("azp").asText()).isEqualTo(KeycloakServer.OTHER_CLIENT);
+        assertThat(KeycloakServer.claims(other).path("aud").toString()).doesNotContain("\"" + KeycloakServer.CLIENT_ID + "\"");
+        assertThat(KeycloakServer.claims(other).path("groups").toString()).contains(KeycloakServer.ADMIN_GROUP);
+        as(other).get("/qawk/v1/systemdeployments").then().statusCode(401)
+                .contentType("application/problem+json")
+                .header("WWW-Authenticate", containsString("Bearer"))
+                .body("detail", containsString("not for Qawk"))
+                .body("detail", containsString(KeycloakServer.OTHER_CLIENT))
+                .body("detail", containsString("audience " + KeycloakServer.CLIENT_ID));
+        as(other).body("{}").post("/qawk/v1/systemdeployments").then().statusCode(401);
+
+        as(keycloak.userToken("alice")).get("/qawk/v1/systemdeployments").then().statusCode(200);
+        as(keycloak.serviceAccountToken()).get("/qawk/v1/systemdeployments").then().statusCode(200);
+        String mapped = keycloak.token(KeycloakServer.REALM, KeycloakServer.SHORT_LIVED_CLIENT, null, "alice",
+                keycloak.password());
+        assertThat(KeycloakServer.claims(mapped).path("aud").toString()).contains("\"" + KeycloakServer.CLIENT_ID + "\"");
+        as(mapped).get("/qawk/v1/me").then().statusCode(200).body("user", equalTo("alice"));
+    }
+
     @Test
     void basicAuthStillWorksBesideTheProvider() {
         Api.admin().get("/qawk/v1/me").then().statusCode(200).body("user", equalTo("admin"));

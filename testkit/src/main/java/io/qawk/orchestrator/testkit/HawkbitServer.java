@@ -55,7 +55,12 @@ public final class HawkbitServer implements AutoCloseable {
 
     public static final String JAR_NAME = "hawkbit-server.jar";
     public static final String DEFAULT_USER = "qawk-admin";
-    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(180);
+    /**
+     * How long a start may take: 180 s, or longer with {@code -Dqawk.testkit.hawkbit-start-seconds=600} on a machine
+     * shared by many builds at once (never shorter).
+     */
+    public static final Duration DEFAULT_START_TIMEOUT = Duration.ofSeconds(Math.max(180,
+            Long.getLong("qawk.testkit.hawkbit-start-seconds", 180)));
     public static final Duration DEFAULT_BUILD_TIMEOUT = Duration.ofMinutes(15);
 
     private static final Object BUILD_MONITOR = new Object();

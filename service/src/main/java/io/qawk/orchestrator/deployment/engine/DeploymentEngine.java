@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.common.DatabaseUnreachable;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -160,9 +161,21 @@ public class DeploymentEngine {
         passLock.lock();
         long passStarted = metrics.passStarted();
         due = false;
+        Instant databaseAway = unobserved.databaseAwaySince();
+        boolean databaseFailed = false;
         try {
             int driven = 0;
-            List<Long> active = store.activeDeploymentIds();
+            List<Long> active;
+            try {
+                active = store.activeDeploymentIds();
+            } catch (RuntimeException e) {
+                if (DatabaseUnreachable.in(e)) {
+                    unobserved.databaseUnreachable();
+                    LOG.warnf("Engine pass skipped: Qawk's database is unreachable (%s)", e.getMessage());
+                    return 0;
+                }
+                throw e;
+            }
             unobserved.keepOnly(active);
             for (long id : active) {
                 try {
@@ -173,9 +186,18 @@ public class DeploymentEngine {
                     metrics.hawkbitUnavailable();
                     LOG.warnf("Deployment %d waits: hawkBit is unavailable (%s)", id, e.getMessage());
                 } catch (RuntimeException e) {
+                    if (DatabaseUnreachable.in(e)) {
+                        databaseFailed = true;
+                        unobserved.databaseUnreachable();
+                        LOG.warnf("Deployment %d waits: Qawk's database is unreachable (%s)", id, e.getMessage());
+                        continue;
+                    }
                     metrics.engineError();
                     LOG.errorf(e, "Pass of deployment %d failed; it is tried again next pass", id);
                 }
+            }
+            if (databaseAway != null && !databaseFailed) {
+                unobserved.databaseBack(databaseAway);
             }
             metrics.passEnded(passStarted);
             return driven;

@@ -20,6 +20,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The pass's step "account for unobserved time" (issue 32): a device's order and verify timeouts and a system's soak
@@ -54,6 +55,9 @@ public class UnobservedTime {
 
     private volatile Instant startedAt;
 
+    /** Since when this process's passes find Qawk's database unreachable; null while they do not. */
+    private final AtomicReference<Instant> databaseAwaySince = new AtomicReference<>();
+
     /** How long hawkBit kept this process's last pass of each deployment waiting for an answer. */
     private final Map<Long, Duration> lastHawkbitWait = new ConcurrentHashMap<>();
 
@@ -83,7 +87,7 @@ public class UnobservedTime {
             return snap;
         }
         ObservationGap.Observer me = new ObservationGap.Observer(observer,
-                startedAt == null ? askedAt : startedAt, lastHawkbitWait.get(id));
+                startedAt == null ? askedAt : startedAt, lastHawkbitWait.get(id), databaseAwaySince.get());
         Optional<ObservationGap.Stretch> stretch = QuarkusTransaction.requiringNew().call(() -> {
             ObservationStore.Watched watched = observations.lock(id);
             Optional<ObservationGap.Stretch> s = ObservationGap.of(watched.last(), watched.marked(), askedAt,
@@ -103,6 +107,24 @@ public class UnobservedTime {
     /** How long hawkBit kept this pass of the deployment waiting, at most: the cause of a gap the next pass finds. */
     void passEnded(long deploymentId, Duration hawkbitWait) {
         lastHawkbitWait.put(deploymentId, hawkbitWait);
+    }
+
+    /**
+     * A pass failed because Qawk's database was unreachable: the stretch the next observation finds is named for it
+     * ({@link io.qawk.orchestrator.common.DatabaseUnreachable#CAUSE}), as a stretch hawkBit was away is.
+     */
+    void databaseUnreachable() {
+        databaseAwaySince.compareAndSet(null, clock.instant());
+    }
+
+    /** Since when passes found the database unreachable, null if they did not. */
+    Instant databaseAwaySince() {
+        return databaseAwaySince.get();
+    }
+
+    /** A full pass went through after the database was back (since {@code since}): the outage is accounted for. */
+    void databaseBack(Instant since) {
+        databaseAwaySince.compareAndSet(since, null);
     }
 
     /** The deployment ended: nothing more to account for. */

@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment.plan;
 
+import io.qawk.orchestrator.common.DatabaseUnreachable;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
@@ -26,10 +28,15 @@ public final class ObservationGap {
     }
 
     /**
-     * The process asking: its id, when it started, and how long hawkBit kept its last pass of this deployment waiting
-     * for an answer (null when it made none).
+     * The process asking: its id, when it started, how long hawkBit kept its last pass of this deployment waiting
+     * for an answer (null when it made none), and since when its passes found Qawk's database unreachable (null when
+     * they did not since its last full pass).
      */
-    public record Observer(String id, Instant startedAt, Duration lastHawkbitWait) {
+    public record Observer(String id, Instant startedAt, Duration lastHawkbitWait, Instant databaseAwaySince) {
+
+        public Observer(String id, Instant startedAt, Duration lastHawkbitWait) {
+            this(id, startedAt, lastHawkbitWait, null);
+        }
     }
 
     /** The stretch not counted, and why (the words in brackets of {@code not observed 18:25:16–18:26:01 UTC (…)}). */
@@ -65,12 +72,16 @@ public final class ObservationGap {
 
     /**
      * Why a gap happened, as far as this process can tell: the last observation was another process's (it was not
-     * running then, or it was another replica's that stopped observing), or hawkBit kept this one's last pass waiting
+     * running then, or it was another replica's that stopped observing), or Qawk's database was unreachable meanwhile
+     * (its passes failed for it), or hawkBit kept this one's last pass waiting
      * for most of the gap, or this one's passes were held up (a lock, a pause of the JVM, a slow database).
      */
     static String cause(Last last, Duration gap, Observer me) {
         if (!last.observer().equals(me.id())) {
             return last.at().isBefore(me.startedAt()) ? "Qawk was not running" : "the replica observing it stopped";
+        }
+        if (me.databaseAwaySince() != null) {
+            return DatabaseUnreachable.CAUSE;
         }
         Duration wait = me.lastHawkbitWait();
         if (wait != null && wait.multipliedBy(2).compareTo(gap) >= 0) {

@@ -52,6 +52,17 @@ class ObservationGapTest {
                 .contains("Qawk's passes were held up for 46 s");
     }
 
+    /** Issue 42: passes that failed because Qawk's own database was away name it, as hawkBit away is named. */
+    @Test
+    void passesThatFoundTheDatabaseUnreachableNameIt() {
+        ObservationGap.Observer databaseAway = new ObservationGap.Observer("me", ME.startedAt(), Duration.ofMillis(80),
+                T0.plusSeconds(2));
+        assertThat(gap(new ObservationGap.Last(T0, "me"), null, 46, databaseAway)).map(ObservationGap.Stretch::cause)
+                .contains("Qawk's database was unreachable");
+        assertThat(gap(new ObservationGap.Last(T0, "other"), null, 46, databaseAway)).as("another replica's gap")
+                .map(ObservationGap.Stretch::cause).contains("the replica observing it stopped");
+    }
+
     @Test
     void anotherProcessesLastObservationIsADownServiceOrAReplicaThatStopped() {
         ObservationGap.Observer restarted = new ObservationGap.Observer("me", T0.plusSeconds(30), null);

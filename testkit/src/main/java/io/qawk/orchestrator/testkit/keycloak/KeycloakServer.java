@@ -42,7 +42,8 @@ import java.util.stream.Collectors;
  * {@link Jdks}. Once it answers, the test kit's realm {@value #REALM} is imported through the admin API (a confidential
  * client {@value #CLIENT_ID} with a service account, the users {@code alice} and {@code bob} in the group
  * {@code qawk-admins}, {@code victor} in {@code qawk-viewers}, {@code nina} in neither, and a public client
- * {@value #SHORT_LIVED_CLIENT} whose tokens live five seconds), and a second realm {@value #OTHER_REALM} whose tokens
+ * {@value #SHORT_LIVED_CLIENT} whose tokens live five seconds and carry Qawk as their audience (an audience mapper), a
+ * public client {@value #OTHER_CLIENT} of another application, whose tokens do not), and a second realm {@value #OTHER_REALM} whose tokens
  * come from another issuer. The client secret and the users' password are random per start, kept in memory only.
  * <p>
  * Starts are serialised across JVMs by a file lock in the distribution's folder: a first {@code start-dev} rewrites
@@ -58,6 +59,8 @@ public final class KeycloakServer implements AutoCloseable {
     public static final String OTHER_REALM = "elsewhere";
     public static final String CLIENT_ID = "qawk";
     public static final String SHORT_LIVED_CLIENT = "qawk-short-lived";
+    /** A public client of the same realm for another application: its tokens carry no audience for Qawk. */
+    public static final String OTHER_CLIENT = "qawk-other";
     /** The group a user needs to be a Qawk admin, and a viewer; the token carries them in the claim {@code groups}. */
     public static final String ADMIN_GROUP = "qawk-admins";
     public static final String VIEWER_GROUP = "qawk-viewers";
