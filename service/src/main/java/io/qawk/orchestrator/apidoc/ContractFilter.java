@@ -103,6 +103,7 @@ public class ContractFilter implements OASFilter {
     private static final Pattern TEMPLATE = Pattern.compile("\\{[^}]+}");
     private static final DotName NOT_NULL = DotName.createSimple("jakarta.validation.constraints.NotNull");
     private static final DotName JSON_INCLUDE = DotName.createSimple("com.fasterxml.jackson.annotation.JsonInclude");
+    private static final DotName NULLABLE = DotName.createSimple(Nullable.class.getName());
     private static final DotName JSON_PROPERTY = DotName.createSimple("com.fasterxml.jackson.annotation.JsonProperty");
 
     private final IndexView index;
@@ -291,7 +292,10 @@ public class ContractFilter implements OASFilter {
             }
             ClassInfo type = classes.get(0);
             Map<String, Schema> properties = new LinkedHashMap<>(schema.getProperties());
-            properties.replaceAll((property, s) -> nullableJava(type, property) ? nullable(s) : s);
+            properties.replaceAll((property, s) -> {
+                javaType(type, property).ifPresent(t -> nullableElements(s, t));
+                return nullableJava(type, property) ? nullable(s) : s;
+            });
             schema.setProperties(properties);
         });
     }
@@ -306,6 +310,37 @@ public class ContractFilter implements OASFilter {
                 .anyMatch(c -> jsonName(c.name(), c.declaredAnnotation(JSON_PROPERTY)).equals(property))
                 || type.fields().stream().anyMatch(f -> !java.lang.reflect.Modifier.isStatic(f.flags())
                         && jsonName(f.name(), f.declaredAnnotation(JSON_PROPERTY)).equals(property));
+    }
+
+    private static Optional<Type> javaType(ClassInfo type, String property) {
+        for (RecordComponentInfo c : type.recordComponents()) {
+            if (jsonName(c.name(), c.declaredAnnotation(JSON_PROPERTY)).equals(property)) {
+                return Optional.of(c.type());
+            }
+        }
+        return Optional.empty();
+    }
+
+    /** {@code List<@Nullable String>}, {@code Map<String, List<@Nullable String>>}: those elements may be null. */
+    private static void nullableElements(Schema s, Type t) {
+        if (t.kind() != Type.Kind.PARAMETERIZED_TYPE) {
+            return;
+        }
+        List<Type> arguments = t.asParameterizedType().arguments();
+        Type element = arguments.get(arguments.size() - 1);
+        Schema inner = s.getItems() != null ? s.getItems() : s.getAdditionalPropertiesSchema();
+        if (inner == null) {
+            return;
+        }
+        nullableElements(inner, element);
+        if (element.hasAnnotation(NULLABLE)) {
+            Schema marked = nullable(inner);
+            if (s.getItems() != null) {
+                s.setItems(marked);
+            } else {
+                s.setAdditionalPropertiesSchema(marked);
+            }
+        }
     }
 
     private static boolean nullableJava(ClassInfo type, String property) {
