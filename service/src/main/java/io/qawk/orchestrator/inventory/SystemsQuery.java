@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.qawk.orchestrator.apidoc.Nullable;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -327,7 +328,7 @@ public class SystemsQuery {
      */
     public record SystemSummary(String system, int devices, Map<String, Integer> components, String group,
                                 @JsonProperty("fleet") String channel, boolean mixed, @JsonIgnore Long channelId,
-                                Map<String, List<String>> versions, OnManifest on, Broken broken) {
+                                Map<String, List<@Nullable String>> versions, OnManifest on, Broken broken) {
     }
 
     /**

@@ -16,6 +16,9 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.time.Clock;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * Mends a broken system: {@code POST /qawk/v1/systemtypes/{id}/systems/{system}/mend} creates a draft deployment of
@@ -36,6 +39,8 @@ public class MendResource {
     Clock clock;
 
     @POST
+    @APIResponse(responseCode = "201", description = "Created: the draft deployment that mends the system",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeploymentView.class)))
     public Response mend(@PathParam("id") long id, @PathParam("system") String system, @Context UriInfo uri) {
         SystemDeployment d = mends.mend(id, system, Actors.of(identity));
         return Response.created(uri.getBaseUriBuilder().path("qawk/v1/systemdeployments/{id}").build(d.id))
