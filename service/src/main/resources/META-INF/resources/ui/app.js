@@ -601,7 +601,7 @@
           d.systems && d.systems.length ? `only ${d.systems.join(', ')}` : null,
           d.startedAt ? `started ${fmtTime(d.startedAt)}` : null, d.endedAt ? `ended ${fmtTime(d.endedAt)}` : null].filter(Boolean).join(' · ') }),
         centreWindows(d),
-        h('div', {}, deploymentActions(d, 'drawer')));
+        h('div', {}, deploymentActions(d, 'drawer'), hooked('drawerActions', d)));
       const data = ui.drawerData;
       let body;
       if (!data) body = h('p', { class: 'muted', text: 'Loading the systems…' });
@@ -1114,7 +1114,7 @@
   // Where the other files of the page add to a section: each hook's functions are called with the section's data and
   // answer nodes (or, for 'load' and 'loadSystem', a promise; for 'typesKey', what the types section's key adds).
 
-  const hooks = { load: [], loadSystem: [], typesKey: [], typeFacts: [], typeCard: [], systemActions: [], systemDetail: [] };
+  const hooks = { load: [], loadSystem: [], typesKey: [], typeFacts: [], typeCard: [], systemActions: [], systemDetail: [], drawerActions: [] };
 
   function hook(name, fn) {
     if (!hooks[name]) throw new Error(`no hook ${name}`);
