@@ -36,5 +36,8 @@ class CanonicalTest {
         assertThat(d).containsExactly("systems[0].devices[0].actionId: recorded 812, now 1812");
         assertThat(RecordDifferences.of(json.readTree("{\"systems\": [1, 2]}"), json.readTree("{\"systems\": [1]}")))
                 .containsExactly("systems: recorded 2 entries, now 1");
+        // a number read back from the stored text and one built from a row are the same number, whatever their type
+        assertThat(RecordDifferences.of(json.readTree("{\"actionId\": 12}"),
+                json.createObjectNode().put("actionId", Long.valueOf(12)))).isEmpty();
     }
 }
