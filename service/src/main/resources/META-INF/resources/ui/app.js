@@ -23,6 +23,7 @@ import './new-deployment.js';
 import './new-manifest.js';
 import './guard.js';
 import './approval.js';
+import './evidence.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Polling

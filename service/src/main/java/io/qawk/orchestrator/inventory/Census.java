@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.inventory;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.rules.CompatibilityRules;
@@ -40,6 +41,12 @@ public class Census {
     /** One distinct mix: what each component runs, how many systems, the manifests it is fully on, the rule it breaks. */
     public record Mix(Map<String, List<String>> versions, long systems, List<SystemsQuery.OnManifest> manifests,
                       MixBreach broken) {
+
+        /** The mix's configuration identity ({@link ConfigurationId}): quoted as a system's approved configuration. */
+        @JsonProperty("configurationId")
+        public String configurationId() {
+            return ConfigurationId.of(versions);
+        }
     }
 
     /** The rule a mix breaks, with words naming components and sets. */

@@ -329,6 +329,12 @@ public class SystemsQuery {
     public record SystemSummary(String system, int devices, Map<String, Integer> components, String group,
                                 @JsonProperty("fleet") String channel, boolean mixed, @JsonIgnore Long channelId,
                                 Map<String, List<@Nullable String>> versions, OnManifest on, Broken broken) {
+
+        /** The configuration identity of what it runs ({@link ConfigurationId}), as the census names its mix. */
+        @JsonProperty("configurationId")
+        public String configurationId() {
+            return versions == null ? null : ConfigurationId.of(versions);
+        }
     }
 
     /**

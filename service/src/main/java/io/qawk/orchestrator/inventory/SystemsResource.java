@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.inventory;
 
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.systemtype.SystemTypeService;
@@ -151,5 +152,11 @@ public class SystemsResource {
     public record SystemDetail(String system, String group, int devices, List<SystemsQuery.SystemDevice> content,
                                Map<String, List<String>> versions, SystemsQuery.OnManifest on,
                                SystemsQuery.Broken broken) {
+
+        /** The configuration identity of what it runs ({@link ConfigurationId}); null before its first sync. */
+        @JsonProperty("configurationId")
+        public String configurationId() {
+            return versions == null ? null : ConfigurationId.of(versions);
+        }
     }
 }

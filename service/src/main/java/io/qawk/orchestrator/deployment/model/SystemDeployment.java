@@ -5,6 +5,8 @@ import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.window.Windows;
+import io.quarkus.arc.Arc;
+import io.quarkus.arc.ArcContainer;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -189,6 +191,14 @@ public class SystemDeployment extends PanacheEntityBase {
         return d;
     }
 
+    /** Tells observers (the evidence record) that this deployment ended; nothing to tell outside a container. */
+    private void ended() {
+        ArcContainer arc = Arc.container();
+        if (arc != null && arc.isRunning()) {
+            arc.beanManager().getEvent().select(DeploymentEnded.class).fire(new DeploymentEnded(id));
+        }
+    }
+
     /** Re-derives the phase from the flags and these runs; sets the end time ({@code now}) when it ends. */
     public void refreshPhase(List<DeploymentPhase.RunSummary> runs, Instant now) {
         DeploymentPhase derived = DeploymentPhase.derive(startedAt != null, paused, aborted, maxFailed, runs);
@@ -198,6 +208,9 @@ public class SystemDeployment extends PanacheEntityBase {
         if (derived != phase) {
             phase = derived;
             endedAt = derived.ended() ? now : null;
+            if (derived.ended()) {
+                ended();
+            }
         }
     }
 }

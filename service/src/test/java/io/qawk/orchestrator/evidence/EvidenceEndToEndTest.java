@@ -1,0 +1,155 @@
+package io.qawk.orchestrator.evidence;
+
+import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.List;
+import javax.sql.DataSource;
+
+import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+/**
+ * The evidence record of a deployment, against the real hawkBit with simulated lanes: what an auditor reads once a
+ * deployment ended, its digest, and an edit of the stored rows found by {@code …/evidence/verify}.
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class EvidenceEndToEndTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(120);
+
+    @Inject
+    DataSource dataSource;
+
+    private static String evidence(int id) {
+        return "/qawk/v1/systemdeployments/" + id + "/evidence";
+    }
+
+    @Test
+    void aDeploymentThatHasNotEndedHasNoRecordYet() {
+        try (LaneFleet fleet = new LaneFleet("ev-draft-").withSetsAndType()) {
+            int id = Api.admin().body("{\"name\": \"ev-draft\", \"manifestId\": " + fleet.manifest("2.0", "2") + "}")
+                    .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+            Api.viewer().get(evidence(id)).then().statusCode(409)
+                    .contentType("application/problem+json")
+                    .body("detail", containsString("has not ended"));
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(409)
+                    .contentType("application/problem+json");
+            Api.viewer().get(evidence(999_999)).then().statusCode(404);
+        }
+    }
+
+    @Test
+    void theRecordOfADeploymentWithARollbackHoldsWhatHappenedAndItsDigestFindsAnEdit() throws SQLException {
+        try (LaneFleet fleet = new LaneFleet("ev-back-").withSetsAndType()) {
+            fleet.system("lane-01", "c01").system("lane-02", "c01");
+            fleet.discovered(2);
+            fleet.preinstall("1");
+            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
+            int manifest = fleet.manifest("2.0", "2");
+            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1");
+            awaitState(id, "FINISHED", WITHIN);
+            // sealed when it ended, before anyone asked for it
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> count("select count(*) from deployment_evidence where deployment_id = " + id) == 1);
+
+            JsonPath record = Api.viewer().get(evidence(id)).then().statusCode(200).extract().jsonPath();
+            assertThat(record.getString("format")).isEqualTo("qawk-evidence/1");
+            assertThat(record.getString("deployment.state")).isEqualTo("FINISHED");
+            assertThat(record.getString("people.createdBy")).isEqualTo("admin");
+            assertThat(record.getString("people.startedBy")).isEqualTo("admin");
+            assertThat(record.getList("approvals")).isEmpty();
+            assertThat(record.getList("commands.action")).contains("create", "start");
+            assertThat(record.getInt("manifest.revision")).isEqualTo(1);
+            assertThat(record.getList("manifest.components.distributionSet"))
+                    .contains("ev-back-app:2", "ev-back-term:2", "ev-back-disp:2");
+            assertThat(record.getList("systems.system")).containsExactly("lane-01", "lane-02");
+
+            String back = "systems.find { it.system == 'lane-02' }";
+            assertThat(record.getString(back + ".state")).isEqualTo("ROLLED_BACK");
+            assertThat(record.getString(back + ".devices.find { it.componentType == 'lane' }.before"))
+                    .isEqualTo("ev-back-app:1");
+            assertThat(record.getString(back + ".devices.find { it.componentType == 'lane' }.after"))
+                    .isEqualTo("ev-back-app:1");
+            assertThat(record.getString(back + ".devices.find { it.componentType == 'lane' }.state"))
+                    .isEqualTo("ROLLED_BACK");
+            assertThat(record.getBoolean(back + ".devices.find { it.componentType == 'lane' }.failed")).isTrue();
+            // the terminals went forward, then back: both of hawkBit's actions are in the record
+            List<Object> termActions = record.getList(back + ".devices.find { it.controllerId == 'ev-back-lane-02-term-a' }"
+                    + ".actions.actionId");
+            assertThat(termActions).hasSize(2).doesNotContainNull();
+            assertThat(record.getString(back + ".devices.find { it.controllerId == 'ev-back-lane-02-term-a' }.after"))
+                    .isEqualTo("ev-back-term:1");
+            String ok = "systems.find { it.system == 'lane-01' }";
+            assertThat(record.getString(ok + ".state")).isEqualTo("SUCCEEDED");
+            assertThat(record.getString(ok + ".devices.find { it.componentType == 'lane' }.after"))
+                    .isEqualTo("ev-back-app:2");
+            assertThat(record.getList(ok + ".devices.collect { it.actions.size() }")).containsExactly(1, 1, 1, 1);
+            assertThat(record.getList(back + ".timeline.type")).contains("SNAPSHOT", "ROLLBACK_STARTED", "ROLLED_BACK");
+            assertThat(record.getString(ok + ".census.configurationId")).matches("[0-9a-f]{12}");
+            assertThat(record.getString("digest.algorithm")).isEqualTo("SHA-256");
+            String digest = record.getString("digest.value");
+            assertThat(digest).matches("[0-9a-f]{64}");
+
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
+                    .body("differences", org.hamcrest.Matchers.empty())
+                    .body("matches", equalTo(true)).body("digest", equalTo(digest));
+            // the record served again is the one stored: same digest, byte for byte
+            assertThat(Api.viewer().get(evidence(id)).then().statusCode(200).extract().path("digest.value").toString())
+                    .isEqualTo(digest);
+
+            // CSV: a header and one row per system and device
+            String csv = Api.viewer().accept("text/csv").get(evidence(id)).then().statusCode(200)
+                    .contentType(containsString("text/csv")).extract().asString();
+            List<String> lines = csv.lines().toList();
+            assertThat(lines).hasSize(1 + 2 * 4);
+            assertThat(lines.get(0)).startsWith("deployment,system,group,system_state,controller_id,component_type");
+            assertThat(lines).filteredOn(l -> l.contains(",lane-02,") && l.contains("ev-back-lane-02-lane"))
+                    .singleElement().asString().contains("ROLLED_BACK").contains("ev-back-app:1");
+
+            // an edit of the runs after the end: verify names what changed
+            Long actionId = record.getLong(ok + ".devices.find { it.componentType == 'lane' }.actions[0].actionId");
+            sql("update run_device set action_id = action_id + 1000 where controller_id = 'ev-back-lane-01-lane'");
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
+                    .body("matches", equalTo(false)).body("recordIntact", equalTo(true))
+                    .body("differences[0]", containsString("actionId"));
+            sql("update run_device set action_id = " + actionId + " where controller_id = 'ev-back-lane-01-lane'");
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(200).body("matches", equalTo(true));
+
+            // an edit of the stored record itself: its digest no longer matches
+            sql("update deployment_evidence set record = replace(record, 'ROLLED_BACK', 'SUCCEEDED')"
+                    + " where deployment_id = " + id);
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
+                    .body("matches", equalTo(false)).body("recordIntact", equalTo(false))
+                    .body("recomputed", org.hamcrest.Matchers.not(equalTo(digest)));
+        }
+    }
+
+    private long count(String query) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(query);
+             java.sql.ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private void sql(String statement) throws SQLException {
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(statement)) {
+            assertThat(ps.executeUpdate()).as(statement).isPositive();
+        }
+    }
+}
