@@ -23,7 +23,8 @@ export function fleetName(id) {
 }
 
 export function deploymentActions(d, where) {
-  if (!ui.me.canWrite) return [];
+  const added = hooked('deploymentActions', d, where).flat();  // each decides for whom (evidence: readers too)
+  if (!ui.me.canWrite) return added;
   const k = `${where}-${d.id}`;
   const out = [];
   const post = (verb, words) => () => act('POST', `/systemdeployments/${d.id}/${verb}`, undefined,
@@ -44,7 +45,7 @@ export function deploymentActions(d, where) {
       confirm: 'Abort the deployment', danger: true,
     }, post('abort', 'aborted')), { key: `${k}-abort`, class: 'danger secondary', ariaLabel: `Abort ${d.name}` }));
   }
-  out.push(...hooked('deploymentActions', d, where).flat());
+  out.push(...added);
   return out;
 }
 
