@@ -46,6 +46,9 @@ import java.util.Set;
 @ApplicationScoped
 public class DeploymentService implements ManifestUsage {
 
+    @Inject
+    TimelineWriter timeline;
+
     static final int MAX_LIST = 1000;
 
     @Inject
@@ -235,7 +238,7 @@ public class DeploymentService implements ManifestUsage {
             run.moveTo(RunState.SKIPPED);
             run.reason = TimelineEvent.Skipped.REASON;
             run.endedAt = now;
-            TimelineWriter.record(run.id, now, new TimelineEvent.Skipped(), actor);
+            timeline.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
         runWriter.writeNow();
         refreshPhase(d);
@@ -263,7 +266,7 @@ public class DeploymentService implements ManifestUsage {
         }
         run.rollbackCause = RollbackCause.MANUAL;
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
-        TimelineWriter.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
+        timeline.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
         runWriter.writeNow();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "rollback requested"));
@@ -298,7 +301,7 @@ public class DeploymentService implements ManifestUsage {
         run.soakEndsAt = null;
         String previous = run.reason;
         run.reason = null;
-        TimelineWriter.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
+        timeline.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
                 reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
         runWriter.writeNow();
         refreshPhase(d);
@@ -358,7 +361,7 @@ public class DeploymentService implements ManifestUsage {
     private void recordOnUnderWay(SystemDeployment d, TimelineEvent event, String actor) {
         Instant now = clock.instant();
         for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state in ?2", d.id, RunState.UNDER_WAY)) {
-            TimelineWriter.record(run.id, now, event, actor);
+            timeline.record(run.id, now, event, actor);
         }
     }
 

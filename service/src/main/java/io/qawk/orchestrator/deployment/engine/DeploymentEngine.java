@@ -330,7 +330,8 @@ public class DeploymentEngine {
     /**
      * Which pending systems start now, in one transaction with the deployment locked: {@link RunScheduler} picks the
      * candidates (not those whose centre's maintenance window is closed now) and the free slots, the
-     * {@link StartGate} holds back those that may not start, and the scheduler picks among those left.
+     * {@link StartGate} says which may not start and why, the scheduler decides what becomes of those (they wait, or
+     * are given up) and picks among those left.
      */
     private List<Long> runsToStart(long deploymentId) {
         return QuarkusTransaction.requiringNew().call(() -> {
@@ -344,9 +345,16 @@ public class DeploymentEngine {
             if (candidates.isEmpty() || slots == 0) {
                 return List.<Long>of();
             }
-            StartGate.Gated gated = gate.holdBack(d, s.runs(), candidates, slots);
-            return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, gated.runs(),
-                    gated.blocked(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
+            Map<SystemRun, StartGate.Verdict> held = gate.holdBack(d, candidates, slots);
+            Map<Long, String> reasons = new HashMap<>();
+            List<RunScheduler.Hold> holds = new ArrayList<>();
+            held.forEach((run, verdict) -> {
+                reasons.put(run.id, run.reason);
+                holds.add(RunScheduler.hold(run.id, verdict.reason(), verdict.vanished()));
+            });
+            List<DeploymentPhase.RunSummary> runs = store.storeHolds(s, reasons, holds);
+            return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs,
+                    reasons.keySet(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
     }
 

@@ -135,6 +135,22 @@ public final class RunPlanner {
     }
 
     /**
+     * hawkBit refused the sets sent to some devices of a run, with one answer ({@code statusAndReason}, e.g.
+     * {@code 404 distribution set not found}); {@code sets}: each refused device with the name of the set it was sent.
+     */
+    public record Refusal(Map<String, String> sets, String statusAndReason) {
+    }
+
+    /**
+     * hawkBit's refusal, observed as the assignments were sent: each refused device fails its step, forward (FAILED,
+     * the refusal its failure) or back (ROLLBACK_FAILED), and the timeline says so. The run stays as it is: its next
+     * plan sends it back, as after any failure.
+     */
+    public static Decision refused(Input in, Refusal refusal) {
+        return new Planning(in).refused(refusal);
+    }
+
+    /**
      * True when the run only waits for devices hawkBit is still working on: every device sent something is still
      * running and within its timeout, and nothing is half-sent. {@link #plan} would then decide nothing, so an
      * engine may skip it; at thousands of systems under way that is most of them on most passes.
@@ -275,8 +291,7 @@ public final class RunPlanner {
         }
 
         Decision run() {
-            if (state == RunState.RUNNING || state == RunState.VERIFYING
-                    || (state == RunState.SUCCEEDED && cause == RollbackCause.MANUAL)) {
+            if (state.drives(cause) && state != RunState.ROLLING_BACK) {
                 forward();
             }
             if (state == RunState.ROLLING_BACK) {
@@ -284,6 +299,33 @@ public final class RunPlanner {
             }
             return new Decision(state, List.copyOf(steps), currentOrder, failedOrder, cause, reason, changes,
                     assignments, events, rollbackWords, soakStartedAt, soakEndsAt);
+        }
+
+        Decision refused(Refusal refusal) {
+            List<String> named = new ArrayList<>();
+            String label = null;
+            for (Device d : List.copyOf(devices.values())) {
+                String set = refusal.sets().get(d.controllerId());
+                if (set == null) {
+                    continue;
+                }
+                String words = "hawkBit refused " + set + ": " + refusal.statusAndReason();
+                if (d.state() == DeviceState.ASSIGNING) {
+                    change(d, DeviceState.FAILED, FAILED_MARK + ": " + words, null, "hawkBit refused " + set + " for "
+                            + d.controllerId() + ": " + refusal.statusAndReason());
+                } else if (d.state() == DeviceState.ROLLBACK_ASSIGNING) {
+                    change(d, DeviceState.ROLLBACK_FAILED, "failed to go back: " + words, null);
+                } else {
+                    continue;
+                }
+                named.add(d.controllerId());
+                label = set;
+            }
+            if (!named.isEmpty()) {
+                events.add(new TimelineEvent.AssignmentRefused(label, List.copyOf(named), refusal.statusAndReason()));
+            }
+            return new Decision(state, List.of(), currentOrder, failedOrder, cause, null, changes, assignments, events,
+                    rollbackWords, soakStartedAt, soakEndsAt);
         }
 
         /** The run goes to {@code next}, through the guard. */
