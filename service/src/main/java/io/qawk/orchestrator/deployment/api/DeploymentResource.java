@@ -3,21 +3,15 @@ package io.qawk.orchestrator.deployment.api;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.common.Actors;
-import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.CommandRequest;
-import io.qawk.orchestrator.deployment.DeploymentOverlaps;
+import io.qawk.orchestrator.deployment.DeploymentReads;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
-import io.qawk.orchestrator.deployment.model.RunDevice;
-import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.RunEventKind;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.window.CentreWindows;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -34,8 +28,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /** System deployments: create a draft, start it, steer it, and read how every system went. */
 @Path("/qawk/v1/systemdeployments")
@@ -52,7 +44,7 @@ public class DeploymentResource {
     DeploymentPreview preview;
 
     @Inject
-    DeploymentOverlaps overlaps;
+    DeploymentReads reads;
 
     @Inject
     SecurityIdentity identity;
@@ -61,9 +53,8 @@ public class DeploymentResource {
     Clock clock;
 
     @GET
-    @Transactional
     public List<DeploymentView> list() {
-        return service.list().stream().map(d -> view(d, false)).toList();
+        return reads.list().stream().map(this::view).toList();
     }
 
     @POST
@@ -83,9 +74,8 @@ public class DeploymentResource {
 
     @GET
     @Path("{id}")
-    @Transactional
     public DeploymentView get(@PathParam("id") long id) {
-        return view(service.get(id), true);
+        return view(reads.get(id));
     }
 
     @POST
@@ -124,35 +114,27 @@ public class DeploymentResource {
 
     @GET
     @Path("{id}/runs")
-    @Transactional
     public List<RunView> runs(@PathParam("id") long id) {
-        SystemDeployment d = service.get(id);
-        // two queries, not one per run: the screen polls this while tens of thousands of systems go through
-        Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
-                + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
-                .collect(Collectors.groupingBy(dev -> dev.runId));
-        CentreWindows windows = windowsNow(d);
-        Instant now = clock.instant();
-        return SystemRun.ofDeployment(id).stream()
-                .map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), windows, now))
-                .toList();
+        return views(reads.runs(id));
     }
 
     @GET
     @Path("{id}/runs/{runId}")
-    @Transactional
     public RunView run(@PathParam("id") long id, @PathParam("runId") long runId) {
-        SystemRun r = runOf(id, runId);
-        return RunView.of(r, RunDevice.ofRun(r.id), windowsNow(service.get(id)), clock.instant());
+        return views(reads.run(id, runId)).get(0);
     }
 
     @GET
     @Path("{id}/runs/{runId}/events")
-    @Transactional
     public List<EventView> events(@PathParam("id") long id, @PathParam("runId") long runId) {
-        runOf(id, runId);
-        return RunEvent.<RunEvent>list("runId = ?1 order by at, id", runId).stream()
+        return reads.events(id, runId).stream()
                 .map(e -> new EventView(e.id, e.at, e.kind, e.message, e.actor, e.data)).toList();
+    }
+
+    private List<RunView> views(DeploymentReads.Runs read) {
+        CentreWindows windows = windowsNow(read.deployment());
+        Instant now = clock.instant();
+        return read.runs().stream().map(r -> RunView.of(r.run(), r.devices(), windows, now)).toList();
     }
 
     @POST
@@ -171,27 +153,8 @@ public class DeploymentResource {
         return run(id, runId);
     }
 
-    private SystemRun runOf(long id, long runId) {
-        service.get(id);
-        SystemRun r = SystemRun.findById(runId);
-        if (r == null || r.deploymentId != id) {
-            throw new NotFoundException("run", runId + " of system deployment " + id);
-        }
-        return r;
-    }
-
-    /** {@code withOverlaps}: one deployment asked for, not the listing, which would ask it of every one. */
-    private DeploymentView view(SystemDeployment d, boolean withOverlaps) {
-        Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), windowsNow(d),
-                withOverlaps ? overlaps.of(d) : null);
-    }
-
-    /** A deployment as {@code GET /qawk/v1/systemdeployments/{id}} shows it, without overlaps; call inside a transaction. */
-    static DeploymentView view(SystemDeployment d, Instant now) {
-        Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), CentreWindows.of(d.windows, now),
-                null);
+    private DeploymentView view(DeploymentReads.Deployment read) {
+        return DeploymentView.of(read, windowsNow(read.deployment()));
     }
 
     private CentreWindows windowsNow(SystemDeployment d) {
