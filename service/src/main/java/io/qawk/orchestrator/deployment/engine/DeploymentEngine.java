@@ -199,6 +199,7 @@ public class DeploymentEngine {
             Instant askedAt = clock.instant();
             Observation seen = observe(snap, askedAt);
             snap = unobserved.observed(seen.snapshot(), askedAt);
+            seen = words(seen, snap);
             Outbox outbox = planAndSave(snap, seen);
             outbox.addAll(photographAndStart(snap));
             Instant sending = clock.instant();
@@ -217,10 +218,25 @@ public class DeploymentEngine {
      * What hawkBit says of a deployment, as of {@code at}, when its questions were sent (an answer that comes late is
      * as old as its question): its devices in flight ({@code outcomes}, with those that left their system), whether
      * those waiting to verify match their queries ({@code verified}; {@code refused}: those whose query hawkBit
-     * refused, with why), and the health of its soaking systems; {@code waited}: how long the answers took.
+     * refused, with why), and the health of its soaking systems; {@code waited}: how long the answers took. And the
+     * words the planner needs: for devices taken over, the set someone else gave them ({@code takenBy}); for devices
+     * about to fail verification, what they report instead ({@code reports}).
      */
     record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, Map<String, Outcome> outcomes,
-                       Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts) {
+                       Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts,
+                       Map<String, String> takenBy, Map<String, String> reports) {
+    }
+
+    /**
+     * The last of the step "observe", once time nobody observed is accounted for ({@code snap}): the words the planner
+     * needs, asked of hawkBit, so that the plan step asks it nothing; hawkBit away here leaves a report out, or fails
+     * the pass for a set taken over, as it did when the plan step asked.
+     */
+    private Observation words(Observation seen, RunStore.Snapshot snap) {
+        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
+        reports.putAll(seen.refused());
+        return new Observation(seen.snapshot(), seen.at(), seen.waited(), seen.outcomes(), seen.verified(),
+                seen.refused(), seen.verdicts(), takenBy(seen.outcomes()), reports);
     }
 
     /**
@@ -238,7 +254,7 @@ public class DeploymentEngine {
                 outcomes.put(left, Outcome.LEFT);
             }
             return new Observation(snap, askedAt, Duration.between(askedAt, clock.instant()), outcomes, verified,
-                    refused, verdicts);
+                    refused, verdicts, Map.of(), Map.of());
         } catch (HawkbitException away) {
             unobserved.notObserved(loaded.deploymentId(),
                     away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");
@@ -253,10 +269,9 @@ public class DeploymentEngine {
      */
     private Outbox planAndSave(RunStore.Snapshot snap, Observation seen) {
         Map<String, Outcome> outcomes = seen.outcomes();
-        Map<String, String> takenBy = takenBy(outcomes);
-        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
-        reports.putAll(seen.refused());
-        Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), reports, null);
+        Map<String, String> takenBy = seen.takenBy();
+        Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), seen.reports(),
+                null);
         // a device can only time out on an answer to a question asked after its deadline
         Instant now = seen.at();
         List<Long> toPlan = new ArrayList<>();
