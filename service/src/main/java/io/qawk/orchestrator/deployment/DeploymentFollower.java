@@ -1,27 +1,26 @@
 package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.plan.RunScheduler;
+import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.deployment.store.SystemRunWriter;
-import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.manifest.Manifest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * A channel's deployment follows the channel: on every pass it asks again which systems are in scope. Systems that
@@ -34,6 +33,9 @@ public class DeploymentFollower {
 
     @Inject
     SystemRunWriter runWriter;
+
+    @Inject
+    RunStore store;
 
     @Inject
     DeploymentScope scope;
@@ -57,43 +59,25 @@ public class DeploymentFollower {
         int seq = runs.values().stream().mapToInt(r -> r.seq).max().orElse(-1) + 1;
         int added = 0;
         List<SystemRunWriter.Pending> joining = new ArrayList<>();
-        Instant now = clock.instant();
-        List<Long> back = new ArrayList<>();
         for (DeploymentScope.InScope s : inScope) {
             wanted.add(s.system());
             SystemRun known = runs.get(s.system());
-            if (known != null && known.state == RunState.GIVEN_UP) {
-                back.add(known.id);
-                added++;
-            } else if (known == null) {
+            if (known == null) {
                 joining.add(new SystemRunWriter.Pending(s.system(), s.group(), seq++));
+                added++;
+            } else if (RunScheduler.follow(known.state, true, false) == RunScheduler.Follow.TAKE_AGAIN) {
                 added++;
             }
         }
-        runWriter.insertPending(d.id, m.systemTypeId, joining, now,
+        runWriter.insertPending(d.id, m.systemTypeId, joining, clock.instant(),
                 new TimelineEvent.Created("joined the channel's scope after the release started"), null);
         Set<String> moving = scope.outOfScope(d, m).stream().filter(DeploymentScope.OutOfScope::mixed)
                 .map(DeploymentScope.OutOfScope::system).collect(Collectors.toSet());
-        List<Long> left = runs.values().stream()
-                .filter(r -> r.state == RunState.PENDING && !wanted.contains(r.system) && !moving.contains(r.system))
-                .map(r -> r.id).toList();
-        // the runs read above are only looked at; those that change are locked (in one id order) and changed here
-        List<Long> changing = Stream.concat(back.stream(), left.stream()).sorted().toList();
-        for (SystemRun run : runWriter.lock(changing)) {
-            if (run.state == RunState.GIVEN_UP && back.contains(run.id)) {
-                // given up because it left (its centre moved out, its devices vanished) and now back: take it again
-                run.moveTo(RunState.PENDING);
-                run.endedAt = null;
-                run.reason = null;
-                TimelineWriter.record(run.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
-            } else if (run.state == RunState.PENDING && left.contains(run.id)) {
-                run.moveTo(RunState.GIVEN_UP);
-                run.endedAt = now;
-                run.reason = "given up: its devices left the channel (or its centres) before the orchestrator reached it";
-                TimelineWriter.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
-            }
-        }
-        runWriter.writeNow();
+        // the runs read above are only looked at; the store locks and changes those the scheduler moves
+        Map<Long, RunScheduler.Follow> decided = new HashMap<>();
+        runs.values().forEach(r -> decided.put(r.id, RunScheduler.follow(r.state, wanted.contains(r.system),
+                moving.contains(r.system))));
+        store.storeFollow(decided);
         d.refreshPhase(SystemRun.summaries(d.id), clock.instant());
         return added;
     }

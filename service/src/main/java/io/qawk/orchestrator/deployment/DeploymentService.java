@@ -50,6 +50,9 @@ import java.util.Set;
 @ApplicationScoped
 public class DeploymentService implements ManifestUsage {
 
+    @Inject
+    TimelineWriter timeline;
+
     static final int MAX_LIST = 1000;
     static final int MAX_COMMENT = 2000;
 
@@ -381,7 +384,7 @@ public class DeploymentService implements ManifestUsage {
             run.moveTo(RunState.SKIPPED);
             run.reason = TimelineEvent.Skipped.REASON;
             run.endedAt = now;
-            TimelineWriter.record(run.id, now, new TimelineEvent.Skipped(), actor);
+            timeline.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
         runWriter.writeNow();
         refreshPhase(d);
@@ -409,7 +412,7 @@ public class DeploymentService implements ManifestUsage {
         }
         run.rollbackCause = RollbackCause.MANUAL;
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
-        TimelineWriter.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
+        timeline.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
         runWriter.writeNow();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "rollback requested"));
@@ -444,7 +447,7 @@ public class DeploymentService implements ManifestUsage {
         run.soakEndsAt = null;
         String previous = run.reason;
         run.reason = null;
-        TimelineWriter.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
+        timeline.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
                 reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
         runWriter.writeNow();
         refreshPhase(d);
@@ -505,7 +508,7 @@ public class DeploymentService implements ManifestUsage {
     private void recordOnUnderWay(SystemDeployment d, TimelineEvent event, String actor) {
         Instant now = clock.instant();
         for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state in ?2", d.id, RunState.UNDER_WAY)) {
-            TimelineWriter.record(run.id, now, event, actor);
+            timeline.record(run.id, now, event, actor);
         }
     }
 

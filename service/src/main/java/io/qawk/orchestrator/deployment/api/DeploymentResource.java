@@ -8,7 +8,7 @@ import io.qawk.orchestrator.common.AuditNote;
 import io.qawk.orchestrator.common.RefusedException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.CommandRequest;
-import io.qawk.orchestrator.deployment.DeploymentOverlaps;
+import io.qawk.orchestrator.deployment.DeploymentReads;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
@@ -16,12 +16,9 @@ import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.RunEventKind;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
-import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.window.CentreWindows;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
@@ -39,8 +36,6 @@ import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Collectors;
 
 /** System deployments: create a draft, start it, steer it, and read how every system went. */
 @Path("/qawk/v1/systemdeployments")
@@ -57,7 +52,7 @@ public class DeploymentResource {
     DeploymentPreview preview;
 
     @Inject
-    DeploymentOverlaps overlaps;
+    DeploymentReads reads;
 
     @Inject
     SecurityIdentity identity;
@@ -69,9 +64,8 @@ public class DeploymentResource {
     AuditNote note;
 
     @GET
-    @Transactional
     public List<DeploymentView> list() {
-        return service.list().stream().map(d -> view(d, false)).toList();
+        return reads.list().stream().map(this::view).toList();
     }
 
     @POST
@@ -91,9 +85,8 @@ public class DeploymentResource {
 
     @GET
     @Path("{id}")
-    @Transactional
     public DeploymentView get(@PathParam("id") long id) {
-        return view(service.get(id), true);
+        return view(reads.get(id));
     }
 
     /**
@@ -131,10 +124,8 @@ public class DeploymentResource {
     /** The deployment's own timeline (approvals, rejections, approvals taken back), oldest first. */
     @GET
     @Path("{id}/events")
-    @Transactional
     public List<DeploymentEventView> deploymentEvents(@PathParam("id") long id) {
-        service.get(id);
-        return DeploymentEvent.of(id).stream()
+        return reads.deploymentEvents(id).stream()
                 .map(e -> new DeploymentEventView(e.id, e.at, e.kind, e.message, e.actor, e.comment)).toList();
     }
 
@@ -198,35 +189,27 @@ public class DeploymentResource {
 
     @GET
     @Path("{id}/runs")
-    @Transactional
     public List<RunView> runs(@PathParam("id") long id) {
-        SystemDeployment d = service.get(id);
-        // two queries, not one per run: the screen polls this while tens of thousands of systems go through
-        Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
-                + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
-                .collect(Collectors.groupingBy(dev -> dev.runId));
-        CentreWindows windows = windowsNow(d);
-        Instant now = clock.instant();
-        return SystemRun.ofDeployment(id).stream()
-                .map(r -> RunView.of(r, devices.getOrDefault(r.id, List.of()), windows, now))
-                .toList();
+        return views(reads.runs(id));
     }
 
     @GET
     @Path("{id}/runs/{runId}")
-    @Transactional
     public RunView run(@PathParam("id") long id, @PathParam("runId") long runId) {
-        SystemRun r = runOf(id, runId);
-        return RunView.of(r, RunDevice.ofRun(r.id), windowsNow(service.get(id)), clock.instant());
+        return views(reads.run(id, runId)).get(0);
     }
 
     @GET
     @Path("{id}/runs/{runId}/events")
-    @Transactional
     public List<EventView> events(@PathParam("id") long id, @PathParam("runId") long runId) {
-        runOf(id, runId);
-        return RunEvent.<RunEvent>list("runId = ?1 order by at, id", runId).stream()
+        return reads.events(id, runId).stream()
                 .map(e -> new EventView(e.id, e.at, e.kind, e.message, e.actor, e.data)).toList();
+    }
+
+    private List<RunView> views(DeploymentReads.Runs read) {
+        CentreWindows windows = windowsNow(read.deployment());
+        Instant now = clock.instant();
+        return read.runs().stream().map(r -> RunView.of(r.run(), r.devices(), windows, now)).toList();
     }
 
     @POST
@@ -245,27 +228,8 @@ public class DeploymentResource {
         return run(id, runId);
     }
 
-    private SystemRun runOf(long id, long runId) {
-        service.get(id);
-        SystemRun r = SystemRun.findById(runId);
-        if (r == null || r.deploymentId != id) {
-            throw new NotFoundException("run", runId + " of system deployment " + id);
-        }
-        return r;
-    }
-
-    /** {@code withOverlaps}: one deployment asked for, not the listing, which would ask it of every one. */
-    private DeploymentView view(SystemDeployment d, boolean withOverlaps) {
-        Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), windowsNow(d),
-                withOverlaps ? overlaps.of(d) : null);
-    }
-
-    /** A deployment as {@code GET /qawk/v1/systemdeployments/{id}} shows it, without overlaps; call inside a transaction. */
-    static DeploymentView view(SystemDeployment d, Instant now) {
-        Manifest m = Manifest.findById(d.manifestId);
-        return DeploymentView.of(d, m == null ? null : m.name, SystemRun.tally(d.id), CentreWindows.of(d.windows, now),
-                null);
+    private DeploymentView view(DeploymentReads.Deployment read) {
+        return DeploymentView.of(read, windowsNow(read.deployment()));
     }
 
     private CentreWindows windowsNow(SystemDeployment d) {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
+import io.qawk.orchestrator.deployment.DeploymentReads;
 import io.qawk.orchestrator.deployment.DeploymentOverlaps;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -131,14 +132,18 @@ public record DeploymentView(long id, String name, long manifestId, String manif
 
     /** {@code runs}: its runs counted by state and group, in the order of each one's first run. */
     static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun.Tally> runs, CentreWindows windows) {
-        return of(d, manifestName, runs, windows, null);
+        return of(d, manifestName, null, runs, windows, null);
     }
 
-    /** The same with its overlaps (null: not asked, as in the listing). */
-    static DeploymentView of(SystemDeployment d, String manifestName, List<SystemRun.Tally> runs, CentreWindows windows,
-                             List<ChannelDeployments.Overlap> overlaps) {
+    /** A deployment as read, its centres' windows as they are now. */
+    static DeploymentView of(DeploymentReads.Deployment read, CentreWindows windows) {
+        return of(read.deployment(), read.manifestName(), read.pinned(), read.tally(), windows, read.overlaps());
+    }
+
+    /** {@code pinned}: the manifest revision it runs (null: none); {@code overlaps} null: not asked, as in the listing. */
+    static DeploymentView of(SystemDeployment d, String manifestName, ManifestRevision.Pinned pinned,
+                             List<SystemRun.Tally> runs, CentreWindows windows, List<ChannelDeployments.Overlap> overlaps) {
         Counts c = Counts.of(runs);
-        ManifestRevision.Pinned pinned = ManifestRevision.pinned(d.manifestRevisionId);
         List<CentreWindows.CentreWindow> centres = List.of();
         int waiting = 0;
         if (windows.any()) {

@@ -1,11 +1,12 @@
 package io.qawk.orchestrator.deployment.api;
 
 import io.qawk.orchestrator.common.Actors;
+import io.qawk.orchestrator.deployment.DeploymentReads;
 import io.qawk.orchestrator.deployment.SystemMend;
+import io.qawk.orchestrator.window.CentreWindows;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.quarkus.security.identity.SecurityIdentity;
 import jakarta.inject.Inject;
-import jakarta.transaction.Transactional;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -33,6 +34,9 @@ public class MendResource {
     SystemMend mends;
 
     @Inject
+    DeploymentReads reads;
+
+    @Inject
     SecurityIdentity identity;
 
     @Inject
@@ -47,8 +51,8 @@ public class MendResource {
                 .entity(view(d.id)).build();
     }
 
-    @Transactional
     DeploymentView view(long deploymentId) {
-        return DeploymentResource.view(SystemDeployment.findById(deploymentId), clock.instant());
+        DeploymentReads.Deployment read = reads.brief(deploymentId);
+        return DeploymentView.of(read, CentreWindows.of(read.deployment().windows, clock.instant()));
     }
 }

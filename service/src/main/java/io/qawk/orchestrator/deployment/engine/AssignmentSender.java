@@ -8,23 +8,26 @@ import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.stream.Collectors;
 
 /**
  * The pass's steps "send" and "record hawkBit's answers": the decided assignments, already stored as intents, go to
- * hawkBit one call per distribution set, and hawkBit's actions are recorded. A set hawkBit refuses fails the devices
- * it was for (their runs go back on the next pass); targets hawkBit silently dropped are named; hawkBit away only
- * delays (the intents stay, the next pass recovers them). None of these stops the other sets from being sent.
+ * hawkBit one call per distribution set, and hawkBit's actions are recorded. A set hawkBit refuses is an observation
+ * the planner turns into the failures of the devices it was for (their runs go back on the next pass); targets hawkBit
+ * silently dropped are named; hawkBit away only delays (the intents stay, the next pass recovers them). None of these stops the other sets from being sent.
  */
 @ApplicationScoped
 public class AssignmentSender {
@@ -59,8 +62,7 @@ public class AssignmentSender {
                 for (AssignmentRefusedException.Refusal r : refused.refusals()) {
                     LOG.warnf("hawkBit refused set %d (%s) for %d device(s): %s", e.getKey(), refused.setLabel(),
                             r.controllerIds().size(), r.statusAndReason());
-                    store.recordRefusal(refused.setLabel(), r.controllerIds(), r.statusAndReason(), runOfDevice,
-                            clock.instant());
+                    recordRefusal(refused.setLabel(), r, runOfDevice);
                     refusedIds.addAll(r.controllerIds());
                 }
                 sent = sent.stream().filter(a -> !refusedIds.contains(a.controllerId())).toList();
@@ -86,5 +88,25 @@ public class AssignmentSender {
             metrics.devicesAssigned(false, assigned.forward());
             metrics.devicesAssigned(true, assigned.back());
         }
+    }
+
+    /**
+     * hawkBit refused a set for some devices: an observation like a device's report, which the planner turns into
+     * their failures (forward or back) and the store saves, their runs locked in one transaction.
+     */
+    private void recordRefusal(String setLabel, AssignmentRefusedException.Refusal r, Map<String, Long> runOfDevice) {
+        Set<String> refused = Set.copyOf(r.controllerIds());
+        List<Long> runIds = r.controllerIds().stream().map(runOfDevice::get).filter(Objects::nonNull).distinct().sorted()
+                .toList();
+        Instant at = clock.instant();
+        QuarkusTransaction.requiringNew().run(() -> {
+            for (RunStore.ToPlan planned : store.lockToPlan(runIds)) {
+                RunPlanner.Refusal refusal = planned.refusal(refused, runOfDevice, setLabel, r.statusAndReason());
+                if (!refusal.sets().isEmpty()) {
+                    store.save(planned, RunPlanner.refused(planned.input(Map.of(), Map.of(), at, null, null, Map.of()),
+                            refusal), at);
+                }
+            }
+        });
     }
 }

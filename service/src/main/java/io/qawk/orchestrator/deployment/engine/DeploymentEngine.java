@@ -221,6 +221,7 @@ public class DeploymentEngine {
             Instant askedAt = clock.instant();
             Observation seen = observe(snap, askedAt);
             snap = unobserved.observed(seen.snapshot(), askedAt);
+            seen = words(seen, snap);
             Outbox outbox = planAndSave(snap, seen);
             outbox.addAll(photographAndStart(snap));
             Instant sending = clock.instant();
@@ -239,10 +240,25 @@ public class DeploymentEngine {
      * What hawkBit says of a deployment, as of {@code at}, when its questions were sent (an answer that comes late is
      * as old as its question): its devices in flight ({@code outcomes}, with those that left their system), whether
      * those waiting to verify match their queries ({@code verified}; {@code refused}: those whose query hawkBit
-     * refused, with why), and the health of its soaking systems; {@code waited}: how long the answers took.
+     * refused, with why), and the health of its soaking systems; {@code waited}: how long the answers took. And the
+     * words the planner needs: for devices taken over, the set someone else gave them ({@code takenBy}); for devices
+     * about to fail verification, what they report instead ({@code reports}).
      */
     record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, Map<String, Outcome> outcomes,
-                       Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts) {
+                       Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts,
+                       Map<String, String> takenBy, Map<String, String> reports) {
+    }
+
+    /**
+     * The last of the step "observe", once time nobody observed is accounted for ({@code snap}): the words the planner
+     * needs, asked of hawkBit, so that the plan step asks it nothing; hawkBit away here leaves a report out, or fails
+     * the pass for a set taken over, as it did when the plan step asked.
+     */
+    private Observation words(Observation seen, RunStore.Snapshot snap) {
+        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
+        reports.putAll(seen.refused());
+        return new Observation(seen.snapshot(), seen.at(), seen.waited(), seen.outcomes(), seen.verified(),
+                seen.refused(), seen.verdicts(), takenBy(seen.outcomes()), reports);
     }
 
     /**
@@ -260,7 +276,7 @@ public class DeploymentEngine {
                 outcomes.put(left, Outcome.LEFT);
             }
             return new Observation(snap, askedAt, Duration.between(askedAt, clock.instant()), outcomes, verified,
-                    refused, verdicts);
+                    refused, verdicts, Map.of(), Map.of());
         } catch (HawkbitException away) {
             unobserved.notObserved(loaded.deploymentId(),
                     away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");
@@ -275,10 +291,9 @@ public class DeploymentEngine {
      */
     private Outbox planAndSave(RunStore.Snapshot snap, Observation seen) {
         Map<String, Outcome> outcomes = seen.outcomes();
-        Map<String, String> takenBy = takenBy(outcomes);
-        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
-        reports.putAll(seen.refused());
-        Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), reports, null);
+        Map<String, String> takenBy = seen.takenBy();
+        Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), seen.reports(),
+                null);
         // a device can only time out on an answer to a question asked after its deadline
         Instant now = seen.at();
         List<Long> toPlan = new ArrayList<>();
@@ -352,7 +367,8 @@ public class DeploymentEngine {
     /**
      * Which pending systems start now, in one transaction with the deployment locked: {@link RunScheduler} picks the
      * candidates (not those whose centre's maintenance window is closed now) and the free slots, the
-     * {@link StartGate} holds back those that may not start, and the scheduler picks among those left.
+     * {@link StartGate} says which may not start and why, the scheduler decides what becomes of those (they wait, or
+     * are given up) and picks among those left.
      */
     private List<Long> runsToStart(long deploymentId) {
         return QuarkusTransaction.requiringNew().call(() -> {
@@ -366,9 +382,16 @@ public class DeploymentEngine {
             if (candidates.isEmpty() || slots == 0) {
                 return List.<Long>of();
             }
-            StartGate.Gated gated = gate.holdBack(d, s.runs(), candidates, slots);
-            return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, gated.runs(),
-                    gated.blocked(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
+            Map<SystemRun, StartGate.Verdict> held = gate.holdBack(d, candidates, slots);
+            Map<Long, String> reasons = new HashMap<>();
+            List<RunScheduler.Hold> holds = new ArrayList<>();
+            held.forEach((run, verdict) -> {
+                reasons.put(run.id, run.reason);
+                holds.add(RunScheduler.hold(run.id, verdict.reason(), verdict.vanished()));
+            });
+            List<DeploymentPhase.RunSummary> runs = store.storeHolds(s, reasons, holds);
+            return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs,
+                    reasons.keySet(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
     }
 

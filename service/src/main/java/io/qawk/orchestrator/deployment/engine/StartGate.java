@@ -2,15 +2,12 @@ package io.qawk.orchestrator.deployment.engine;
 
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.SystemPath;
 import io.qawk.orchestrator.deployment.store.SystemRunWriter;
-import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
@@ -24,17 +21,13 @@ import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
-import java.time.Clock;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
 
 /**
@@ -43,7 +36,8 @@ import java.util.TreeMap;
  * <li>another deployment drives it (a run of it, or of a system sharing one of its devices, is under way): it waits
  *     until that run ended — one system, one driver;</li>
  * <li>a channel's deployment starts a system only while it is whole in the channel: a mixed system stays pending;</li>
- * <li>a system none of whose devices is in the inventory any more is given up, never counted as updated;</li>
+ * <li>a system none of whose devices is in the inventory any more has vanished (the scheduler gives it up, never
+ *     counted as updated);</li>
  * <li>a system whose way to the manifest, from what its devices run now (the inventory's installed sets), would
  *     break one of its type's compatibility rules is held ({@link SystemPath}): it stays pending, with the device,
  *     its set and the rule in its reason, and starts when what it runs changes so that its way keeps the rules.</li>
@@ -56,9 +50,7 @@ import java.util.TreeMap;
 public class StartGate {
 
     /** Under way, or about to go back by hand: the runs that drive their system. */
-    public static final String DRIVING = "(r.state in " + SqlEnums.list(RunState.RUNNING, RunState.VERIFYING,
-            RunState.ROLLING_BACK) + " or (r.state = " + SqlEnums.literal(RunState.SUCCEEDED) + " and r.rollback_cause = "
-            + SqlEnums.literal(RollbackCause.MANUAL) + "))";
+    public static final String DRIVING = RunState.drivesSql("r");
 
     @Inject
     Instance<ReleaseHalts> halts;
@@ -67,19 +59,15 @@ public class StartGate {
     SystemRunWriter runWriter;
 
     @Inject
-    Clock clock;
-
-    @Inject
     SystemsQuery systems;
 
-    /** What the gate said of the scheduler's candidates: those held back, and the runs as they are after it. */
-    public record Gated(Set<Long> blocked, List<DeploymentPhase.RunSummary> runs) {
-    }
-
-    /** Why a system does not start now; {@code giveUp} when it never will; {@code held} when its way breaks a rule. */
-    public record Verdict(String reason, boolean giveUp, boolean held) {
-        public Verdict(String reason, boolean giveUp) {
-            this(reason, giveUp, false);
+    /**
+     * Why a system does not start now; {@code vanished} when none of its devices is in the inventory any more;
+     * {@code held} when its way breaks a rule.
+     */
+    public record Verdict(String reason, boolean vanished, boolean held) {
+        public Verdict(String reason, boolean vanished) {
+            this(reason, vanished, false);
         }
     }
 
@@ -238,60 +226,32 @@ public class StartGate {
 
     /**
      * The first candidates in sequence are asked of this gate (held by another deployment? whole in the
-     * channel? still there?) until {@code slots} free ones are found; those that may not start keep their place and
-     * say why, and a system that vanished is given up ({@code runs} are then read again, the phase re-derived).
+     * channel? still there?) until {@code slots} free ones are found: those that may not start, as read (not locked),
+     * each with the gate's verdict. What becomes of them is {@link RunScheduler#hold}'s to say.
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public Gated holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> runs,
-                          List<DeploymentPhase.RunSummary> candidates, int slots) {
-        long deploymentId = d.id;
-        Set<Long> blocked = new HashSet<>();
-        boolean gaveUp = false;
+    public Map<SystemRun, Verdict> holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> candidates, int slots) {
+        Map<SystemRun, Verdict> out = new LinkedHashMap<>();
         int free = 0;
-        Instant now = clock.instant();
         for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates,
                 Math.min(Math.max(2 * slots, 100), NAMES_PER_QUERY))) {
-            // read as plain rows (most start, and are only looked at); one that waits anew or is given up is locked
-            // and changed, and written before the summaries below are read
+            // read as plain rows: most start, and are only looked at
             List<SystemRun> checked = runWriter.read(chunk.stream().map(DeploymentPhase.RunSummary::id).toList());
             Map<String, Verdict> verdicts = check(d, systemTypeOf(checked),
                     checked.stream().map(r -> r.system).toList());
-            List<Long> toWrite = new ArrayList<>();
             for (SystemRun read : checked) {
                 Verdict v = verdicts.get(read.system);
                 if (v == null) {
                     free++;
-                    continue;
-                }
-                blocked.add(read.id);
-                // one still waiting for the same reason is not written
-                if (v.giveUp() || !v.reason().equals(read.reason)) {
-                    toWrite.add(read.id);
-                }
-            }
-            for (SystemRun run : runWriter.lock(toWrite)) { // those with a new reason or given up
-                Verdict v = verdicts.get(run.system);
-                if (v.giveUp()) {
-                    run.moveTo(RunState.GIVEN_UP);
-                    run.endedAt = now;
-                    gaveUp = true;
-                }
-                if (!v.reason().equals(run.reason)) {
-                    run.reason = v.reason();
-                    TimelineWriter.record(run.id, now, v.giveUp() ? new TimelineEvent.GivenUp(v.reason())
-                            : new TimelineEvent.Waiting(v.reason()), null);
+                } else {
+                    out.put(read, v);
                 }
             }
             if (free >= slots) {
                 break;
             }
         }
-        runWriter.writeNow();
-        if (gaveUp) {
-            runs = SystemRun.summaries(deploymentId);
-            d.refreshPhase(runs, now);
-        }
-        return new Gated(blocked, runs);
+        return out;
     }
 
     private static long systemTypeOf(List<SystemRun> runs) {

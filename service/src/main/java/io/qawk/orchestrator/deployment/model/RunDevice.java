@@ -116,6 +116,11 @@ public class RunDevice extends PanacheEntityBase {
         return state.rollingBack() ? fromSetId : toSetId;
     }
 
+    /** The name of the set this device is being sent now ({@link #setInFlight}). */
+    public String setInFlightName() {
+        return state.rollingBack() ? fromSet : toSet;
+    }
+
     /** Composite key: run and controller id. */
     public static class Key implements Serializable {
         public long runId;

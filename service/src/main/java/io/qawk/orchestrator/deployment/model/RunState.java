@@ -1,6 +1,8 @@
 package io.qawk.orchestrator.deployment.model;
 
+import java.util.ArrayList;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -34,6 +36,47 @@ public enum RunState {
 
     public boolean underWay() {
         return UNDER_WAY.contains(this);
+    }
+
+    /**
+     * This run drives its system (no other deployment may start it): under way, or succeeded and about to go back by
+     * hand. The one definition: the engine, the start gate and the unique index {@code system_run_one_driver} say the
+     * same ({@link #drivesSql}; a test holds the index to it).
+     */
+    public boolean drives(RollbackCause cause) {
+        return underWay() || this == SUCCEEDED && cause == RollbackCause.MANUAL;
+    }
+
+    /**
+     * {@link #drives} in SQL over a row's {@code state} and {@code rollback_cause} ({@code alias}: the table's alias,
+     * empty for none), generated from it.
+     */
+    public static String drivesSql(String alias) {
+        String state = alias.isEmpty() ? "state" : alias + ".state";
+        String cause = alias.isEmpty() ? "rollback_cause" : alias + ".rollback_cause";
+        List<String> always = new ArrayList<>();
+        List<String> when = new ArrayList<>();
+        for (RunState s : values()) {
+            List<RollbackCause> causes = new ArrayList<>();
+            for (RollbackCause c : RollbackCause.values()) {
+                if (s.drives(c)) {
+                    causes.add(c);
+                }
+            }
+            if (s.drives(null) && causes.size() == RollbackCause.values().length) {
+                always.add("'" + s.name() + "'");
+            } else {
+                for (RollbackCause c : causes) {
+                    when.add("(" + state + " = '" + s.name() + "' and " + cause + " = '" + c.name() + "')");
+                }
+            }
+        }
+        List<String> terms = new ArrayList<>();
+        if (!always.isEmpty()) {
+            terms.add(state + " in (" + String.join(", ", always) + ")");
+        }
+        terms.addAll(when);
+        return terms.isEmpty() ? "false" : "(" + String.join(" or ", terms) + ")";
     }
 
     public boolean terminal() {

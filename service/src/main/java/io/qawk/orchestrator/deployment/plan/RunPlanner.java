@@ -135,6 +135,22 @@ public final class RunPlanner {
     }
 
     /**
+     * hawkBit refused the sets sent to some devices of a run, with one answer ({@code statusAndReason}, e.g.
+     * {@code 404 distribution set not found}); {@code sets}: each refused device with the name of the set it was sent.
+     */
+    public record Refusal(Map<String, String> sets, String statusAndReason) {
+    }
+
+    /**
+     * hawkBit's refusal, observed as the assignments were sent: each refused device fails its step, forward (FAILED,
+     * the refusal its failure) or back (ROLLBACK_FAILED), and the timeline says so. The run stays as it is: its next
+     * plan sends it back, as after any failure.
+     */
+    public static Decision refused(Input in, Refusal refusal) {
+        return new Planning(in).refused(refusal);
+    }
+
+    /**
      * True when the run only waits for devices hawkBit is still working on: every device sent something is still
      * running and within its timeout, and nothing is half-sent. {@link #plan} would then decide nothing, so an
      * engine may skip it; at thousands of systems under way that is most of them on most passes.
@@ -160,83 +176,6 @@ public final class RunPlanner {
             }
         }
         return anyInFlight;
-    }
-
-    /**
-     * The reason a run that went back carries, in the words operators were promised; {@code manualReason}: for a
-     * failure, the words of one no device reported (the soak's), which then lead the reason.
-     */
-    static String rollbackReason(RollbackCause cause, String manualReason, Integer failedOrder, List<Device> devices,
-                                 Map<String, DeviceChange> changes) {
-        long back = 0;
-        long tried = 0;
-        long nothingBefore = 0;
-        List<String> notBack = new ArrayList<>();
-        TreeSet<Integer> keptOrders = new TreeSet<>();
-        long kept = 0;
-        for (Device d : devices) {
-            DeviceState s = changes.containsKey(d.controllerId()) ? changes.get(d.controllerId()).state() : d.state();
-            if (s == DeviceState.ROLLED_BACK) {
-                back++;
-                tried++;
-            } else if (s == DeviceState.ROLLBACK_FAILED) {
-                tried++;
-                notBack.add(d.controllerId());
-            } else if (s == DeviceState.LEFT_AS_IS) {
-                nothingBefore++;
-            } else if (s == DeviceState.KEPT) {
-                kept++;
-                keptOrders.add(d.order());
-            }
-        }
-        long reported = 0;
-        List<String> named = new ArrayList<>();
-        for (Device d : devices) {
-            DeviceChange c = changes.get(d.controllerId());
-            if (d.failed() || c != null && c.failed()) {
-                String failure = c != null && c.failure() != null ? c.failure() : d.failure();
-                if (failure == null) {
-                    reported++;
-                } else if (!named.contains(failure)) {
-                    named.add(failure);
-                }
-            }
-        }
-        StringBuilder sb = new StringBuilder();
-        if (cause == RollbackCause.MANUAL) {
-            sb.append("rolled back by hand");
-            if (manualReason != null && !manualReason.isBlank()) {
-                sb.append(" (").append(manualReason).append(')');
-            }
-        } else if (manualReason != null && !manualReason.isBlank()) {
-            sb.append(manualReason); // the words of a failure no device reported: unhealthy during the soak
-            if (!named.isEmpty()) {
-                sb.append("; ").append(String.join("; ", named));
-            }
-        } else if (named.isEmpty()) {
-            sb.append(reported).append(" device(s) failed at order ").append(failedOrder);
-        } else {
-            sb.append("at order ").append(failedOrder).append(": ");
-            if (reported > 0) {
-                sb.append(reported).append(" device(s) failed; ");
-            }
-            sb.append(String.join("; ", named));
-        }
-        sb.append(" -- rolled back: ").append(back).append(" of ").append(tried)
-                .append(" devices on their previous set again");
-        if (nothingBefore > 0) {
-            sb.append(", ").append(nothingBefore).append(" ran nothing before and were left as they are");
-        }
-        if (!notBack.isEmpty()) {
-            notBack.sort(Comparator.naturalOrder());
-            sb.append("; FAILED TO GO BACK: ").append(String.join(", ", notBack));
-        }
-        if (kept > 0) {
-            sb.append("; order ").append(keptOrders.stream().map(String::valueOf).collect(Collectors.joining(", ")))
-                    .append(" not sent back: ").append(kept)
-                    .append(" device(s) kept on their new set, a state the update passed through");
-        }
-        return sb.toString();
     }
 
     public static final String FAILED_MARK = "failed";
@@ -275,8 +214,7 @@ public final class RunPlanner {
         }
 
         Decision run() {
-            if (state == RunState.RUNNING || state == RunState.VERIFYING
-                    || (state == RunState.SUCCEEDED && cause == RollbackCause.MANUAL)) {
+            if (state.drives(cause) && state != RunState.ROLLING_BACK) {
                 forward();
             }
             if (state == RunState.ROLLING_BACK) {
@@ -284,6 +222,33 @@ public final class RunPlanner {
             }
             return new Decision(state, List.copyOf(steps), currentOrder, failedOrder, cause, reason, changes,
                     assignments, events, rollbackWords, soakStartedAt, soakEndsAt);
+        }
+
+        Decision refused(Refusal refusal) {
+            List<String> named = new ArrayList<>();
+            String label = null;
+            for (Device d : List.copyOf(devices.values())) {
+                String set = refusal.sets().get(d.controllerId());
+                if (set == null) {
+                    continue;
+                }
+                String words = "hawkBit refused " + set + ": " + refusal.statusAndReason();
+                if (d.state() == DeviceState.ASSIGNING) {
+                    change(d, DeviceState.FAILED, FAILED_MARK + ": " + words, null, "hawkBit refused " + set + " for "
+                            + d.controllerId() + ": " + refusal.statusAndReason());
+                } else if (d.state() == DeviceState.ROLLBACK_ASSIGNING) {
+                    change(d, DeviceState.ROLLBACK_FAILED, "failed to go back: " + words, null);
+                } else {
+                    continue;
+                }
+                named.add(d.controllerId());
+                label = set;
+            }
+            if (!named.isEmpty()) {
+                events.add(new TimelineEvent.AssignmentRefused(label, List.copyOf(named), refusal.statusAndReason()));
+            }
+            return new Decision(state, List.of(), currentOrder, failedOrder, cause, null, changes, assignments, events,
+                    rollbackWords, soakStartedAt, soakEndsAt);
         }
 
         /** The run goes to {@code next}, through the guard. */
@@ -578,7 +543,7 @@ public final class RunPlanner {
             }
             boolean anyFailedBack = devices.values().stream().anyMatch(d -> d.state() == DeviceState.ROLLBACK_FAILED);
             moveRun(anyFailedBack ? RunState.ROLLBACK_FAILED : RunState.ROLLED_BACK);
-            reason = rollbackReason(cause, rollbackWords, failedOrder, List.copyOf(devices.values()), Map.of());
+            reason = RollbackWords.reason(cause, rollbackWords, failedOrder, List.copyOf(devices.values()), Map.of());
             events.add(anyFailedBack ? new TimelineEvent.RollbackFailed(reason) : new TimelineEvent.RolledBack(reason));
         }
 

@@ -85,6 +85,42 @@ public final class RunScheduler {
                 .toList();
     }
 
+    /**
+     * What becomes of a pending run the start gate held back: given up when its system vanished (none of its devices
+     * is in the inventory any more: it never will start, and is never counted as updated), else it keeps its place
+     * and waits, with the gate's reason.
+     */
+    public record Hold(long runId, String reason, boolean giveUp) {
+    }
+
+    /** {@link Hold} for a run the gate held back with {@code reason}; {@code vanished}: its devices are all gone. */
+    public static Hold hold(long runId, String reason, boolean vanished) {
+        return new Hold(runId, reason, vanished);
+    }
+
+    /** What becomes of a channel deployment's run when the channel's scope is asked again. */
+    public enum Follow {
+        /** Given up because it left the scope, and back in it: pending again. */
+        TAKE_AGAIN,
+        /** Pending, and its devices left the channel (or its centres) before it was reached. */
+        GIVE_UP,
+        KEEP;
+
+        public static final String LEFT = "given up: its devices left the channel (or its centres) before the"
+                + " orchestrator reached it";
+    }
+
+    /**
+     * A run in {@code state} whose system is {@code inScope} of its channel now, or not, and then maybe only
+     * {@code moving} (mixed: some of its devices are in the channel), which is not given up.
+     */
+    public static Follow follow(RunState state, boolean inScope, boolean moving) {
+        if (inScope) {
+            return state == RunState.GIVEN_UP ? Follow.TAKE_AGAIN : Follow.KEEP;
+        }
+        return state == RunState.PENDING && !moving ? Follow.GIVE_UP : Follow.KEEP;
+    }
+
     /** What becomes of a run the scheduler picked, once its system is photographed. */
     public enum Start {
         /** Started by another pass or replica meanwhile (or skipped): left as it is. */

@@ -27,6 +27,9 @@ import java.util.List;
 public class ObservationStore {
 
     @Inject
+    TimelineWriter timeline;
+
+    @Inject
     SystemRunWriter runWriter;
 
     @Inject
@@ -107,7 +110,7 @@ public class ObservationStore {
         TimelineEvent extended = new TimelineEvent.TimeoutsExtended(stretch.cause(), stretch.from(), at,
                 Duration.ofSeconds(seconds));
         for (Long runId : runs) {
-            TimelineWriter.record(runId, at, extended, null);
+            timeline.record(runId, at, extended, null);
         }
         return seconds;
     }
@@ -124,7 +127,7 @@ public class ObservationStore {
             if (run.soakEndsAt != null) {
                 Instant moved = run.soakEndsAt.plus(extension);
                 run.soakEndsAt = notBefore != null && moved.isBefore(notBefore) ? notBefore : moved;
-                TimelineWriter.record(run.id, stretch.to(), new TimelineEvent.SoakExtended(stretch.cause(),
+                timeline.record(run.id, stretch.to(), new TimelineEvent.SoakExtended(stretch.cause(),
                         stretch.from(), stretch.to(), extension, run.soakEndsAt), null);
             }
         }

@@ -92,11 +92,22 @@ public class RunDeviceWriter {
     /** Assignments hawkBit took again: the state stays, the action is hawkBit's latest. Runs before the next. */
     static final String MARK_TAKEN_AGAIN = String.format(MARK, "d.state");
 
-    /** Intents hawkBit took: ASSIGNING → ASSIGNED, ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED. */
-    static final String MARK_INTENTS = String.format(MARK,
-            "case when d.state = " + SqlEnums.literal(DeviceState.ROLLBACK_ASSIGNING) + " then "
-                    + SqlEnums.literal(DeviceState.ROLLBACK_ASSIGNED) + " else " + SqlEnums.literal(DeviceState.ASSIGNED)
-                    + " end");
+    /** Intents hawkBit took: ASSIGNING → ASSIGNED, ROLLBACK_ASSIGNING → ROLLBACK_ASSIGNED, each through the guard. */
+    static final String MARK_INTENTS = String.format(MARK, moves("d.state",
+            DeviceState.ASSIGNING, DeviceState.ASSIGNED, DeviceState.ROLLBACK_ASSIGNING, DeviceState.ROLLBACK_ASSIGNED));
+
+    /**
+     * SQL for the state a device in each {@code from} goes to ({@code fromTo}: from, to, from, to …), every move made
+     * through {@link DeviceState#to} as the statement is built: a move the guard does not allow fails at start-up.
+     */
+    static String moves(String column, DeviceState... fromTo) {
+        StringBuilder sql = new StringBuilder("case ").append(column);
+        for (int i = 0; i < fromTo.length; i += 2) {
+            sql.append(" when ").append(SqlEnums.literal(fromTo[i])).append(" then ")
+                    .append(SqlEnums.literal(fromTo[i].to(fromTo[i + 1])));
+        }
+        return sql.append(" end").toString();
+    }
 
     /** Devices whose timeouts run: sent a set (or about to be), or finished and waiting to verify. */
     static final List<DeviceState> TIMED = List.of(DeviceState.ASSIGNING, DeviceState.ASSIGNED,

@@ -25,6 +25,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -42,6 +43,9 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class RunStore {
+
+    @Inject
+    TimelineWriter timeline;
 
     @Inject
     Clock clock;
@@ -138,6 +142,21 @@ public class RunStore {
                     run.rollbackReason, devices.stream().map(RunPlanner.Device::of).toList(), outcomes, now, timeout, takenBy,
                     run.soakStartedAt, run.soakEndsAt, verdict == null ? verification : verification.withHealth(verdict));
         }
+
+        /**
+         * hawkBit's refusal as the planner sees it: those of {@code refused} that are this run's ({@code runOfDevice}),
+         * each with the name of the set it was sent ({@code setLabel}, hawkBit's name for it, when the run has none).
+         */
+        public RunPlanner.Refusal refusal(Collection<String> refused, Map<String, Long> runOfDevice, String setLabel,
+                                          String statusAndReason) {
+            Map<String, String> sets = new LinkedHashMap<>();
+            for (RunDevice d : devices) {
+                if (refused.contains(d.controllerId) && Objects.equals(runOfDevice.get(d.controllerId), run.id)) {
+                    sets.put(d.controllerId, Objects.requireNonNullElse(d.setInFlightName(), setLabel));
+                }
+            }
+            return new RunPlanner.Refusal(sets, statusAndReason);
+        }
     }
 
     /**
@@ -152,7 +171,7 @@ public class RunStore {
         List<SystemRun> runs = runWriter.lock(runIds);
         Map<Long, List<RunDevice>> read = deviceWriter.read(runIds); // under the runs' locks; save names the changed
         for (SystemRun run : runs) {
-            if (run.state.underWay() || run.state == RunState.SUCCEEDED && run.rollbackCause == RollbackCause.MANUAL) {
+            if (run.state.drives(run.rollbackCause)) {
                 out.add(new ToPlan(run, read.getOrDefault(run.id, List.of())));
             }
         }
@@ -170,6 +189,73 @@ public class RunStore {
         List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
         d.refreshPhase(runs, clock.instant());
         return new ToStart(d, runs);
+    }
+
+    /**
+     * Stores what the scheduler decided of the runs the start gate held back ({@code holds}, of runs as they were read
+     * unlocked): one given up, or waiting for a new reason, is locked and changed, with its timeline entry; one still
+     * waiting for the same reason is not written. Returns the deployment's runs as they are now, its phase re-derived
+     * when one was given up.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<DeploymentPhase.RunSummary> storeHolds(ToStart s, Map<Long, String> reasonsRead,
+                                                        List<RunScheduler.Hold> holds) {
+        Map<Long, RunScheduler.Hold> byRun = new HashMap<>();
+        for (RunScheduler.Hold h : holds) {
+            if (h.giveUp() || !h.reason().equals(reasonsRead.get(h.runId()))) {
+                byRun.put(h.runId(), h);
+            }
+        }
+        Instant now = clock.instant();
+        boolean gaveUp = false;
+        for (SystemRun run : runWriter.lock(byRun.keySet().stream().sorted().toList())) {
+            RunScheduler.Hold h = byRun.get(run.id);
+            if (h.giveUp()) {
+                run.moveTo(RunState.GIVEN_UP);
+                run.endedAt = now;
+                gaveUp = true;
+            }
+            if (!h.reason().equals(run.reason)) {
+                run.reason = h.reason();
+                timeline.record(run.id, now, h.giveUp() ? new TimelineEvent.GivenUp(h.reason())
+                        : new TimelineEvent.Waiting(h.reason()), null);
+            }
+        }
+        runWriter.writeNow();
+        if (!gaveUp) {
+            return s.runs();
+        }
+        List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(s.deployment().id);
+        s.deployment().refreshPhase(runs, now);
+        return runs;
+    }
+
+    /**
+     * Stores what the scheduler decided of a channel deployment's runs as its scope was asked again (decided on runs
+     * read unlocked: each is applied to the locked run only while its state still allows it), in the caller's
+     * transaction, written before it goes on.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public void storeFollow(Map<Long, RunScheduler.Follow> decided) {
+        Instant now = clock.instant();
+        List<Long> changing = decided.entrySet().stream().filter(e -> e.getValue() != RunScheduler.Follow.KEEP)
+                .map(Map.Entry::getKey).sorted().toList();
+        for (SystemRun run : runWriter.lock(changing)) {
+            RunScheduler.Follow f = decided.get(run.id);
+            if (f == RunScheduler.Follow.TAKE_AGAIN && run.state == RunState.GIVEN_UP) {
+                // given up because it left (its centre moved out, its devices vanished) and now back: take it again
+                run.moveTo(RunState.PENDING);
+                run.endedAt = null;
+                run.reason = null;
+                timeline.record(run.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
+            } else if (f == RunScheduler.Follow.GIVE_UP && run.state == RunState.PENDING) {
+                run.moveTo(RunState.GIVEN_UP);
+                run.endedAt = now;
+                run.reason = RunScheduler.Follow.LEFT;
+                timeline.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
+            }
+        }
+        runWriter.writeNow();
     }
 
     /**
@@ -204,13 +290,13 @@ public class RunStore {
             run.moveTo(RunState.GIVEN_UP);
             run.endedAt = now;
             run.reason = RunScheduler.Start.GIVEN_UP;
-            TimelineWriter.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
+            timeline.record(run.id, now, new TimelineEvent.GivenUp(run.reason), null);
             return false;
         }
         run.moveTo(RunState.RUNNING);
         run.startedAt = now;
         run.reason = null; // a reason it waited for is history now (the timeline keeps it)
-        TimelineWriter.record(run.id, now, new TimelineEvent.Snapshot(photo.stream()
+        timeline.record(run.id, now, new TimelineEvent.Snapshot(photo.stream()
                 .map(d -> new TimelineEvent.Photo(d.controllerId, d.componentType, d.order, d.fromSet, d.toSet))
                 .toList()), null);
         return true;
@@ -269,7 +355,7 @@ public class RunStore {
             run.endedAt = now;
         }
         for (TimelineEvent event : decision.events()) {
-            TimelineWriter.record(run.id, now, event, null);
+            timeline.record(run.id, now, event, null);
         }
         return decision.assignments();
     }
@@ -309,7 +395,7 @@ public class RunStore {
                         .add(new TimelineEvent.Assignment(t.controllerId(), t.actionId()));
             }
         }
-        perRun.forEach((runId, devices) -> TimelineWriter.record(runId, at, new TimelineEvent.Assigned(setId, devices), null));
+        perRun.forEach((runId, devices) -> timeline.record(runId, at, new TimelineEvent.Assigned(setId, devices), null));
         return new Assigned(forward, back);
     }
 
@@ -332,7 +418,7 @@ public class RunStore {
             if (detail != null) {
                 d.detail = detail;
             }
-            TimelineWriter.record(runId, clock.instant(), new TimelineEvent.Recovered(controllerId, actionId), null);
+            timeline.record(runId, clock.instant(), new TimelineEvent.Recovered(controllerId, actionId), null);
             return confirmed;
         }
         return new Assigned(0, 0);
@@ -365,52 +451,6 @@ public class RunStore {
         }
         d.actionId = actionId;
         d.assignedAt = at;
-    }
-
-    /**
-     * hawkBit refused to assign {@code setLabel} to these devices ({@code statusAndReason}: hawkBit's answer, e.g.
-     * {@code 404 distribution set not found}): each fails its step, forward or back, with that reason, and the run's
-     * timeline says so. The planner sends the system back on its next pass, as after any failure.
-     */
-    @Transactional
-    public void recordRefusal(String setLabel, List<String> controllerIds, String statusAndReason,
-                              Map<String, Long> runOfDevice, Instant at) {
-        Set<String> refused = Set.copyOf(controllerIds);
-        List<Long> runIds = controllerIds.stream().map(runOfDevice::get).filter(Objects::nonNull)
-                .distinct().sorted().toList();
-        List<SystemRun> runs = runWriter.lock(runIds);
-        Map<Long, List<RunDevice>> devices = deviceWriter.read(runIds);
-        for (SystemRun run : runs) {
-            List<String> named = new ArrayList<>();
-            String label = null;
-            for (RunDevice d : devices.getOrDefault(run.id, List.of())) {
-                if (!refused.contains(d.controllerId) || !Objects.equals(runOfDevice.get(d.controllerId), run.id)) {
-                    continue;
-                }
-                String set = d.state == DeviceState.ROLLBACK_ASSIGNING ? d.fromSet : d.toSet;
-                set = set == null ? setLabel : set;
-                if (d.state == DeviceState.ASSIGNING) {
-                    deviceWriter.changed(d);
-                    d.moveTo(DeviceState.FAILED);
-                    d.failed = true;
-                    d.failure = "hawkBit refused " + set + " for " + d.controllerId + ": " + statusAndReason;
-                    d.detail = RunPlanner.FAILED_MARK + ": hawkBit refused " + set + ": " + statusAndReason;
-                } else if (d.state == DeviceState.ROLLBACK_ASSIGNING) {
-                    deviceWriter.changed(d);
-                    d.moveTo(DeviceState.ROLLBACK_FAILED);
-                    d.detail = "failed to go back: hawkBit refused " + set + ": " + statusAndReason;
-                } else {
-                    continue;
-                }
-                d.finishedAt = at;
-                named.add(d.controllerId);
-                label = set;
-            }
-            if (!named.isEmpty()) {
-                TimelineWriter.record(run.id, at, new TimelineEvent.AssignmentRefused(label, List.copyOf(named), statusAndReason),
-                        null);
-            }
-        }
     }
 
     @Transactional

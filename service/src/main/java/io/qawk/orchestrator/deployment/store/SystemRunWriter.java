@@ -70,9 +70,7 @@ public class SystemRunWriter {
     static final String LOCK = READ + " for no key update";
 
     static final String TO_PLAN = "select " + COLUMNS + " from system_run where deployment_id = ?"
-            + " and (state = any(cast(? as text[])) or (state = " + SqlEnums.literal(RunState.SUCCEEDED)
-            + " and rollback_cause = " + SqlEnums.literal(RollbackCause.MANUAL) + "))"
-            + " order by seq";
+            + " and " + RunState.drivesSql("") + " order by seq";
 
     /**
      * A deployment's new pending runs and the CREATED entry of each, in one statement per thousand: at 25,000 systems,
@@ -172,11 +170,7 @@ public class SystemRunWriter {
 
     /** A deployment's runs a pass may plan (under way, or gone back by hand), in sequence; read only, not locked. */
     List<SystemRun> toPlan(long deploymentId) {
-        return select(TO_PLAN, s -> {
-            s.setLong(1, deploymentId);
-            s.setArray(2, s.getConnection().createArrayOf("text",
-                    RunState.UNDER_WAY.stream().map(Enum::name).toArray(String[]::new)));
-        });
+        return select(TO_PLAN, s -> s.setLong(1, deploymentId));
     }
 
     private interface Parameters {

@@ -7,8 +7,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import com.fasterxml.jackson.databind.SerializationFeature;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.Unremovable;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
 
@@ -30,7 +28,6 @@ import java.util.List;
  * {@code GET …/events} reads them).
  */
 @Singleton
-@Unremovable // looked up by record, a static method its callers reach without injection
 public class TimelineWriter {
 
     static final String INSERT = "insert into run_event (id, run_id, at, type, message, data, actor)"
@@ -49,9 +46,8 @@ public class TimelineWriter {
     }
 
     /** Records an entry of a run's timeline, written with the transaction's others just before it commits. */
-    public static void record(long runId, Instant at, TimelineEvent event, String actor) {
-        TimelineWriter writer = Arc.container().instance(TimelineWriter.class).get();
-        writer.add(runId, at, event.kind(), messageOf(event), writer.json(event), actor);
+    public void record(long runId, Instant at, TimelineEvent event, String actor) {
+        add(runId, at, event.kind(), messageOf(event), json(event), actor);
     }
 
     /**

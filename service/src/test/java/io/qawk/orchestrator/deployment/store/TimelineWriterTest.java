@@ -2,6 +2,7 @@ package io.qawk.orchestrator.deployment.store;
 
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
@@ -21,6 +22,9 @@ class TimelineWriterTest {
 
     static final long NO_SUCH_RUN = 987_654_321L;
 
+    @Inject
+    TimelineWriter timeline;
+
     private static long stored() {
         return QuarkusTransaction.requiringNew().call(() -> RunEvent.count("runId", NO_SUCH_RUN));
     }
@@ -29,7 +33,7 @@ class TimelineWriterTest {
     void entriesOfATransactionThatRollsBackAreNeverWritten() {
         assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
             // not written yet: the batch waits for the commit, so the missing run is not noticed here
-            TimelineWriter.record(NO_SUCH_RUN, Instant.now(), new TimelineEvent.Paused(), "test");
+            timeline.record(NO_SUCH_RUN, Instant.now(), new TimelineEvent.Paused(), "test");
             throw new IllegalStateException("undone");
         })).hasMessage("undone");
         assertThat(stored()).isZero();
@@ -39,7 +43,7 @@ class TimelineWriterTest {
     void aBatchThatCannotBeWrittenFailsItsTransaction() {
         assertThatThrownBy(() -> QuarkusTransaction.requiringNew().run(() -> {
             for (int i = 0; i < TimelineWriter.BATCH + 3; i++) { // more than one JDBC batch
-                TimelineWriter.record(NO_SUCH_RUN, Instant.now(), new TimelineEvent.Resumed(), null);
+                timeline.record(NO_SUCH_RUN, Instant.now(), new TimelineEvent.Resumed(), null);
             }
         })).hasStackTraceContaining("Could not commit transaction");
         assertThat(stored()).isZero();

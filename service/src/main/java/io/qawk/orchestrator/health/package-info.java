@@ -1,0 +1,2 @@
+/** The service's readiness as it depends on hawkBit. */
+package io.qawk.orchestrator.health;

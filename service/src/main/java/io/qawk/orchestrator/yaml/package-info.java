@@ -1,0 +1,2 @@
+/** Mender-compatible YAML: manifests and topologies imported and exported. */
+package io.qawk.orchestrator.yaml;
