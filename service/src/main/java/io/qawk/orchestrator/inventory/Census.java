@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.inventory;
 
+import io.qawk.orchestrator.apidoc.Nullable;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -39,7 +41,7 @@ public class Census {
     Instance<ManifestTargets> manifests;
 
     /** One distinct mix: what each component runs, how many systems, the manifests it is fully on, the rule it breaks. */
-    public record Mix(Map<String, List<String>> versions, long systems, List<SystemsQuery.OnManifest> manifests,
+    public record Mix(Map<String, List<@Nullable String>> versions, long systems, List<SystemsQuery.OnManifest> manifests,
                       MixBreach broken) {
 
         /** The mix's configuration identity ({@link ConfigurationId}): quoted as a system's approved configuration. */

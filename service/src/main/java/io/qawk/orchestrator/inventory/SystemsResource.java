@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.inventory;
 
+import io.qawk.orchestrator.apidoc.Nullable;
+
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.NotFoundException;
@@ -150,7 +152,7 @@ public class SystemsResource {
 
     /** One system and its devices; what it runs, the manifest it is fully on and the rule it breaks, as listed. */
     public record SystemDetail(String system, String group, int devices, List<SystemsQuery.SystemDevice> content,
-                               Map<String, List<String>> versions, SystemsQuery.OnManifest on,
+                               Map<String, List<@Nullable String>> versions, SystemsQuery.OnManifest on,
                                SystemsQuery.Broken broken) {
 
         /** The configuration identity of what it runs ({@link ConfigurationId}); null before its first sync. */

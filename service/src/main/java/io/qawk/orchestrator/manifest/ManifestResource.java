@@ -1,5 +1,9 @@
 package io.qawk.orchestrator.manifest;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
@@ -50,6 +54,8 @@ public class ManifestResource {
     @POST
     @Path("from-census")
     @Consumes(MediaType.APPLICATION_JSON)
+    @APIResponse(responseCode = "201", description = "Created: the manifest naming what they run",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ManifestView.class)))
     public Response createFromCensus(CensusManifestRequest request, @Context UriInfo uri) {
         Manifest created = fromCensus.create(request);
         return Response.created(uri.getBaseUriBuilder().path(ManifestResource.class).path(String.valueOf(created.id))

@@ -1,5 +1,8 @@
 package io.qawk.orchestrator.deployment.api;
 
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonRawValue;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -79,6 +82,8 @@ public class DeploymentResource {
     @POST
     @Path("plan")
     @Consumes(MediaType.APPLICATION_JSON)
+    @APIResponse(responseCode = "200", description = "The plan the draft of this request would show",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PlanView.Plan.class)))
     public ObjectNode preview(DeploymentRequest request) {
         return preview.plan(request, actor());
     }
