@@ -20,6 +20,7 @@ import org.jboss.jandex.AnnotationTarget;
 import org.jboss.jandex.ClassInfo;
 import org.jboss.jandex.DotName;
 import org.jboss.jandex.FieldInfo;
+import org.jboss.jandex.MethodInfo;
 import org.jboss.jandex.IndexView;
 import org.jboss.jandex.RecordComponentInfo;
 import org.jboss.jandex.Type;
@@ -50,6 +51,10 @@ public class ContractFilter implements OASFilter {
 
     static final String BASIC = "basic";
     static final String PROBLEM = "Problem";
+
+    /** Reads that answer 409 while what they read cannot exist yet: an evidence record before its deployment ended. */
+    static final java.util.Set<String> READS_THAT_CONFLICT = java.util.Set.of(
+            "/qawk/v1/systemdeployments/{id}/evidence", "/qawk/v1/systemdeployments/{id}/evidence/verify");
 
     /** Operation ids where {@code method + Noun} (the class's noun) does not read as a client method. */
     static final Map<String, String> OPERATION_IDS = Map.ofEntries(
@@ -195,7 +200,7 @@ public class ContractFilter implements OASFilter {
             boolean applies = switch (status) {
                 case "400" -> takesInput || write;
                 case "404" -> TEMPLATE.matcher(path).find();
-                case "409" -> write;
+                case "409" -> write || READS_THAT_CONFLICT.contains(path);
                 case "413", "415" -> op.getRequestBody() != null;
                 default -> true;
             };
@@ -309,7 +314,14 @@ public class ContractFilter implements OASFilter {
         return type.recordComponents().stream()
                 .anyMatch(c -> jsonName(c.name(), c.declaredAnnotation(JSON_PROPERTY)).equals(property))
                 || type.fields().stream().anyMatch(f -> !java.lang.reflect.Modifier.isStatic(f.flags())
-                        && jsonName(f.name(), f.declaredAnnotation(JSON_PROPERTY)).equals(property));
+                        && jsonName(f.name(), f.declaredAnnotation(JSON_PROPERTY)).equals(property))
+                || jsonMethod(type, property).isPresent();
+    }
+
+    /** A property Jackson takes from a method ({@code @JsonProperty("configurationId") configurationId()}). */
+    private static Optional<MethodInfo> jsonMethod(ClassInfo type, String property) {
+        return type.methods().stream().filter(m -> m.parametersCount() == 0 && m.hasDeclaredAnnotation(JSON_PROPERTY)
+                && jsonName(m.name(), m.declaredAnnotation(JSON_PROPERTY)).equals(property)).findFirst();
     }
 
     private static Optional<Type> javaType(ClassInfo type, String property) {
@@ -357,7 +369,8 @@ public class ContractFilter implements OASFilter {
                         && !omitsNulls(f);
             }
         }
-        return false;
+        return jsonMethod(type, property).map(m -> m.returnType().kind() != Type.Kind.PRIMITIVE
+                && !m.hasDeclaredAnnotation(NOT_NULL) && !omitsNulls(m)).orElse(false);
     }
 
     private static String jsonName(String javaName, AnnotationInstance jsonProperty) {

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.audit.AuditEntry;
+import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunEvent;
@@ -83,8 +84,7 @@ public class EvidenceBuilder {
         people.put("startedBy", d.startedBy);
         people.put("pausedBy", d.pausedBy);
         people.put("abortedBy", d.abortedBy);
-        // four-eyes approval (issue 42) adds its approvals here: who, when, with what comment
-        r.putArray("approvals");
+        r.set("approvals", approvals(d.id));
         r.set("commands", commands(d.id));
         ManifestRevision revision = d.manifestRevisionId == null ? null : ManifestRevision.findById(d.manifestRevisionId);
         r.set("manifest", manifest(d, revision));
@@ -123,6 +123,19 @@ public class EvidenceBuilder {
     }
 
     /** Every command of the audit listing on the deployment or its runs, in order. */
+    /** Four eyes: the deployment's own timeline (approval asked, given, taken back, refused), who, when, the comment. */
+    private ArrayNode approvals(long id) {
+        ArrayNode out = json.createArrayNode();
+        for (DeploymentEvent e : DeploymentEvent.of(id)) {
+            ObjectNode n = out.addObject();
+            n.put("at", time(e.at));
+            n.put("kind", e.kind.name());
+            n.put("actor", e.actor);
+            n.put("comment", e.comment);
+        }
+        return out;
+    }
+
     private ArrayNode commands(long id) {
         ArrayNode out = json.createArrayNode();
         List<AuditEntry> entries = AuditEntry.list("target = ?1 or target like ?2 order by at, id",

@@ -92,6 +92,16 @@ class ApprovalEndToEndTest {
             assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events").then()
                     .statusCode(200).extract().jsonPath().getList("message", String.class))
                     .anySatisfy(m -> assertThat(m).contains("approved by approver").contains("CHG-7"));
+            // and the evidence record names the approval (issue 42: who approved a release)
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                List<Map<String, Object>> approvals = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/evidence")
+                        .then().statusCode(200).extract().jsonPath().getList("approvals");
+                assertThat(approvals).anySatisfy(a -> {
+                    assertThat(a.get("kind")).isEqualTo("APPROVED");
+                    assertThat(a.get("actor")).isEqualTo("approver");
+                    assertThat(a.get("comment")).isEqualTo("checked against change ticket CHG-7");
+                });
+            });
             List<Map<String, Object>> audit = Api.viewer().get("/qawk/v1/audit?actor=approver").then().statusCode(200)
                     .extract().jsonPath().getList("content");
             assertThat(audit).anySatisfy(e -> {
