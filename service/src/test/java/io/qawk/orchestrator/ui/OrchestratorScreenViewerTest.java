@@ -87,7 +87,9 @@ class OrchestratorScreenViewerTest {
             assertThat(run.findElement(By.cssSelector(".pill")).getText()).isEqualTo("rolled back");
             assertThat(run.findElement(By.cssSelector(".reason")).getText()).contains("3 ran nothing before");
             List<String> drawerButtons = browser.all("#drawer button").stream().map(WebElement::getText).toList();
-            assertThat(drawerButtons).containsExactlyInAnyOrder("Close (Esc)", "Timeline");
+            // downloading the ended deployment's evidence record changes nothing: readers get it too (issue 42)
+            assertThat(drawerButtons).containsExactlyInAnyOrder("Close (Esc)", "Timeline", "Evidence (JSON)",
+                    "Evidence (CSV)");
             browser.screenshot("viewer-drawer");
 
             // and the API refuses what the page does not offer
