@@ -110,10 +110,10 @@ class AuditEndToEndTest {
             fleet.as(() -> as(bob)).firmwareNeedsApp("terminal 2 needs app 2", "watch");
             as(bob).body("""
                     {"name": "upby-2.0", "systemTypeId": %d, "components": [
-                      {"componentType": "terminal", "distributionSetId": %d, "order": 1},
+                      {"componentType": "lane", "distributionSetId": %d, "order": 1},
                       {"componentType": "display", "distributionSetId": %d, "order": 1},
-                      {"componentType": "lane", "distributionSetId": %d, "order": 2}]}
-                    """.formatted(fleet.typeId, fleet.set("term:2"), fleet.set("disp:2"), fleet.set("app:2")))
+                      {"componentType": "terminal", "distributionSetId": %d, "order": 2}]}
+                    """.formatted(fleet.typeId, fleet.set("app:2"), fleet.set("disp:2"), fleet.set("term:2")))
                     .put("/qawk/v1/manifests/" + manifest).then().statusCode(200)
                     .body("updatedBy", org.hamcrest.Matchers.equalTo("bob"));
             Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
