@@ -57,7 +57,7 @@ class RequestReferencesTest {
             "POST /qawk/v1/manifests/import", "Mender YAML: its system type and sets by name, refused when unknown (YamlImportApiTest)");
 
     /** What a case needs of the objects that exist: a system type, a manifest, a distribution set, a channel. */
-    record Ids(long type, long manifest, long set, long channel) {
+    record Ids(long type, long manifest, long set, long channel, long draft) {
     }
 
     /**
@@ -81,6 +81,14 @@ class RequestReferencesTest {
             CASES.put("POST " + path + " fleetId", ids -> new Case("fleetId", path,
                     "{\"name\": \"ref-d\", \"manifestId\": " + ids.manifest() + ", \"fleetId\": %s}"));
         }
+        CASES.put("PUT /qawk/v1/systemdeployments/{id} manifestId", ids -> new Case("manifestId",
+                "/qawk/v1/systemdeployments/" + ids.draft(), deployment));
+        CASES.put("PUT /qawk/v1/systemdeployments/{id} fleetId", ids -> new Case("fleetId",
+                "/qawk/v1/systemdeployments/" + ids.draft(),
+                "{\"name\": \"ref-d\", \"manifestId\": " + ids.manifest() + ", \"fleetId\": %s}"));
+        CASES.put("POST /qawk/v1/manifests/from-census systemTypeId", ids -> new Case("systemTypeId",
+                "/qawk/v1/manifests/from-census", "{\"name\": \"ref-b\", \"systemTypeId\": %s, \"versions\": "
+                + "{\"lane\": [\"ref-app:1\"]}}"));
         String manifest = "{\"name\": \"ref-m2\", \"systemTypeId\": %s, \"components\": [{\"componentType\": \"lane\","
                 + " \"distributionSetId\": %s, \"order\": 1}]}";
         CASES.put("POST /qawk/v1/manifests systemTypeId", ids -> new Case("systemTypeId", "/qawk/v1/manifests",
@@ -110,7 +118,9 @@ class RequestReferencesTest {
         try (LaneFleet fleet = new LaneFleet("ref-").withSetsAndType()) {
             int manifest = fleet.manifest("2.0", "2");
             int channel = fleet.channel("ch", "");
-            Ids ids = new Ids(fleet.typeId, manifest, fleet.set("app:2"), channel);
+            long draft = Api.admin().body("{\"name\": \"ref-draft\", \"manifestId\": " + manifest + "}")
+                    .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().<Integer>path("id");
+            Ids ids = new Ids(fleet.typeId, manifest, fleet.set("app:2"), channel, draft);
             List<String> before = Tables.dump(dataSource, TABLES);
             List<String> wrong = new ArrayList<>();
             CASES.forEach((name, caseOf) -> {
