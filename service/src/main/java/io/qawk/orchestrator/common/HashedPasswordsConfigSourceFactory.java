@@ -40,6 +40,9 @@ public class HashedPasswordsConfigSourceFactory implements ConfigSourceFactory {
             String plain = valueOf(context.getValue(prefix));
             if (hash.isBlank() && !plain.isEmpty()) {
                 props.put("quarkus.security.users.embedded.users." + user, sha512Hex(user + ":" + REALM + ":" + plain));
+            } else if (!hash.isBlank()) {
+                // the approver is optional, so application.properties names no approver user an empty hash would break
+                props.put("quarkus.security.users.embedded.users." + user, hash);
             }
         }
         // above application.properties (250), below system properties and env (300/400): explicit settings win
