@@ -8,6 +8,7 @@ import jakarta.persistence.Enumerated;
 import jakarta.persistence.GeneratedValue;
 import jakarta.persistence.GenerationType;
 import jakarta.persistence.Id;
+import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
 
@@ -89,5 +90,19 @@ public class ChannelRelease extends PanacheEntityBase {
 
     public static Optional<ChannelRelease> current(long channelId) {
         return find("channelId = ?1 and state = ?2 order by id desc", channelId, State.CURRENT).firstResultOptional();
+    }
+
+    /**
+     * The current release locked for the caller's transaction, to be superseded: the release pass storing its
+     * evaluation at the same moment is waited for, not overwritten (that would be a 409 to the one releasing).
+     */
+    public static Optional<ChannelRelease> lockCurrent(long channelId) {
+        return find("channelId = ?1 and state = ?2 order by id desc", channelId, State.CURRENT)
+                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional();
+    }
+
+    /** The release locked for the caller's transaction, read afresh: the release pass's reads before it writes. */
+    public static ChannelRelease lock(long id) {
+        return findById(id, LockModeType.PESSIMISTIC_WRITE);
     }
 }

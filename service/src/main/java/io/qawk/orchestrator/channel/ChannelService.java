@@ -325,7 +325,7 @@ public class ChannelService {
     /** … with the manifest's revision given (promotion: what passed the gate goes on), or frozen now when null. */
     ChannelRelease release(Channel f, DistributionSetRef set, Long manifestId, Long manifestRevisionId, Long promotedFrom,
                          String actor) {
-        ChannelRelease.current(f.id).ifPresent(old -> {
+        ChannelRelease.lockCurrent(f.id).ifPresent(old -> {
             old.state = old.state.to(ChannelRelease.State.SUPERSEDED);
             if (old.deploymentId != null) {
                 deployments.abortIfOpen(old.deploymentId, actor);
@@ -355,7 +355,7 @@ public class ChannelService {
     @Transactional
     public ChannelRelease resume(long channelId, String actor) {
         Channel f = get(channelId);
-        ChannelRelease r = ChannelRelease.current(f.id).orElseThrow(() ->
+        ChannelRelease r = ChannelRelease.lockCurrent(f.id).orElseThrow(() ->
                 new ConflictException("nothing has been released to channel '" + f.name + "'"));
         if (!r.halted) {
             throw new ConflictException("the release of channel '" + f.name + "' is not halted");

@@ -45,7 +45,7 @@ public class ReleaseStore {
     /** The release as the planner sees it, read afresh, with the settings of its channel. */
     @Transactional(Transactional.TxType.MANDATORY)
     public ReleasePlanner.Release planned(long releaseId, Channel channel) {
-        ChannelRelease r = ChannelRelease.findById(releaseId);
+        ChannelRelease r = ChannelRelease.lock(releaseId);
         return new ReleasePlanner.Release(r.halted, r.acceptedFailures, r.completedAt, channel.name, channel.deviceMaxFailed,
                 channel.deviceBatchSize, channel.maxFailed);
     }
@@ -118,7 +118,7 @@ public class ReleaseStore {
 
     @Transactional(Transactional.TxType.MANDATORY)
     public ToEvaluate toEvaluate(long releaseId) {
-        ChannelRelease r = ChannelRelease.findById(releaseId);
+        ChannelRelease r = ChannelRelease.lock(releaseId);
         Channel channel = Channel.findById(r.channelId);
         DeploymentPhase phase = r.deploymentId == null ? null
                 : deployments.brief(r.deploymentId).map(ChannelDeployments.Brief::phase).orElse(null);
@@ -130,7 +130,7 @@ public class ReleaseStore {
     /** Stores the evaluation: the halt, and the completion time set ({@code now}) or cleared. */
     @Transactional(Transactional.TxType.MANDATORY)
     public void save(long releaseId, ReleasePlanner.Evaluation e, Instant now) {
-        ChannelRelease r = ChannelRelease.findById(releaseId);
+        ChannelRelease r = ChannelRelease.lock(releaseId);
         e.halt().ifPresent(h -> halt(releaseId, h));
         if (e.completion() == ReleasePlanner.Completion.COMPLETED) {
             r.completedAt = now;
@@ -143,7 +143,7 @@ public class ReleaseStore {
 
     @Transactional(Transactional.TxType.MANDATORY)
     public void halt(long releaseId, ReleasePlanner.Halt halt) {
-        ChannelRelease r = ChannelRelease.findById(releaseId);
+        ChannelRelease r = ChannelRelease.lock(releaseId);
         r.halted = true;
         r.haltCause = halt.cause();
         r.haltReason = halt.reason();

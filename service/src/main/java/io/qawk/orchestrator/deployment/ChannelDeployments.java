@@ -6,6 +6,7 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import java.util.Collection;
@@ -92,7 +93,8 @@ public class ChannelDeployments {
      */
     @Transactional
     public void abortIfOpen(long deploymentId, String actor) {
-        SystemDeployment d = SystemDeployment.findById(deploymentId);
+        // locked at the first read: a stale read locked later fails on the version another writer moved meanwhile
+        SystemDeployment d = SystemDeployment.findById(deploymentId, LockModeType.PESSIMISTIC_WRITE);
         if (d != null) {
             d.followsChannel = false;
         }
