@@ -11,6 +11,11 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 
 import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -221,6 +226,57 @@ class ApprovalEndToEndTest {
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
                     .until(() -> "COMPLETE".equals(channelView(prod).getString("release.state")));
             assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+        }
+    }
+
+    /**
+     * Two approvers decide the same deployment at the same moment, one approving and one rejecting, five times over:
+     * each time exactly one decision is taken (200) and the other is refused (409 naming the state the first left),
+     * the deployment is in the state of the one taken, and its events hold that one decision only.
+     */
+    @Test
+    void twoApproversDecidingAtTheSameMomentLeaveExactlyOneDecision() throws Exception {
+        try (LaneFleet fleet = new LaneFleet("appr-race-").withSetsAndType()) {
+            requireApproval(fleet);
+            fleet.system("lane-01", "c01");
+            fleet.discovered(1);
+            int manifest = fleet.manifest("2.0", "2");
+            ExecutorService both = Executors.newFixedThreadPool(2);
+            try {
+                for (int round = 0; round < 5; round++) {
+                    int id = create(Api.admin(), fleet, manifest);
+                    CountDownLatch go = new CountDownLatch(1);
+                    Future<io.restassured.response.Response> approve = both.submit(() -> {
+                        go.await();
+                        return Api.approver().body("{\"comment\": \"ok\"}")
+                                .post("/qawk/v1/systemdeployments/" + id + "/approve");
+                    });
+                    Future<io.restassured.response.Response> reject = both.submit(() -> {
+                        go.await();
+                        return Api.lead().body("{\"comment\": \"not today\"}")
+                                .post("/qawk/v1/systemdeployments/" + id + "/reject");
+                    });
+                    go.countDown();
+                    int approved = approve.get(60, TimeUnit.SECONDS).statusCode();
+                    int rejected = reject.get(60, TimeUnit.SECONDS).statusCode();
+                    assertThat(List.of(approved, rejected)).as("round %d", round).containsExactlyInAnyOrder(200, 409);
+
+                    String state = LaneFleet.deployment(id).getString("state");
+                    List<Object> decisions = events(id).stream().map(e -> e.get("type"))
+                            .filter(t -> "APPROVED".equals(t) || "REJECTED".equals(t)).toList();
+                    if (approved == 200) {
+                        assertThat(state).isEqualTo("DRAFT");
+                        assertThat(decisions).containsExactly("APPROVED");
+                        assertThat(reject.get().jsonPath().getString("detail")).contains("is DRAFT");
+                    } else {
+                        assertThat(state).isEqualTo("REJECTED");
+                        assertThat(decisions).containsExactly("REJECTED");
+                        assertThat(approve.get().jsonPath().getString("detail")).contains("is REJECTED");
+                    }
+                }
+            } finally {
+                both.shutdownNow();
+            }
         }
     }
 }
