@@ -122,7 +122,6 @@ public class EvidenceBuilder {
         return n;
     }
 
-    /** Every command of the audit listing on the deployment or its runs, in order. */
     /** Four eyes: the deployment's own timeline (approval asked, given, taken back, refused), who, when, the comment. */
     private ArrayNode approvals(long id) {
         ArrayNode out = json.createArrayNode();
@@ -136,6 +135,7 @@ public class EvidenceBuilder {
         return out;
     }
 
+    /** Every command of the audit listing on the deployment or its runs, in order. */
     private ArrayNode commands(long id) {
         ArrayNode out = json.createArrayNode();
         List<AuditEntry> entries = AuditEntry.list("target = ?1 or target like ?2 order by at, id",

@@ -4,17 +4,13 @@ import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.LaneFleet;
 import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 
@@ -29,26 +25,10 @@ import static org.awaitility.Awaitility.await;
  */
 @QuarkusTest
 @QuarkusTestResource(HawkbitTestResource.class)
-class CensusScreenTest {
+class CensusScreenTest extends ScreenTest {
 
     static final Duration WITHIN = Duration.ofSeconds(120);
     static final String WHY = "app 2 speaks the v2 terminal protocol";
-    static Browser browser;
-
-    @TestHTTPResource("/ui/")
-    URL page;
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @Test
     void aSystemBreakingARuleIsRedOnItsRowAndInItsTypesCensus() {

@@ -3,16 +3,12 @@ package io.qawk.orchestrator.ui;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -24,25 +20,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @QuarkusTest
 @QuarkusTestResource(HawkbitTestResource.class)
-class ChannelRowScreenTest {
+class ChannelRowScreenTest extends ScreenTest {
 
     static final Duration WITHIN = Duration.ofSeconds(120);
-    static Browser browser;
-
-    @TestHTTPResource("/ui/")
-    URL page;
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @Test
     void aChannelRowCountsAndNamesItsProblemDevicesAndSaysWhenTheManifestWasEditedSince() throws Exception {

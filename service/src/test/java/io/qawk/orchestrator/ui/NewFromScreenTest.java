@@ -4,11 +4,8 @@ import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.LaneFleet;
 import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -16,7 +13,6 @@ import org.openqa.selenium.WebElement;
 import org.openqa.selenium.support.ui.Select;
 
 import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -29,25 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @QuarkusTest
 @QuarkusTestResource(HawkbitTestResource.class)
-class NewFromScreenTest {
+class NewFromScreenTest extends ScreenTest {
 
     static final Duration WITHIN = Duration.ofSeconds(60);
-    static Browser browser;
-
-    @TestHTTPResource("/ui/")
-    URL page;
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     private void openPageWith(String css) {
         browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));

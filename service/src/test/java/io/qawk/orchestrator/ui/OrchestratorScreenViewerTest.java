@@ -5,16 +5,12 @@ import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.LaneFleet;
 import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.WebElement;
 
 import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 
@@ -22,26 +18,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /** A viewer's Orchestrator screen: everything to read, nothing to press that would change something. */
 @QuarkusTest
+@ScreenTest.SignedInAs("viewer")
 @QuarkusTestResource(HawkbitTestResource.class)
-class OrchestratorScreenViewerTest {
+class OrchestratorScreenViewerTest extends ScreenTest {
 
     static final Duration WITHIN = Duration.ofSeconds(120);
-    static Browser browser;
-
-    @TestHTTPResource("/ui/")
-    URL page;
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start("viewer", Api.VIEWER_PASSWORD);
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     @Test
     void aViewerSeesEverythingButNoButtonThatChangesSomething() {

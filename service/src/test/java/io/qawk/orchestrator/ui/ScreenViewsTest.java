@@ -4,18 +4,14 @@ import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.LaneFleet;
 import io.quarkus.test.common.QuarkusTestResource;
-import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
 
 import java.net.URI;
-import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -29,25 +25,9 @@ import static org.assertj.core.api.Assertions.assertThat;
  */
 @QuarkusTest
 @QuarkusTestResource(HawkbitTestResource.class)
-class ScreenViewsTest {
+class ScreenViewsTest extends ScreenTest {
 
     static final Duration WITHIN = Duration.ofSeconds(60);
-    static Browser browser;
-
-    @TestHTTPResource("/ui/")
-    URL page;
-
-    @BeforeAll
-    static void startBrowser() {
-        browser = Browser.start("admin", Api.ADMIN_PASSWORD);
-    }
-
-    @AfterAll
-    static void stopBrowser() {
-        if (browser != null) {
-            browser.close();
-        }
-    }
 
     private void openPageWith(String css) {
         browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
