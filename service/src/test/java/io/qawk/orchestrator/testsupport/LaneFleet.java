@@ -11,6 +11,7 @@ import io.restassured.specification.RequestSpecification;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
@@ -210,8 +211,13 @@ public final class LaneFleet implements AutoCloseable {
                 hawkbit.assign(set(set + ":" + version), ids);
             }
         });
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            for (String id : all) {
+        awaitInSync(hawkbit, all, Duration.ofSeconds(60));
+    }
+
+    /** Waits until hawkBit says each of these devices runs what it was assigned ({@code in_sync}). */
+    static void awaitInSync(HawkbitFixtures hawkbit, Collection<String> ids, Duration within) {
+        await().atMost(within).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+            for (String id : ids) {
                 assertThat(hawkbit.updateStatus(id)).as(id).isEqualTo("in_sync");
             }
         });
@@ -219,10 +225,19 @@ public final class LaneFleet implements AutoCloseable {
 
     /** Waits until hawkBit has every device's attributes, then syncs the inventory once. */
     public void discovered(int systems) {
+        awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, admin.get(), viewer.get());
+    }
+
+    /**
+     * Waits until hawkBit has the attributes of all {@code devices} whose type starts with {@code prefix}, syncs the
+     * inventory once, and checks the type has {@code systems} systems.
+     */
+    static void awaitDiscovered(HawkbitFixtures hawkbit, String prefix, int devices, int typeId, int systems,
+                                RequestSpecification admin, RequestSpecification viewer) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(hawkbit.findTargetIds("attribute.device_type==" + prefix + "*")).hasSize(all.size()));
-        admin.get().post("/qawk/v1/inventory/sync").then().statusCode(200);
-        viewer.get().get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
+                assertThat(hawkbit.findTargetIds("attribute.device_type==" + prefix + "*")).hasSize(devices));
+        admin.post("/qawk/v1/inventory/sync").then().statusCode(200);
+        viewer.get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
                 .body("total", org.hamcrest.Matchers.equalTo(systems));
     }
 

@@ -13,9 +13,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
-
 /**
  * Systems of real SWUpdate devices (testkit {@link SwupdateDevices}): each system is a controller ({@code ctrl},
  * set {@code <prefix>app}) and a display ({@code display}, set {@code <prefix>disp}), telling Qawk what they are
@@ -99,20 +96,12 @@ public final class SwupdateFleet implements AutoCloseable {
                 .map(id -> Map.of("id", id)).toList();
         hawkbit.post("/rest/v1/distributionsets/" + set("app:1.0") + "/assignedTargets?offline=true", ctrls);
         hawkbit.post("/rest/v1/distributionsets/" + set("disp:1.0") + "/assignedTargets?offline=true", displays);
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            for (String id : all) {
-                assertThat(hawkbit.updateStatus(id)).as(id).isEqualTo("in_sync");
-            }
-        });
+        LaneFleet.awaitInSync(hawkbit, all, Duration.ofSeconds(30));
     }
 
     /** Waits until hawkBit has every device's attributes (sent by SWUpdate at its start), then syncs once. */
     public void discovered(int systems) {
-        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(hawkbit.findTargetIds("attribute.device_type==" + prefix + "*")).hasSize(all.size()));
-        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
-        Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
-                .body("total", org.hamcrest.Matchers.equalTo(systems));
+        LaneFleet.awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, Api.admin(), Api.viewer());
     }
 
     /** The manifest: the controller at order 1, the display at order 2, each verified by what it reports. */
