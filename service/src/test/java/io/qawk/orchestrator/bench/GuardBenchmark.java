@@ -53,9 +53,9 @@ final class GuardBenchmark {
                     Integer.getInteger("qawk.bench.guard.warm-runs", 3));
         }
 
-        /** After the smoke scale benchmark (its 500 systems): 100 + 100, for the normal test run. */
+        /** After the smoke scale benchmark (its 200 systems): 100 + 100, for the normal test run. */
         static Sizes smoke() {
-            return new Sizes("guard-smoke", 500, 200, 100, 100, 10, 4, 1);
+            return new Sizes("guard-smoke", 200, 200, 100, 100, 10, 4, 1);
         }
 
         int centres() {

@@ -20,7 +20,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 
 /**
- * The scale benchmark, small (2,000 targets / 500 systems, one run), in the normal test run so that it cannot rot.
+ * The scale benchmark, small (800 targets / 200 systems, one run), in the normal test run so that it cannot rot.
  * Checks that the table is produced and the basics are right; no timing goal is asserted.
  */
 @QuarkusTest
@@ -59,7 +59,7 @@ class ScaleBenchmarkSmokeTest {
 
         // the guard (issue 40) on the same fleet: 100 rollouts + 100 filters, its hawkBit requests bounded
         GuardBenchmark.Result g = new GuardBenchmark(ScaleHawkbitResource.current(), guard, GuardBenchmark.Sizes.smoke())
-                .run(true, "after the smoke scale benchmark (2,000 targets / 500 systems)");
+                .run(true, "after the smoke scale benchmark (800 targets / 200 systems)");
         assertThat(g.first().report().error()).isNull();
         assertThat(g.first().report().threats()).as("threats of the work over members").isPositive();
         assertThat(g.first().targetQueries()).as("one target query per rollout/filter")

@@ -36,14 +36,12 @@ import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.HawkbitTarget;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 
 /**
  * The scale double of hawkBit must not lie: its paging, FIQL, assignment, completion and counting, through the real
  * gateway (a Quarkus test, because the gateway's REST client and Fault Tolerance need the Quarkus runtime).
  */
 @QuarkusTest
-@TestProfile(io.qawk.orchestrator.hawkbit.ClientTestProfile.class)
 class ScaleHawkbitTest {
 
     final AtomicLong now = new AtomicLong(1_700_000_000_000L);

@@ -49,7 +49,8 @@ class ChannelEndToEndTest {
         try (LaneFleet fleet = new LaneFleet("fl-both-").withSetsAndType()) {
             fleet.system("lane-01", "c01", "dev").system("lane-02", "c01", "dev")
                     .standalone("kiosk-1", "dev").standalone("kiosk-2", "dev");
-            fleet.devices.setBehaviour(fleet.prefix + "kiosk-2", Behaviour.succeedAfter(Duration.ofSeconds(25)));
+            // kiosk-2 stays under way until the systems' deployment has finished and we let it go
+            fleet.devices.setBehaviour(fleet.prefix + "kiosk-2", Behaviour.hold());
             int dev = fleet.channel("dev", "\"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 0}");
             fleet.discovered(2);
             JsonPath systems = Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems").then()
@@ -68,6 +69,7 @@ class ChannelEndToEndTest {
             assertThat(whileDevicePending.getString("release.systemsSummary")).isEqualTo("2 of 2 systems updated, 0 rolled back");
             assertThat(whileDevicePending.getString("gate.reason")).contains("promotes to no other channel");
 
+            fleet.devices.setBehaviour(fleet.prefix + "kiosk-2", Behaviour.succeed());
             JsonPath done = awaitRelease(dev, "COMPLETE");
             assertThat(done.getString("release.devicesSummary"))
                     .isEqualTo("2 of 2 devices on " + fleet.prefix + "solo:2, 0 failed");
@@ -81,7 +83,7 @@ class ChannelEndToEndTest {
     void promotionCarriesTheManifestUnlessToldNotToAndTheGateWaitsForTheSystems() {
         try (LaneFleet fleet = new LaneFleet("fl-promo-").withSetsAndType()) {
             fleet.system("lane-01", "c01", "dev").system("lane-02", "c01", "beta").system("lane-03", "c01", "prod");
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
+            fleet.behaviour("lane-01", "lane", Behaviour.hold()); // dev's release is under way until we let it go
             int prod = fleet.channel("prod", "");
             int beta = fleet.channel("beta", "\"promotesTo\": " + prod);
             int dev = fleet.channel("dev", "\"promotesTo\": " + beta);
@@ -93,6 +95,7 @@ class ChannelEndToEndTest {
             Api.admin().body("{}").post("/qawk/v1/fleets/" + dev + "/promote").then().statusCode(409)
                     .contentType("application/problem+json")
                     .body("detail", containsString("has not reached every device and system"));
+            fleet.behaviour("lane-01", "lane", Behaviour.succeed());
             awaitRelease(dev, "COMPLETE");
 
             Api.admin().body("{}").post("/qawk/v1/fleets/" + dev + "/promote").then().statusCode(200)
@@ -153,7 +156,7 @@ class ChannelEndToEndTest {
         try (LaneFleet fleet = new LaneFleet("fl-move-").withSetsAndType()) {
             fleet.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod")
                     .system("lane-03", "c02", "elsewhere");
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            fleet.behaviour("lane-01", "lane", Behaviour.hold()); // lane-02 waits for its slot until we let lane-01 go
             int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1}");
             fleet.discovered(3);
             release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
@@ -164,6 +167,7 @@ class ChannelEndToEndTest {
             fleet.move("lane-02", "elsewhere");
             sync();
             await().atMost(WITHIN).until(() -> "GIVEN_UP".equals(runs(deployment).getString("find { it.system == 'lane-02' }.state")));
+            fleet.behaviour("lane-01", "lane", Behaviour.succeed());
             LaneFleet.awaitState(deployment, "FINISHED", WITHIN);
             awaitRelease(prod, "COMPLETE");
             assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "lane"))).isEmpty();

@@ -51,19 +51,24 @@ class OneDriverEndToEndTest {
     }
 
     /**
-     * Channels prod and beta; lane-01 (slow) and lane-02 (in {@code centre}) in prod, released with maxParallel 1:
-     * returns the deployment once lane-01 is under way and lane-02 waits for its slot.
+     * Channels prod and beta; lane-01 (held until {@link #letGo}) and lane-02 (in {@code centre}) in prod, released
+     * with maxParallel 1: returns the deployment once lane-01 is under way and lane-02 waits for its slot.
      */
     private static int releaseToProdWhileASecondSystemWaits(LaneFleet fleet, String centre) {
         fleet.system("lane-01", "c01", "prod").system("lane-02", centre, "prod");
         int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
         fleet.channel("beta", "");
         fleet.discovered(2);
-        fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
+        fleet.behaviour("lane-01", "lane", Behaviour.hold());
         release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
         int d = channelView(prod).getInt("release.deploymentId");
         awaitRun(d, "lane-01", "RUNNING");
         return d;
+    }
+
+    /** A held device finishes now: what had to happen while it was under way has been seen. */
+    private static void letGo(LaneFleet fleet, String system, String role) {
+        fleet.behaviour(system, role, Behaviour.succeed());
     }
 
     private static void assertNoCancel(LaneFleet fleet, String system) {
@@ -86,7 +91,7 @@ class OneDriverEndToEndTest {
             fleet.system("lane-01", "c01");
             fleet.discovered(1);
             fleet.preinstall("1");
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            fleet.behaviour("lane-01", "term-a", Behaviour.hold());
             int to2 = fleet.manifest("2.0", "2");
             int back1 = fleet.manifest("1.0", "1");
 
@@ -100,6 +105,7 @@ class OneDriverEndToEndTest {
             assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + second + "/plan").then().statusCode(200)
                     .extract().jsonPath().getString("systems[0].waiting")).isEqualTo(waiting);
 
+            letGo(fleet, "lane-01", "term-a");
             awaitState(first, "FINISHED", WITHIN);
             awaitState(second, "FINISHED", WITHIN);
             assertThat(run(first, "lane-01", "state")).isEqualTo("SUCCEEDED");
@@ -126,7 +132,7 @@ class OneDriverEndToEndTest {
             fleet.system("lane-01", "c01");
             fleet.discovered(1);
             fleet.preinstall("1");
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            fleet.behaviour("lane-01", "term-a", Behaviour.hold());
             // a second type sees every lane computer of a centre as one "centre system"
             int centreType = Api.admin().body("""
                     {"name": "%1$scentre", "systemKey": "attribute.centerid",
@@ -145,6 +151,7 @@ class OneDriverEndToEndTest {
             await().atMost(WITHIN).until(() -> ("waiting for deployment \"" + fleet.prefix + "deployment\" (#" + lanes
                     + ") to finish with this system").equals(run(centre, "c01", "reason")));
 
+            letGo(fleet, "lane-01", "term-a");
             awaitState(lanes, "FINISHED", WITHIN);
             awaitState(centre, "FINISHED", WITHIN);
             assertThat(run(lanes, "lane-01", "state")).isEqualTo("SUCCEEDED");
@@ -165,7 +172,7 @@ class OneDriverEndToEndTest {
             int dev = fleet.channel("dev", "\"promotesTo\": " + beta);
             fleet.discovered(2);
             fleet.preinstall("1");
-            fleet.behaviour("lane-02", "display", Behaviour.succeedAfter(Duration.ofSeconds(8)));
+            fleet.behaviour("lane-02", "display", Behaviour.hold());
             int to2 = fleet.manifest("2.0", "2");
             int back1 = fleet.manifest("1.0", "1");
 
@@ -179,6 +186,7 @@ class OneDriverEndToEndTest {
             assertThat(fresh).isNotEqualTo(old);
 
             await().atMost(WITHIN).until(() -> String.valueOf(run(fresh, "lane-02", "reason")).startsWith("waiting for deployment"));
+            letGo(fleet, "lane-02", "display");
             awaitState(fresh, "FINISHED", WITHIN);
             assertThat(run(old, "lane-02", "state")).isEqualTo("SUCCEEDED");
             assertThat(run(fresh, "lane-02", "state")).isEqualTo("SUCCEEDED");
@@ -194,6 +202,8 @@ class OneDriverEndToEndTest {
 
             fleet.move("lane-02", "beta", "term-b");
             sync();
+            // mixed while it waited for its slot; once the slot is free, the engine says why it does not start it
+            letGo(fleet, "lane-01", "lane");
             await().atMost(WITHIN).until(() -> ("mixed: " + fleet.id("lane-02", "term-b") + " is in " + fleet.prefix + "beta")
                     .equals(run(d, "lane-02", "reason")));
             awaitRun(d, "lane-01", "SUCCEEDED");
@@ -218,6 +228,7 @@ class OneDriverEndToEndTest {
             fleet.move("lane-02", "beta");
             sync();
             awaitRun(d, "lane-02", "GIVEN_UP");
+            letGo(fleet, "lane-01", "lane");
             fleet.move("lane-02", "prod");
             sync();
             awaitState(d, "FINISHED", WITHIN);
@@ -231,7 +242,7 @@ class OneDriverEndToEndTest {
         try (LaneFleet fleet = new LaneFleet("one-gone-").withSetsAndType()) {
             fleet.system("lane-01", "c01").system("lane-02", "c01");
             fleet.discovered(2);
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(6)));
+            fleet.behaviour("lane-01", "lane", Behaviour.hold());
             int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1");
             awaitRun(d, "lane-01", "RUNNING");
             for (String role : ROLES) {
@@ -240,6 +251,7 @@ class OneDriverEndToEndTest {
             await().atMost(WITHIN).untilAsserted(() -> assertThat(fleet.hawkbit.findTargetIds(
                     "attribute.device_type==" + fleet.prefix + "retired")).hasSize(4));
             sync();
+            letGo(fleet, "lane-01", "lane");
 
             JsonPath done = awaitState(d, "FINISHED", WITHIN);
             assertThat(run(d, "lane-02", "state")).isEqualTo("GIVEN_UP");
@@ -252,9 +264,9 @@ class OneDriverEndToEndTest {
     void aReleaseHaltedByItsStandaloneDevicesStartsNoNewSystemUntilResumedButTakesOneAgain() {
         try (LaneFleet fleet = new LaneFleet("one-halt-").withSetsAndType()) {
             fleet.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod").standalone("kiosk-1", "prod");
-            // the kiosk fails once lane-01 is under way, and lane-01 fails slowly: the release halts in between
+            // the kiosk fails once lane-01 is under way, and lane-01 fails only after that: the release halts in between
             fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.failAfter(Duration.ofSeconds(4)));
-            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")).withDelay(Duration.ofSeconds(15)));
+            fleet.behaviour("lane-01", "display", Behaviour.hold());
             int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1}");
             fleet.discovered(2);
             long solo = fleet.hawkbit.createDistributionSet(fleet.prefix + "solo", "2");
@@ -264,6 +276,7 @@ class OneDriverEndToEndTest {
             awaitRun(d, "lane-01", "RUNNING");
             await().atMost(WITHIN).until(() -> "HALTED".equals(channelView(prod).getString("release.state")));
             assertThat(run(d, "lane-01", "state")).as("halted before its only system under way ended").isEqualTo("RUNNING");
+            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")));
             awaitRun(d, "lane-01", "ROLLED_BACK");
             staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
             assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "lane"))).isEmpty();

@@ -67,7 +67,7 @@ class OverlapsEndToEndTest {
             fleet.system("lane-01", "c01", "beta").system("lane-02", "c01", "prod");
             int beta = fleet.channel("beta", "\"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 0}");
             fleet.discovered(2);
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(60)));
+            fleet.behaviour("lane-01", "term-a", Behaviour.hold()); // keeps lane-01 under way until we let it go
             int manifest = fleet.manifest("2.0", "2");
             release(beta, "{\"manifestId\": " + manifest + "}");
             int betaDeployment = channelView(beta).getInt("release.deploymentId");
@@ -109,6 +109,7 @@ class OverlapsEndToEndTest {
             assertThat(plan(betaDeployment).getList("overlaps")).isEmpty();
 
             // once beta's deployment is done with lane-01, nobody else drives it
+            fleet.behaviour("lane-01", "term-a", Behaviour.succeed());
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 assertThat(plan(prodDeployment).getList("overlaps")).isEmpty();
                 assertThat(channelView(prod).getList("overlaps")).isEmpty();

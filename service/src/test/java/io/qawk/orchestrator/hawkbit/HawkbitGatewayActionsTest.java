@@ -18,10 +18,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 
 @QuarkusTest
-@TestProfile(ClientTestProfile.class)
 class HawkbitGatewayActionsTest extends WireMockHawkbit {
 
     @Test

@@ -23,10 +23,8 @@ import org.junit.jupiter.api.Test;
 import io.qawk.orchestrator.hawkbit.HawkbitConfig.AssignmentType;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 
 @QuarkusTest
-@TestProfile(ClientTestProfile.class)
 class HawkbitGatewayAssignTest extends WireMockHawkbit {
 
     private static final String ASSIGN_URL = "/rest/v1/distributionsets/42/assignedTargets";

@@ -25,10 +25,8 @@ import io.micrometer.prometheus.PrometheusConfig;
 import io.micrometer.prometheus.PrometheusMeterRegistry;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 
 @QuarkusTest
-@TestProfile(ClientTestProfile.class)
 class HawkbitGatewayFaultsTest extends WireMockHawkbit {
 
     private static final String ENCODED_CREDENTIALS = Base64.getEncoder()

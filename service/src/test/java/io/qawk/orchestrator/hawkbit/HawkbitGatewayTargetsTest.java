@@ -23,10 +23,8 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 
 @QuarkusTest
-@TestProfile(ClientTestProfile.class)
 class HawkbitGatewayTargetsTest extends WireMockHawkbit {
 
     @Test

@@ -12,11 +12,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.Test;
 
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.TestProfile;
 
 /** Retry, backoff and breaker of every hawkBit call (SmallRye Fault Tolerance's guards, as {@link HawkbitGuard} sets them up). */
 @QuarkusTest
-@TestProfile(ClientTestProfile.class)
 class HawkbitGuardTest {
 
     private static HawkbitGuard guard(int retries, int threshold, Duration breakerDelay) {

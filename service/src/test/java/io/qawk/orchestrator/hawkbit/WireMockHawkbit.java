@@ -18,8 +18,10 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 
 /**
  * Base of the gateway tests: a WireMock "hawkBit" on 127.0.0.1 and a dynamic port, reset before each test. The
- * subclasses are {@code @QuarkusTest}s with {@link ClientTestProfile}: the REST client and Fault Tolerance need the
- * Quarkus runtime, the gateways themselves are built here, each with the settings its test needs.
+ * subclasses are {@code @QuarkusTest}s of the default test profile: the REST client and Fault Tolerance need the
+ * Quarkus runtime, the gateways themselves are built here, each with the settings its test needs. The application's
+ * own gateway, engine and meter registry are not involved (each test builds its gateways and a registry of its own),
+ * so they share the running application of the other tests instead of restarting Quarkus into a profile of their own.
  */
 abstract class WireMockHawkbit {
 

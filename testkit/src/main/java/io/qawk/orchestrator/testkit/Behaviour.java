@@ -12,6 +12,9 @@ import java.util.Set;
  * <li>{@link Mode#FAIL}: reports {@code proceeding}, then after the delay {@code closed/failure}.</li>
  * <li>{@link Mode#SILENT}: offline: stops polling entirely (no DDI request at all) until set to another behaviour;
  * a deployment it had started is not finished (it is re-run after the device comes back).</li>
+ * <li>{@link Mode#HOLD}: online (polls, sends attributes, reports {@code proceeding}) but finishes no deployment until
+ * set to another behaviour; a held deployment then finishes within a moment, as that behaviour says. For a device that
+ * must stay under way until a test has seen what it needs, instead of a long {@link #succeedAfter(Duration)}.</li>
  * <li>{@link Mode#FAIL_FOR_SETS}: fails deployments of the given distribution sets (matched by hawkBit id
  * <em>or</em> by {@code "name:version"}), succeeds for every other set.</li>
  * </ul>
@@ -19,7 +22,7 @@ import java.util.Set;
  */
 public record Behaviour(Mode mode, Duration delay, Set<Long> failSetIds, Set<String> failSetNameVersions) {
 
-    public enum Mode { SUCCEED, FAIL, SILENT, FAIL_FOR_SETS }
+    public enum Mode { SUCCEED, FAIL, SILENT, HOLD, FAIL_FOR_SETS }
 
     public static final Duration DEFAULT_DELAY = Duration.ofSeconds(1);
 
@@ -53,6 +56,11 @@ public record Behaviour(Mode mode, Duration delay, Set<Long> failSetIds, Set<Str
         return new Behaviour(Mode.SILENT, DEFAULT_DELAY, null, null);
     }
 
+    /** Online but finishing nothing until the behaviour changes (see {@link Mode#HOLD}). */
+    public static Behaviour hold() {
+        return new Behaviour(Mode.HOLD, DEFAULT_DELAY, null, null);
+    }
+
     /** Fails only for the distribution set with this hawkBit id. */
     public static Behaviour failFor(long distributionSetId) {
         return new Behaviour(Mode.FAIL_FOR_SETS, DEFAULT_DELAY, Set.of(distributionSetId), null);
@@ -71,7 +79,7 @@ public record Behaviour(Mode mode, Duration delay, Set<Long> failSetIds, Set<Str
     public boolean failsFor(Long setId, String name, String version) {
         return switch (mode) {
             case FAIL -> true;
-            case SUCCEED, SILENT -> false;
+            case SUCCEED, SILENT, HOLD -> false;
             case FAIL_FOR_SETS -> (setId != null && failSetIds.contains(setId))
                     || (name != null && version != null && failSetNameVersions.contains(key(name, version)));
         };

@@ -49,7 +49,9 @@ import org.jboss.logging.Logger;
  * {@code GET /rest/v1/distributionsets/{id}} → name/version, cached), sends {@code proceeding} feedback, and after the
  * behaviour's delay {@code closed} with {@code success} or {@code failure} per its {@link Behaviour};</li>
  * <li>confirms {@code cancelAction}s (GET, then {@code closed/success} feedback);</li>
- * <li>when {@link Behaviour#silent()}: sends nothing at all until its behaviour changes.</li>
+ * <li>when {@link Behaviour#silent()}: sends nothing at all until its behaviour changes;</li>
+ * <li>when {@link Behaviour#hold()}: polls and reports {@code proceeding}, but closes no action until its behaviour
+ * changes.</li>
  * </ul>
  * Per-device records of what happened are available from {@link #history(String)}.
  */
@@ -59,6 +61,8 @@ public final class DeviceSimulator implements AutoCloseable {
     private static final SecureRandom RANDOM = new SecureRandom();
     private static final int CREATE_CHUNK = 250;
     private static final Duration ERROR_BACKOFF = Duration.ofSeconds(2);
+    /** How often a held deployment ({@link Behaviour#hold()}) looks whether its device was let go. */
+    private static final Duration HOLD_CHECK = Duration.ofMillis(250);
 
     private final String baseUrl;
     private final String tenant;
@@ -456,6 +460,14 @@ public final class DeviceSimulator implements AutoCloseable {
             if (b.mode() == Behaviour.Mode.SILENT) {
                 d.history.put(aid, rec.with(ActionRecord.Outcome.ABANDONED, null, "device went silent"));
                 d.handled.remove(aid); // re-run once it is back
+                return;
+            }
+            if (b.mode() == Behaviour.Mode.HOLD) {
+                try {
+                    scheduler.schedule(() -> finishDeployment(d, aid), HOLD_CHECK.toMillis(), TimeUnit.MILLISECONDS);
+                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    // closed
+                }
                 return;
             }
         }

@@ -281,6 +281,33 @@ class DeviceSimulatorTest {
     }
 
     @Test
+    void heldDeviceStaysUnderWayOnlineUntilItIsLetGo(TestInfo info) {
+        String prefix = prefix(info);
+        List<DeviceSpec> specs = devices(prefix, 1);
+        String id = specs.get(0).controllerId();
+        sim.addDevices(List.of(specs.get(0).withBehaviour(Behaviour.hold())));
+        long ds = fixtures.createDistributionSet(prefix + "app", "1.0");
+        long aid = actionIdOf(fixtures.assign(ds, List.of(id)), 0);
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(200)).untilAsserted(() -> {
+            assertThat(sim.history(id)).hasSize(1);
+            assertThat(sim.history(id).get(0).distributionSetId()).isEqualTo(ds); // proceeding sent after lookup
+        });
+        long polls = sim.pollCount(id);
+        // longer than a succeed's default delay: still running, in hawkBit too, and the device goes on polling
+        await().during(Duration.ofSeconds(4)).atMost(Duration.ofSeconds(8)).pollInterval(Duration.ofMillis(500))
+                .until(() -> sim.history(id).get(0).outcome() == ActionRecord.Outcome.RUNNING
+                        && !"finished".equals(fixtures.action(id, aid).path("status").asText()));
+        assertThat(fixtures.installedDs(id)).isEmpty();
+        await().atMost(DEADLINE).until(() -> sim.pollCount(id) > polls);
+
+        sim.setBehaviour(id, Behaviour.succeed());
+        await().atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertThat(fixtures.installedDsId(id)).contains(ds));
+        assertThat(sim.history(id)).extracting(ActionRecord::actionId, ActionRecord::outcome)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple(aid, ActionRecord.Outcome.SUCCESS));
+    }
+
+    @Test
     void canceledActionIsConfirmed(TestInfo info) {
         String prefix = prefix(info);
         List<DeviceSpec> specs = devices(prefix, 1);
