@@ -9,7 +9,6 @@ import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
-import io.qawk.orchestrator.deployment.plan.Verification;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitException;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
@@ -218,11 +217,9 @@ public class DeploymentEngine {
                 unobserved.forget(deploymentId);
                 return true;
             }
-            Instant askedAt = clock.instant();
-            Observation seen = observe(snap, askedAt);
-            snap = unobserved.observed(seen.snapshot(), askedAt);
-            seen = words(seen, snap);
-            Outbox outbox = planAndSave(snap, seen);
+            Observation seen = observe(snap);
+            snap = seen.snapshot();
+            Outbox outbox = planAndSave(seen);
             outbox.addAll(photographAndStart(snap));
             Instant sending = clock.instant();
             sender.send(outbox);
@@ -231,41 +228,52 @@ public class DeploymentEngine {
             store.refreshPhase(deploymentId);
             // devices sent to, waiting for hawkBit's answer or for their verification: the next pass comes soon
             due |= snap.phase() != DeploymentPhase.PAUSED && (!snap.inFlight().isEmpty() || !outbox.isEmpty()
-                    || !seen.verified().isEmpty() || !seen.snapshot().intents().isEmpty());
+                    || !seen.observed().verified().isEmpty() || !seen.snapshot().intents().isEmpty());
             return true;
         }
     }
 
     /**
-     * What hawkBit says of a deployment, as of {@code at}, when its questions were sent (an answer that comes late is
-     * as old as its question): its devices in flight ({@code outcomes}, with those that left their system), whether
-     * those waiting to verify match their queries ({@code verified}; {@code refused}: those whose query hawkBit
-     * refused, with why), and the health of its soaking systems; {@code waited}: how long the answers took. And the
-     * words the planner needs: for devices taken over, the set someone else gave them ({@code takenBy}); for devices
-     * about to fail verification, what they report instead ({@code reports}).
+     * What the step "observe" gathered of a deployment, as of {@code at}, when its questions were sent (an answer that
+     * comes late is as old as its question), with time nobody observed accounted for in {@code snapshot}: everything
+     * the planner is to know of hawkBit ({@code observed}: the devices in flight, with those that left their system,
+     * the sets of devices taken over, the verifications and what devices about to fail theirs report instead), the
+     * health of soaking systems by run ({@code verdicts}); {@code refused}: devices whose verification query hawkBit
+     * refused, with why; {@code waited}: how long the answers took.
      */
-    record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, Map<String, Outcome> outcomes,
-                       Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts,
-                       Map<String, String> takenBy, Map<String, String> reports) {
+    record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, RunPlanner.Observed observed,
+                       Map<String, String> refused, Map<Long, Health> verdicts) {
+    }
+
+    /**
+     * The step "observe": every question of the pass asked of hawkBit (recovering intents, the devices in flight,
+     * verifications, soaking systems' health, then the words the planner needs), so that planning asks nothing.
+     */
+    private Observation observe(RunStore.Snapshot loaded) {
+        Instant askedAt = clock.instant();
+        Observation seen = ask(loaded, askedAt);
+        return words(seen, unobserved.observed(seen.snapshot(), askedAt));
     }
 
     /**
      * The last of the step "observe", once time nobody observed is accounted for ({@code snap}): the words the planner
-     * needs, asked of hawkBit, so that the plan step asks it nothing; hawkBit away here leaves a report out, or fails
-     * the pass for a set taken over, as it did when the plan step asked.
+     * needs, for devices taken over the set someone else gave them, for devices about to fail verification what they
+     * report instead; hawkBit away here leaves a report out, or fails the pass for a set taken over.
      */
     private Observation words(Observation seen, RunStore.Snapshot snap) {
-        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
+        RunPlanner.Observed o = seen.observed();
+        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, o.verified(), seen.refused().keySet()));
         reports.putAll(seen.refused());
-        return new Observation(seen.snapshot(), seen.at(), seen.waited(), seen.outcomes(), seen.verified(),
-                seen.refused(), seen.verdicts(), takenBy(seen.outcomes()), reports);
+        return new Observation(snap, seen.at(), seen.waited(),
+                new RunPlanner.Observed(o.outcomes(), takenBy(o.outcomes()), o.verified(), reports, null),
+                seen.refused(), seen.verdicts());
     }
 
     /**
-     * The steps "recover intents" and "observe": both ask hawkBit, and hawkBit away fails the pass as a whole (so no
+     * Recovering intents and asking for news: both ask hawkBit, and hawkBit away fails the pass as a whole (so no
      * device is judged on a missing answer), the deployment marked unobserved from its last observation.
      */
-    private Observation observe(RunStore.Snapshot loaded, Instant askedAt) {
+    private Observation ask(RunStore.Snapshot loaded, Instant askedAt) {
         try {
             RunStore.Snapshot snap = intents.recover(loaded);
             Map<String, Outcome> outcomes = new HashMap<>(observer.observe(snap.inFlight()));
@@ -275,8 +283,8 @@ public class DeploymentEngine {
             for (String left : snap.leftTheirSystem()) {
                 outcomes.put(left, Outcome.LEFT);
             }
-            return new Observation(snap, askedAt, Duration.between(askedAt, clock.instant()), outcomes, verified,
-                    refused, verdicts, Map.of(), Map.of());
+            return new Observation(snap, askedAt, Duration.between(askedAt, clock.instant()),
+                    new RunPlanner.Observed(outcomes, Map.of(), verified, Map.of(), null), refused, verdicts);
         } catch (HawkbitException away) {
             unobserved.notObserved(loaded.deploymentId(),
                     away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");
@@ -289,11 +297,9 @@ public class DeploymentEngine {
      * hundred runs per transaction, intent first (devices to be sent are stored as assigning). Runs that only wait
      * for devices still at it, with no news, are skipped.
      */
-    private Outbox planAndSave(RunStore.Snapshot snap, Observation seen) {
-        Map<String, Outcome> outcomes = seen.outcomes();
-        Map<String, String> takenBy = seen.takenBy();
-        Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), seen.reports(),
-                null);
+    private Outbox planAndSave(Observation seen) {
+        RunStore.Snapshot snap = seen.snapshot();
+        Map<String, Outcome> outcomes = seen.observed().outcomes();
         // a device can only time out on an answer to a question asked after its deadline
         Instant now = seen.at();
         List<Long> toPlan = new ArrayList<>();
@@ -307,8 +313,8 @@ public class DeploymentEngine {
         }
         Outbox outbox = new Outbox();
         for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
-            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, outcomes, takenBy, snap.orderTimeout(),
-                    verification, seen.verdicts()));
+            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), settings(snap),
+                    seen.verdicts()));
         }
         return outbox;
     }
@@ -322,13 +328,12 @@ public class DeploymentEngine {
         long deploymentId = snap.deploymentId();
         Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
         Outbox outbox = new Outbox();
-        Verification none = new Verification(snap.verifyTimeout(), snap.soak(), Map.of(), Map.of(), null);
         for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
             Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {
-                outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(), Map.of(), Map.of(),
-                        snap.orderTimeout(), none, Map.of()));
+                outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(),
+                        RunPlanner.Observed.NOTHING, settings(snap), Map.of()));
             } catch (RuntimeException e) {
                 if (!anotherDriverWon(e)) {
                     throw e;
@@ -347,21 +352,26 @@ public class DeploymentEngine {
      * decision stored (intent first: devices to be sent are stored as assigning); returns the assignments to send
      * after the commit.
      */
-    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, Map<String, Outcome> outcomes,
-                               Map<String, String> takenBy, Duration timeout, Verification verification,
-                               Map<Long, Health> verdicts) {
+    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, RunPlanner.Observed observed,
+                               RunPlanner.Settings settings, Map<Long, Health> verdicts) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Outbox out = new Outbox();
             for (RunStore.ToPlan planned : load.get()) {
                 SystemRun run = planned.run();
                 RunState before = run.state;
-                RunPlanner.Decision decision = RunPlanner.plan(planned.input(outcomes, takenBy, now, timeout,
-                        verification, verdicts));
+                Health verdict = verdicts.get(run.id);
+                RunPlanner.Decision decision = RunPlanner.plan(new RunPlanner.Input(planned.planned(),
+                        verdict == null ? observed : observed.withHealth(verdict), settings, now));
                 out.add(run.id, store.save(planned, decision, now));
                 metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());
             }
             return out;
         });
+    }
+
+    /** The deployment's settings the planner keeps to. */
+    private static RunPlanner.Settings settings(RunStore.Snapshot snap) {
+        return new RunPlanner.Settings(snap.orderTimeout(), snap.verifyTimeout(), snap.soak());
     }
 
     /**

@@ -10,13 +10,10 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
-import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
-import io.qawk.orchestrator.deployment.plan.Verification;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.pass.DeviceObserver;
-import io.qawk.orchestrator.pass.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -134,13 +131,9 @@ public class RunStore {
     /** A run locked for this transaction with its devices, as the planner is to see it. */
     public record ToPlan(SystemRun run, List<RunDevice> devices) {
 
-        /** What the planner decides this run from; {@code health}: the verdicts of soaking runs by run id. */
-        public RunPlanner.Input input(Map<String, Outcome> outcomes, Map<String, String> takenBy, Instant now, Duration timeout,
-                               Verification verification, Map<Long, Health> health) {
-            Health verdict = health.get(run.id);
-            return new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder, run.rollbackCause,
-                    run.rollbackReason, devices.stream().map(RunPlanner.Device::of).toList(), outcomes, now, timeout, takenBy,
-                    run.soakStartedAt, run.soakEndsAt, verdict == null ? verification : verification.withHealth(verdict));
+        /** The run as the planner sees it. */
+        public RunPlanner.Run planned() {
+            return RunPlanner.Run.of(run, devices);
         }
 
         /**
