@@ -9,6 +9,7 @@ import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
+import io.qawk.orchestrator.deployment.plan.StartRules;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitException;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
@@ -392,7 +393,7 @@ public class DeploymentEngine {
             if (candidates.isEmpty() || slots == 0) {
                 return List.<Long>of();
             }
-            Map<SystemRun, StartGate.Verdict> held = gate.holdBack(d, candidates, slots);
+            Map<SystemRun, StartRules.Verdict> held = gate.holdBack(d, candidates, slots);
             Map<Long, String> reasons = new HashMap<>();
             List<RunScheduler.Hold> holds = new ArrayList<>();
             held.forEach((run, verdict) -> {
