@@ -11,10 +11,7 @@ import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.StartRules;
 import io.qawk.orchestrator.deployment.store.RunStore;
-import io.qawk.orchestrator.hawkbit.HawkbitException;
-import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
-import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
 import io.qawk.orchestrator.pass.DeviceObserver;
 import io.qawk.orchestrator.pass.EngineConfig;
@@ -43,17 +40,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
  * The thin loop around {@link RunPlanner}. A pass of one deployment, under its Postgres lock, is an ordered list of
- * steps, each of which completes or leaves the rest to the next pass: load what to follow; recover unconfirmed
- * intents ({@link IntentRecoverer}); observe hawkBit (devices in flight, verifications, soaking systems' health);
- * account for time nobody could observe ({@link UnobservedTime}); plan each run with news and store its decision;
- * photograph the systems the scheduler starts and store their photographs; send the stored intents and record
- * hawkBit's answers ({@link AssignmentSender}). Every step can be repeated after a crash. When passes come is
+ * steps, each of which completes or leaves the rest to the next pass: load what to follow ({@link RunStore}); observe
+ * ({@link PassObserver}: every question to hawkBit, unconfirmed intents recovered, time nobody could observe accounted
+ * for); plan each run with news ({@link RunPlanner}, pure) and store its decision; photograph the systems the
+ * scheduler starts and store their photographs; send the stored intents and record hawkBit's answers
+ * ({@link AssignmentSender}). Every step can be repeated after a crash. When passes come is
  * {@link PassLoop}'s; this class starts it, wakes it after commands and tells it whether devices are due.
  * <p>One class: the steps of a pass, read top to bottom in the order they run; each is a short method or a bean.
  */
@@ -63,10 +59,7 @@ public class DeploymentEngine {
     private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
 
     @Inject
-    HawkbitGateway hawkbit;
-
-    @Inject
-    DeviceObserver observer;
+    PassObserver observer;
 
     @Inject
     Photographer photographer;
@@ -76,9 +69,6 @@ public class DeploymentEngine {
 
     @Inject
     StartGate gate;
-
-    @Inject
-    IntentRecoverer intents;
 
     @Inject
     UnobservedTime unobserved;
@@ -97,12 +87,6 @@ public class DeploymentEngine {
 
     @Inject
     EngineMetrics metrics;
-
-    @Inject
-    DeviceVerifier verifier;
-
-    @Inject
-    SystemHealth health;
 
     @Inject
     HawkbitNotConfigured notConfigured;
@@ -218,7 +202,7 @@ public class DeploymentEngine {
                 unobserved.forget(deploymentId);
                 return true;
             }
-            Observation seen = observe(snap);
+            PassObserver.Observation seen = observer.gather(snap);
             snap = seen.snapshot();
             Outbox outbox = planAndSave(seen);
             outbox.addAll(photographAndStart(snap));
@@ -235,70 +219,11 @@ public class DeploymentEngine {
     }
 
     /**
-     * What the step "observe" gathered of a deployment, as of {@code at}, when its questions were sent (an answer that
-     * comes late is as old as its question), with time nobody observed accounted for in {@code snapshot}: everything
-     * the planner is to know of hawkBit ({@code observed}: the devices in flight, with those that left their system,
-     * the sets of devices taken over, the verifications and what devices about to fail theirs report instead), the
-     * health of soaking systems by run ({@code verdicts}); {@code refused}: devices whose verification query hawkBit
-     * refused, with why; {@code waited}: how long the answers took.
-     */
-    record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, RunPlanner.Observed observed,
-                       Map<String, String> refused, Map<Long, Health> verdicts) {
-    }
-
-    /**
-     * The step "observe": every question of the pass asked of hawkBit (recovering intents, the devices in flight,
-     * verifications, soaking systems' health, then the words the planner needs), so that planning asks nothing.
-     */
-    private Observation observe(RunStore.Snapshot loaded) {
-        Instant askedAt = clock.instant();
-        Observation seen = ask(loaded, askedAt);
-        return words(seen, unobserved.observed(seen.snapshot(), askedAt));
-    }
-
-    /**
-     * The last of the step "observe", once time nobody observed is accounted for ({@code snap}): the words the planner
-     * needs, for devices taken over the set someone else gave them, for devices about to fail verification what they
-     * report instead; hawkBit away here leaves a report out, or fails the pass for a set taken over.
-     */
-    private Observation words(Observation seen, RunStore.Snapshot snap) {
-        RunPlanner.Observed o = seen.observed();
-        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, o.verified(), seen.refused().keySet()));
-        reports.putAll(seen.refused());
-        return new Observation(snap, seen.at(), seen.waited(),
-                new RunPlanner.Observed(o.outcomes(), takenBy(o.outcomes()), o.verified(), reports, null),
-                seen.refused(), seen.verdicts());
-    }
-
-    /**
-     * Recovering intents and asking for news: both ask hawkBit, and hawkBit away fails the pass as a whole (so no
-     * device is judged on a missing answer), the deployment marked unobserved from its last observation.
-     */
-    private Observation ask(RunStore.Snapshot loaded, Instant askedAt) {
-        try {
-            RunStore.Snapshot snap = intents.recover(loaded);
-            Map<String, Outcome> outcomes = new HashMap<>(observer.observe(snap.inFlight()));
-            Map<String, String> refused = new HashMap<>();
-            Map<String, Boolean> verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);
-            Map<Long, Health> verdicts = health.check(SystemHealth.soaking(snap), snap.metricGate());
-            for (String left : snap.leftTheirSystem()) {
-                outcomes.put(left, Outcome.LEFT);
-            }
-            return new Observation(snap, askedAt, Duration.between(askedAt, clock.instant()),
-                    new RunPlanner.Observed(outcomes, Map.of(), verified, Map.of(), null), refused, verdicts);
-        } catch (HawkbitException away) {
-            unobserved.notObserved(loaded.deploymentId(),
-                    away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");
-            throw away;
-        }
-    }
-
-    /**
      * The step "plan and save": every run with news is planned by {@link RunPlanner} and its decision stored, a few
      * hundred runs per transaction, intent first (devices to be sent are stored as assigning). Runs that only wait
      * for devices still at it, with no news, are skipped.
      */
-    private Outbox planAndSave(Observation seen) {
+    private Outbox planAndSave(PassObserver.Observation seen) {
         RunStore.Snapshot snap = seen.snapshot();
         Map<String, Outcome> outcomes = seen.observed().outcomes();
         // a device can only time out on an answer to a question asked after its deadline
@@ -307,14 +232,14 @@ public class DeploymentEngine {
         for (RunStore.PlannableRun run : snap.runsToPlan()) {
             // nothing for the planner to decide: only waiting for hawkBit, with no news (and no manual rollback)
             boolean onlyWaiting = run.state().underWay()
-                    && RunPlanner.onlyWaiting(run.devices(), outcomes, now, snap.orderTimeout());
+                    && RunPlanner.onlyWaiting(run.devices(), outcomes, now, snap.settings().orderTimeout());
             if (!onlyWaiting) {
                 toPlan.add(run.id());
             }
         }
         Outbox outbox = new Outbox();
         for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
-            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), settings(snap),
+            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), snap.settings(),
                     seen.verdicts()));
         }
         return outbox;
@@ -334,7 +259,7 @@ public class DeploymentEngine {
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {
                 outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(),
-                        RunPlanner.Observed.NOTHING, settings(snap), Map.of()));
+                        RunPlanner.Observed.NOTHING, snap.settings(), Map.of()));
             } catch (RuntimeException e) {
                 if (!anotherDriverWon(e)) {
                     throw e;
@@ -370,11 +295,6 @@ public class DeploymentEngine {
         });
     }
 
-    /** The deployment's settings the planner keeps to. */
-    private static RunPlanner.Settings settings(RunStore.Snapshot snap) {
-        return new RunPlanner.Settings(snap.orderTimeout(), snap.verifyTimeout(), snap.soak());
-    }
-
     /**
      * Which pending systems start now, in one transaction with the deployment locked: {@link RunScheduler} picks the
      * candidates (not those whose centre's maintenance window is closed now) and the free slots, the
@@ -404,41 +324,6 @@ public class DeploymentEngine {
             return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs,
                     reasons.keySet(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
-    }
-
-    /**
-     * For devices about to fail verification (not matching, their verify timeout run out by the time this pass plans),
-     * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
-     */
-    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified,
-                                                 Set<String> refused) {
-        List<DeviceVerifier.Ask> failing = DeviceVerifier.failing(snap, verified, clock.instant().plus(config.interval()))
-                .stream().filter(a -> !refused.contains(a.controllerId())).toList();
-        if (failing.isEmpty()) {
-            return Map.of();
-        }
-        try {
-            return verifier.reports(failing);
-        } catch (HawkbitException away) {
-            LOG.warnf("What %d device(s) report instead of their verification query could not be read: %s",
-                    failing.size(), away.getMessage());
-            return Map.of();
-        }
-    }
-
-    /** For devices someone else gave another set while ours was open: that set's name, as hawkBit says it. */
-    private Map<String, String> takenBy(Map<String, Outcome> outcomes) {
-        Map<String, String> out = new LinkedHashMap<>();
-        outcomes.forEach((id, o) -> {
-            if (o == Outcome.TAKEN_OVER) {
-                try {
-                    hawkbit.assignedSet(id).ifPresent(set -> out.put(id, set.label()));
-                } catch (TargetNotFoundException gone) {
-                    // named as "another set"
-                }
-            }
-        });
-        return out;
     }
 
     /** The unique index {@code system_run_one_driver} refused a second run under way for one system. */

@@ -12,7 +12,6 @@ import io.qawk.orchestrator.pass.Outcome;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;

@@ -19,7 +19,6 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -53,10 +52,10 @@ public class RunStore {
     @Inject
     SystemRunWriter runWriter;
 
-    /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
-    public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<PlannableRun> runsToPlan,
-                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
-                           Duration verifyTimeout, Duration soak, MetricGate metricGate) {
+    /** What a pass starts from; {@code settings}: the deployment's timeouts and soak, as the planner keeps to them. */
+    public record Snapshot(long deploymentId, DeploymentPhase phase, RunPlanner.Settings settings,
+                           List<PlannableRun> runsToPlan, List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents,
+                           Set<String> leftTheirSystem, MetricGate metricGate) {
     }
 
     /**
@@ -108,8 +107,8 @@ public class RunStore {
         }
         List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
                 List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
-        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents, leftTheirSystem(deploymentId),
-                d.verifyTimeout(), d.soak(), d.metricGate());
+        return new Snapshot(deploymentId, d.phase, new RunPlanner.Settings(d.orderTimeout(), d.verifyTimeout(), d.soak()),
+                runs, inFlight, intents, leftTheirSystem(deploymentId), d.metricGate());
     }
 
     /**
