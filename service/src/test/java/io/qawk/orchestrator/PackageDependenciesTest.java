@@ -78,6 +78,24 @@ class PackageDependenciesTest {
         assertThat(upward).as("deployment rooms using a room above them").isEmpty();
     }
 
+    /**
+     * The API reads through the deployment room, the store and the planner, never the engine: the plan preview's
+     * verdicts are the start rules' ({@code plan/StartRules}), the same the engine's start step keeps.
+     */
+    @Test
+    void theApiRoomUsesNoEngineClass() {
+        Path api = MAIN.resolve("deployment/api");
+        Pattern engine = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.engine\\.");
+        Set<String> using = new TreeSet<>();
+        for (Path file : javaFiles(api)) {
+            if (engine.matcher(code(read(file))).find()) {
+                using.add(MAIN.relativize(file).toString());
+            }
+        }
+        assertThat(javaFiles(api)).as("files in %s", api).isNotEmpty();
+        assertThat(using).as("API files that use deployment.engine").isEmpty();
+    }
+
     private static String name(String room) {
         return room.isEmpty() ? "deployment" : "deployment." + room;
     }

@@ -43,7 +43,7 @@ class StateMovesTest {
 
     /** Assignments to a {@code state} that are not a move of a domain state, each with why. */
     static final Map<String, String> NOT_MOVES = Map.of(
-            "deployment/plan/RunPlanner.java: state = in.state()", "a decision starts from the run's stored state",
+            "deployment/plan/RunPlanner.java: state = in.run().state()", "a decision starts from the run's stored state",
             "hawkbit/HawkbitGuard.java: state = s", "the circuit breaker's own state, told by the library");
 
     /** Where runs and devices move: the store applies decisions, the service a person's commands. */

@@ -3,10 +3,10 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.ChannelDeployments.DrivenBy;
 import io.qawk.orchestrator.deployment.ChannelDeployments.Overlap;
-import io.qawk.orchestrator.deployment.engine.StartGate;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.store.StartReads;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.pass.DeviceObserver;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -26,15 +26,15 @@ import java.util.TreeSet;
 
 /**
  * Overlaps between Qawk's own drivers, said before they meet: which systems of a deployment's scope (those it has
- * not started) or of a channel another deployment drives, or will. The driver is the start gate's
- * ({@link StartGate#drivers}), the one-driver rule's own answer, never a second definition. Reads Postgres only,
+ * not started) or of a channel another deployment drives, or will. The driver is the start rules'
+ * ({@link StartReads#drivers}), the one-driver rule's own answer, never a second definition. Reads Postgres only,
  * in the caller's transaction.
  */
 @ApplicationScoped
 public class DeploymentOverlaps {
 
     @Inject
-    StartGate gate;
+    StartReads starts;
 
     @Inject
     DeploymentScope scope;
@@ -61,11 +61,11 @@ public class DeploymentOverlaps {
 
     /** The overlaps of these systems of the deployment, which it has not started, in their order. */
     public List<Overlap> of(SystemDeployment d, long systemTypeId, Collection<String> notStarted) {
-        Map<String, StartGate.Driver> drivers = gate.drivers(systemTypeId, notStarted, d.id, StartGate.NO_CHANNEL, true);
+        Map<String, StartReads.Driver> drivers = starts.drivers(systemTypeId, notStarted, d.id, StartReads.NO_CHANNEL, true);
         List<Overlap> out = new ArrayList<>();
         Map<Long, Optional<String>> names = new HashMap<>();
         for (String system : notStarted) {
-            StartGate.Driver driver = drivers.get(system);
+            StartReads.Driver driver = drivers.get(system);
             if (driver != null) {
                 out.add(overlap(driver, names));
             }
@@ -86,7 +86,7 @@ public class DeploymentOverlaps {
      */
     public List<Overlap> ofChannel(long channelId, Collection<String> controllerIds) {
         List<Object[]> systems = new ArrayList<>();
-        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(controllerIds), StartGate.NAMES_PER_QUERY)) {
+        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(controllerIds), StartReads.NAMES_PER_QUERY)) {
             systems.addAll(rows("select distinct m.system_type_id, m.system_name from system_member m"
                     + " where m.controller_id in (:ids) and m.problem is null", Map.of("ids", chunk)));
         }
@@ -101,7 +101,7 @@ public class DeploymentOverlaps {
         List<Overlap> out = new ArrayList<>();
         Map<Long, Optional<String>> names = new HashMap<>();
         byType.forEach((type, systems) -> {
-            Map<String, StartGate.Driver> drivers = gate.drivers(type, systems, -1, channelId, true);
+            Map<String, StartReads.Driver> drivers = starts.drivers(type, systems, -1, channelId, true);
             systems.stream().map(drivers::get).filter(Objects::nonNull)
                     .forEach(driver -> out.add(overlap(driver, names)));
         });
@@ -115,7 +115,7 @@ public class DeploymentOverlaps {
         return (List<Object[]>) q.getResultList();
     }
 
-    private Overlap overlap(StartGate.Driver driver, Map<Long, Optional<String>> names) {
+    private Overlap overlap(StartReads.Driver driver, Map<Long, Optional<String>> names) {
         String channel = driver.channelId() == null ? null
                 : names.computeIfAbsent(driver.channelId(), channels::name).orElse(null);
         DrivenBy by = new DrivenBy(driver.deploymentId(), driver.name(), driver.channelId(), channel);

@@ -2,9 +2,9 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.NotFoundException;
-import io.qawk.orchestrator.deployment.engine.StartGate;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.store.StartReads;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.plan.MendChoice;
 import io.qawk.orchestrator.inventory.SystemsQuery;
@@ -61,7 +61,7 @@ public class SystemMend {
         CompatibilityRules rules = type.compatibility();
         List<Manifest> manifests = Manifest.list("systemTypeId = ?1 order by id", systemTypeId);
         List<MendChoice.Candidate> candidates = manifests.stream()
-                .map(m -> new MendChoice.Candidate(m.id, m.name, StartGate.way(m, devices))).toList();
+                .map(m -> new MendChoice.Candidate(m.id, m.name, StartReads.way(m, devices))).toList();
         MendChoice.Choice choice = MendChoice.choose(rules, lastRan(systemTypeId, system).orElse(null), candidates)
                 .orElseThrow(() -> new ConflictException("no manifest of " + type.name + " mends " + system
                         + ": it breaks rules[" + broken.rule() + "]: " + broken.reason() + "; none of its "

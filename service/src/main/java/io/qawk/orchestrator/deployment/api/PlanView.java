@@ -4,13 +4,14 @@ import io.qawk.orchestrator.deployment.ChannelDeployments;
 import io.qawk.orchestrator.deployment.DeploymentOverlaps;
 import io.qawk.orchestrator.deployment.DeploymentScope;
 import io.qawk.orchestrator.deployment.DeploymentService;
-import io.qawk.orchestrator.deployment.engine.StartGate;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.plan.StartRules;
 import io.qawk.orchestrator.deployment.plan.SystemPath;
+import io.qawk.orchestrator.deployment.store.StartReads;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
@@ -48,7 +49,7 @@ public class PlanView {
     SystemsQuery systems;
 
     @Inject
-    StartGate gate;
+    StartReads starts;
 
     @Inject
     DeploymentOverlaps overlaps;
@@ -96,15 +97,16 @@ public class PlanView {
         List<String> notStarted = inScope.stream()
                 .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
                 .map(DeploymentScope.InScope::system).toList();
-        Map<String, StartGate.Verdict> waiting = gate.check(d, m.systemTypeId, notStarted);
-        Map<String, SystemPath.Verdict> paths = gate.paths(d, m.systemTypeId, notStarted);
-        boolean halted = gate.halted(d);
+        // the start rules the engine keeps, asked of the same reads: the preview says what the engine will do
+        Map<String, StartRules.Verdict> waiting = starts.verdicts(d, m.systemTypeId, notStarted);
+        Map<String, SystemPath.Verdict> paths = starts.paths(d, m.systemTypeId, notStarted);
+        boolean halted = starts.halted(d);
         CentreWindows windows = CentreWindows.of(d.windows, clock.instant());
         for (DeploymentScope.InScope s : inScope) {
             SystemRun run = runs.get(s.system());
             String closed = run == null || run.state == RunState.PENDING ? windows.waitingReason(s.group()) : null;
             String why = closed != null ? closed : waiting.containsKey(s.system()) ? waiting.get(s.system()).reason()
-                    : halted && (run == null || run.state == RunState.PENDING && run.attempt == 1) ? StartGate.HALTED : null;
+                    : halted && (run == null || run.state == RunState.PENDING && run.attempt == 1) ? StartRules.HALTED : null;
             List<RunDevice> photo = run == null ? List.of() : RunDevice.ofRun(run.id);
             if (!photo.isEmpty()) {
                 out.add(new SystemPlan(s.system(), s.group(), run.state, true, null, photo.stream().map(p -> new DevicePlan(

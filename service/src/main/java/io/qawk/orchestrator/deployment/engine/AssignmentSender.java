@@ -103,8 +103,7 @@ public class AssignmentSender {
             for (RunStore.ToPlan planned : store.lockToPlan(runIds)) {
                 RunPlanner.Refusal refusal = planned.refusal(refused, runOfDevice, setLabel, r.statusAndReason());
                 if (!refusal.sets().isEmpty()) {
-                    store.save(planned, RunPlanner.refused(planned.input(Map.of(), Map.of(), at, null, null, Map.of()),
-                            refusal), at);
+                    store.save(planned, RunPlanner.refused(planned.planned(), refusal), at);
                 }
             }
         });

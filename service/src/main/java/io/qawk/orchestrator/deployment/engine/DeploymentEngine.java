@@ -9,12 +9,9 @@ import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
-import io.qawk.orchestrator.deployment.plan.Verification;
+import io.qawk.orchestrator.deployment.plan.StartRules;
 import io.qawk.orchestrator.deployment.store.RunStore;
-import io.qawk.orchestrator.hawkbit.HawkbitException;
-import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
-import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
 import io.qawk.orchestrator.pass.DeviceObserver;
 import io.qawk.orchestrator.pass.EngineConfig;
@@ -43,17 +40,16 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
  * The thin loop around {@link RunPlanner}. A pass of one deployment, under its Postgres lock, is an ordered list of
- * steps, each of which completes or leaves the rest to the next pass: load what to follow; recover unconfirmed
- * intents ({@link IntentRecoverer}); observe hawkBit (devices in flight, verifications, soaking systems' health);
- * account for time nobody could observe ({@link UnobservedTime}); plan each run with news and store its decision;
- * photograph the systems the scheduler starts and store their photographs; send the stored intents and record
- * hawkBit's answers ({@link AssignmentSender}). Every step can be repeated after a crash. When passes come is
+ * steps, each of which completes or leaves the rest to the next pass: load what to follow ({@link RunStore}); observe
+ * ({@link PassObserver}: every question to hawkBit, unconfirmed intents recovered, time nobody could observe accounted
+ * for); plan each run with news ({@link RunPlanner}, pure) and store its decision; photograph the systems the
+ * scheduler starts and store their photographs; send the stored intents and record hawkBit's answers
+ * ({@link AssignmentSender}). Every step can be repeated after a crash. When passes come is
  * {@link PassLoop}'s; this class starts it, wakes it after commands and tells it whether devices are due.
  * <p>One class: the steps of a pass, read top to bottom in the order they run; each is a short method or a bean.
  */
@@ -63,10 +59,7 @@ public class DeploymentEngine {
     private static final Logger LOG = Logger.getLogger(DeploymentEngine.class);
 
     @Inject
-    HawkbitGateway hawkbit;
-
-    @Inject
-    DeviceObserver observer;
+    PassObserver observer;
 
     @Inject
     Photographer photographer;
@@ -76,9 +69,6 @@ public class DeploymentEngine {
 
     @Inject
     StartGate gate;
-
-    @Inject
-    IntentRecoverer intents;
 
     @Inject
     UnobservedTime unobserved;
@@ -97,12 +87,6 @@ public class DeploymentEngine {
 
     @Inject
     EngineMetrics metrics;
-
-    @Inject
-    DeviceVerifier verifier;
-
-    @Inject
-    SystemHealth health;
 
     @Inject
     HawkbitNotConfigured notConfigured;
@@ -218,11 +202,9 @@ public class DeploymentEngine {
                 unobserved.forget(deploymentId);
                 return true;
             }
-            Instant askedAt = clock.instant();
-            Observation seen = observe(snap, askedAt);
-            snap = unobserved.observed(seen.snapshot(), askedAt);
-            seen = words(seen, snap);
-            Outbox outbox = planAndSave(snap, seen);
+            PassObserver.Observation seen = observer.gather(snap);
+            snap = seen.snapshot();
+            Outbox outbox = planAndSave(seen);
             outbox.addAll(photographAndStart(snap));
             Instant sending = clock.instant();
             sender.send(outbox);
@@ -231,56 +213,8 @@ public class DeploymentEngine {
             store.refreshPhase(deploymentId);
             // devices sent to, waiting for hawkBit's answer or for their verification: the next pass comes soon
             due |= snap.phase() != DeploymentPhase.PAUSED && (!snap.inFlight().isEmpty() || !outbox.isEmpty()
-                    || !seen.verified().isEmpty() || !seen.snapshot().intents().isEmpty());
+                    || !seen.observed().verified().isEmpty() || !seen.snapshot().intents().isEmpty());
             return true;
-        }
-    }
-
-    /**
-     * What hawkBit says of a deployment, as of {@code at}, when its questions were sent (an answer that comes late is
-     * as old as its question): its devices in flight ({@code outcomes}, with those that left their system), whether
-     * those waiting to verify match their queries ({@code verified}; {@code refused}: those whose query hawkBit
-     * refused, with why), and the health of its soaking systems; {@code waited}: how long the answers took. And the
-     * words the planner needs: for devices taken over, the set someone else gave them ({@code takenBy}); for devices
-     * about to fail verification, what they report instead ({@code reports}).
-     */
-    record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, Map<String, Outcome> outcomes,
-                       Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts,
-                       Map<String, String> takenBy, Map<String, String> reports) {
-    }
-
-    /**
-     * The last of the step "observe", once time nobody observed is accounted for ({@code snap}): the words the planner
-     * needs, asked of hawkBit, so that the plan step asks it nothing; hawkBit away here leaves a report out, or fails
-     * the pass for a set taken over, as it did when the plan step asked.
-     */
-    private Observation words(Observation seen, RunStore.Snapshot snap) {
-        Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, seen.verified(), seen.refused().keySet()));
-        reports.putAll(seen.refused());
-        return new Observation(seen.snapshot(), seen.at(), seen.waited(), seen.outcomes(), seen.verified(),
-                seen.refused(), seen.verdicts(), takenBy(seen.outcomes()), reports);
-    }
-
-    /**
-     * The steps "recover intents" and "observe": both ask hawkBit, and hawkBit away fails the pass as a whole (so no
-     * device is judged on a missing answer), the deployment marked unobserved from its last observation.
-     */
-    private Observation observe(RunStore.Snapshot loaded, Instant askedAt) {
-        try {
-            RunStore.Snapshot snap = intents.recover(loaded);
-            Map<String, Outcome> outcomes = new HashMap<>(observer.observe(snap.inFlight()));
-            Map<String, String> refused = new HashMap<>();
-            Map<String, Boolean> verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);
-            Map<Long, Health> verdicts = health.check(SystemHealth.soaking(snap), snap.metricGate());
-            for (String left : snap.leftTheirSystem()) {
-                outcomes.put(left, Outcome.LEFT);
-            }
-            return new Observation(snap, askedAt, Duration.between(askedAt, clock.instant()), outcomes, verified,
-                    refused, verdicts, Map.of(), Map.of());
-        } catch (HawkbitException away) {
-            unobserved.notObserved(loaded.deploymentId(),
-                    away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");
-            throw away;
         }
     }
 
@@ -289,26 +223,24 @@ public class DeploymentEngine {
      * hundred runs per transaction, intent first (devices to be sent are stored as assigning). Runs that only wait
      * for devices still at it, with no news, are skipped.
      */
-    private Outbox planAndSave(RunStore.Snapshot snap, Observation seen) {
-        Map<String, Outcome> outcomes = seen.outcomes();
-        Map<String, String> takenBy = seen.takenBy();
-        Verification verification = new Verification(snap.verifyTimeout(), snap.soak(), seen.verified(), seen.reports(),
-                null);
+    private Outbox planAndSave(PassObserver.Observation seen) {
+        RunStore.Snapshot snap = seen.snapshot();
+        Map<String, Outcome> outcomes = seen.observed().outcomes();
         // a device can only time out on an answer to a question asked after its deadline
         Instant now = seen.at();
         List<Long> toPlan = new ArrayList<>();
         for (RunStore.PlannableRun run : snap.runsToPlan()) {
             // nothing for the planner to decide: only waiting for hawkBit, with no news (and no manual rollback)
             boolean onlyWaiting = run.state().underWay()
-                    && RunPlanner.onlyWaiting(run.devices(), outcomes, now, snap.orderTimeout());
+                    && RunPlanner.onlyWaiting(run.devices(), outcomes, now, snap.settings().orderTimeout());
             if (!onlyWaiting) {
                 toPlan.add(run.id());
             }
         }
         Outbox outbox = new Outbox();
         for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
-            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, outcomes, takenBy, snap.orderTimeout(),
-                    verification, seen.verdicts()));
+            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), snap.settings(),
+                    seen.verdicts()));
         }
         return outbox;
     }
@@ -322,13 +254,12 @@ public class DeploymentEngine {
         long deploymentId = snap.deploymentId();
         Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
         Outbox outbox = new Outbox();
-        Verification none = new Verification(snap.verifyTimeout(), snap.soak(), Map.of(), Map.of(), null);
         for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
             Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {
-                outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(), Map.of(), Map.of(),
-                        snap.orderTimeout(), none, Map.of()));
+                outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(),
+                        RunPlanner.Observed.NOTHING, snap.settings(), Map.of()));
             } catch (RuntimeException e) {
                 if (!anotherDriverWon(e)) {
                     throw e;
@@ -347,16 +278,16 @@ public class DeploymentEngine {
      * decision stored (intent first: devices to be sent are stored as assigning); returns the assignments to send
      * after the commit.
      */
-    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, Map<String, Outcome> outcomes,
-                               Map<String, String> takenBy, Duration timeout, Verification verification,
-                               Map<Long, Health> verdicts) {
+    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, RunPlanner.Observed observed,
+                               RunPlanner.Settings settings, Map<Long, Health> verdicts) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Outbox out = new Outbox();
             for (RunStore.ToPlan planned : load.get()) {
                 SystemRun run = planned.run();
                 RunState before = run.state;
-                RunPlanner.Decision decision = RunPlanner.plan(planned.input(outcomes, takenBy, now, timeout,
-                        verification, verdicts));
+                Health verdict = verdicts.get(run.id);
+                RunPlanner.Decision decision = RunPlanner.plan(new RunPlanner.Input(planned.planned(),
+                        verdict == null ? observed : observed.withHealth(verdict), settings, now));
                 out.add(run.id, store.save(planned, decision, now));
                 metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());
             }
@@ -382,7 +313,7 @@ public class DeploymentEngine {
             if (candidates.isEmpty() || slots == 0) {
                 return List.<Long>of();
             }
-            Map<SystemRun, StartGate.Verdict> held = gate.holdBack(d, candidates, slots);
+            Map<SystemRun, StartRules.Verdict> held = gate.holdBack(d, candidates, slots);
             Map<Long, String> reasons = new HashMap<>();
             List<RunScheduler.Hold> holds = new ArrayList<>();
             held.forEach((run, verdict) -> {
@@ -393,41 +324,6 @@ public class DeploymentEngine {
             return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs,
                     reasons.keySet(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
         });
-    }
-
-    /**
-     * For devices about to fail verification (not matching, their verify timeout run out by the time this pass plans),
-     * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
-     */
-    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified,
-                                                 Set<String> refused) {
-        List<DeviceVerifier.Ask> failing = DeviceVerifier.failing(snap, verified, clock.instant().plus(config.interval()))
-                .stream().filter(a -> !refused.contains(a.controllerId())).toList();
-        if (failing.isEmpty()) {
-            return Map.of();
-        }
-        try {
-            return verifier.reports(failing);
-        } catch (HawkbitException away) {
-            LOG.warnf("What %d device(s) report instead of their verification query could not be read: %s",
-                    failing.size(), away.getMessage());
-            return Map.of();
-        }
-    }
-
-    /** For devices someone else gave another set while ours was open: that set's name, as hawkBit says it. */
-    private Map<String, String> takenBy(Map<String, Outcome> outcomes) {
-        Map<String, String> out = new LinkedHashMap<>();
-        outcomes.forEach((id, o) -> {
-            if (o == Outcome.TAKEN_OVER) {
-                try {
-                    hawkbit.assignedSet(id).ifPresent(set -> out.put(id, set.label()));
-                } catch (TargetNotFoundException gone) {
-                    // named as "another set"
-                }
-            }
-        });
-        return out;
     }
 
     /** The unique index {@code system_run_one_driver} refused a second run under way for one system. */

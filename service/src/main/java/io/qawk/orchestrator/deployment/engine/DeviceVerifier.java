@@ -96,7 +96,7 @@ public class DeviceVerifier {
         List<Ask> out = new ArrayList<>();
         for (RunStore.PlannableRun run : snap.runsToPlan()) {
             for (RunPlanner.Device d : run.devices()) {
-                if (Boolean.FALSE.equals(verified.get(d.controllerId())) && d.verifyTimedOut(soon, snap.verifyTimeout())) {
+                if (Boolean.FALSE.equals(verified.get(d.controllerId())) && d.verifyTimedOut(soon, snap.settings().verifyTimeout())) {
                     out.add(new Ask(d.controllerId(), d.verify()));
                 }
             }

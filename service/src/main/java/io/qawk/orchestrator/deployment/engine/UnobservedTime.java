@@ -94,7 +94,7 @@ public class UnobservedTime {
                     freshFor(), me);
             observations.observed(id, askedAt, observer);
             s.ifPresent(gap -> observations.extend(id, gap, ObservationGap.notBefore(gap, config.graceAfterGap()),
-                    snap.orderTimeout(), snap.verifyTimeout()));
+                    snap.settings().orderTimeout(), snap.settings().verifyTimeout()));
             return s;
         });
         metrics.observed(id, stretch.map(ObservationGap.Stretch::seconds).orElse(0L));

@@ -4,13 +4,14 @@ import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.pass.Outcome;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -44,34 +45,78 @@ public final class RunPlanner {
     }
 
     /**
-     * A device of the run as stored; {@code failed} once it failed its forward update in this run. {@code unobserved}:
-     * time of its current assignment during which hawkBit could not be observed or the deployment was paused, which
-     * does not count toward its order timeout. {@code failure}: how it failed when that is more than "it reported a
-     * failure", as words for the run's reason naming the device ({@code lane-07-a did not finish within 30 min}).
+     * A device of the run as stored: what its photograph says ({@link Photo}), where it is in this run
+     * ({@link Progress}) and what its component asks of it ({@link Checks}).
      */
-    public record Device(String controllerId, int order, Long fromSetId, long toSetId, DeviceState state,
-                         Instant assignedAt, boolean failed, Duration unobserved, String failure, String verify,
-                         String health, Instant verifyingSince) {
+    public record Device(String controllerId, Photo photo, Progress progress, Checks checks) {
+
         public Device {
-            unobserved = unobserved == null ? Duration.ZERO : unobserved;
+            checks = checks == null ? Checks.NONE : checks;
         }
 
         /** A run's device as the planner sees it. */
         public static Device of(RunDevice d) {
-            return new Device(d.controllerId, d.order, d.fromSetId, d.toSetId, d.state, d.assignedAt, d.failed,
-                    Duration.ofSeconds(d.unobservedSeconds), d.failure, d.verifyQuery, d.healthQuery, d.verifyingSince);
+            return new Device(d.controllerId, new Photo(d.order, d.fromSetId, d.toSetId),
+                    new Progress(d.state, d.assignedAt, d.failed, d.failure, Duration.ofSeconds(d.unobservedSeconds),
+                            d.verifyingSince),
+                    new Checks(d.verifyQuery, d.healthQuery));
+        }
+
+        public int order() {
+            return photo.order();
+        }
+
+        public Long fromSetId() {
+            return photo.fromSetId();
+        }
+
+        public long toSetId() {
+            return photo.toSetId();
+        }
+
+        public DeviceState state() {
+            return progress.state();
+        }
+
+        public Instant assignedAt() {
+            return progress.assignedAt();
+        }
+
+        public boolean failed() {
+            return progress.failed();
+        }
+
+        public String failure() {
+            return progress.failure();
+        }
+
+        public Duration unobserved() {
+            return progress.unobserved();
+        }
+
+        public Instant verifyingSince() {
+            return progress.verifyingSince();
+        }
+
+        public String verify() {
+            return checks.verify();
+        }
+
+        public String health() {
+            return checks.health();
         }
 
         Device with(DeviceState newState, String newFailure) {
-            return new Device(controllerId, order, fromSetId, toSetId, newState, assignedAt,
-                    failed || newState == DeviceState.FAILED || newState.outOfHands(), unobserved,
-                    newFailure != null ? newFailure : failure, verify, health, verifyingSince);
+            return new Device(controllerId, photo, new Progress(newState, progress.assignedAt(),
+                    progress.failed() || newState == DeviceState.FAILED || newState.outOfHands(),
+                    newFailure != null ? newFailure : progress.failure(), progress.unobserved(),
+                    progress.verifyingSince()), checks);
         }
 
         /** Past its order timeout at {@code now}: assigned longer ago than the timeout plus its unobserved time. */
         boolean timedOut(Instant now, Duration orderTimeout) {
-            return assignedAt != null && orderTimeout != null
-                    && !now.isBefore(assignedAt.plus(orderTimeout).plus(unobserved));
+            return assignedAt() != null && orderTimeout != null
+                    && !now.isBefore(assignedAt().plus(orderTimeout).plus(unobserved()));
         }
 
         /**
@@ -79,23 +124,103 @@ public final class RunPlanner {
          * it finished): if it still does not match its verification query, it has failed.
          */
         public boolean verifyTimedOut(Instant now, Duration verifyTimeout) {
-            return state == DeviceState.VERIFYING && verifyingSince != null && verifyTimeout != null
-                    && !now.isBefore(verifyingSince.plus(verifyTimeout).plus(unobserved));
+            return state() == DeviceState.VERIFYING && verifyingSince() != null && verifyTimeout != null
+                    && !now.isBefore(verifyingSince().plus(verifyTimeout).plus(unobserved()));
+        }
+    }
+
+    /** What a device's photograph says: at which order it goes from which set (null: it ran none) to which. */
+    public record Photo(int order, Long fromSetId, long toSetId) {
+    }
+
+    /**
+     * Where a device is in this run: its state, since when its current assignment runs, whether it failed its forward
+     * update in this run and how ({@code failure}, when that is more than "it reported a failure": words for the run's
+     * reason naming the device, {@code lane-07-a did not finish within 30 min}); {@code unobserved}: time of its
+     * current assignment during which hawkBit could not be observed or the deployment was paused, which does not count
+     * toward its timeouts; {@code verifyingSince}: when it finished and began to wait for its verification.
+     */
+    public record Progress(DeviceState state, Instant assignedAt, boolean failed, String failure, Duration unobserved,
+                           Instant verifyingSince) {
+
+        public Progress {
+            unobserved = unobserved == null ? Duration.ZERO : unobserved;
+        }
+
+        /** A device in {@code state} that has not been sent anything yet, nor failed. */
+        public static Progress of(DeviceState state) {
+            return new Progress(state, null, false, null, Duration.ZERO, null);
+        }
+    }
+
+    /** What a device's component asks of it: its verification query and its health query (null: none). */
+    public record Checks(String verify, String health) {
+        public static final Checks NONE = new Checks(null, null);
+    }
+
+    /**
+     * The run as stored: its state, the order under way, how it goes back ({@code failedOrder}, {@code rollbackCause},
+     * {@code rollbackReason}: the person's words for a rollback by hand), its soak once it began, and its devices.
+     */
+    public record Run(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
+                      String rollbackReason, Instant soakStartedAt, Instant soakEndsAt, List<Device> devices) {
+
+        /** A stored run with its devices, as the planner sees them. */
+        public static Run of(SystemRun run, List<RunDevice> devices) {
+            return new Run(run.state, run.currentOrder, run.failedOrder, run.rollbackCause, run.rollbackReason,
+                    run.soakStartedAt, run.soakEndsAt, devices.stream().map(Device::of).toList());
         }
     }
 
     /**
-     * Everything the decision depends on; {@code takenBy} names, for devices observed {@link Outcome#TAKEN_OVER},
-     * the set someone else gave them.
+     * What this pass observed: hawkBit's news of the devices in flight ({@code outcomes}, with those that left their
+     * system), for devices {@link Outcome#TAKEN_OVER} the set someone else gave them ({@code takenBy}), whether devices
+     * waiting to verify match their query now ({@code verified}; absent: not asked, which never fails one), for a
+     * device about to fail verification what it reports instead ({@code reports}), and for a soaking run whether its
+     * system is still healthy ({@code health}).
      */
-    public record Input(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
-                        String rollbackReason, List<Device> devices, Map<String, Outcome> outcomes, Instant now,
-                        Duration orderTimeout, Map<String, String> takenBy, Instant soakStartedAt,
-                        Instant soakEndsAt, Verification verification) {
+    public record Observed(Map<String, Outcome> outcomes, Map<String, String> takenBy, Map<String, Boolean> verified,
+                           Map<String, String> reports, Health health) {
 
-        public Input {
-            verification = verification == null ? Verification.NONE : verification;
+        /** Nothing asked, nothing heard: a run just photographed. */
+        public static final Observed NOTHING = new Observed(Map.of(), Map.of(), Map.of(), Map.of(), null);
+
+        public Observed {
+            outcomes = outcomes == null ? Map.of() : outcomes;
+            takenBy = takenBy == null ? Map.of() : takenBy;
+            verified = verified == null ? Map.of() : verified;
+            reports = reports == null ? Map.of() : reports;
+            health = health == null ? Health.unknown("not asked") : health;
         }
+
+        /** Only hawkBit's news of the devices in flight. */
+        public static Observed outcomes(Map<String, Outcome> outcomes) {
+            return new Observed(outcomes, Map.of(), Map.of(), Map.of(), null);
+        }
+
+        /** The same with a soaking run's verdict. */
+        public Observed withHealth(Health h) {
+            return new Observed(outcomes, takenBy, verified, reports, h);
+        }
+    }
+
+    /** The deployment's settings the decision keeps to: its order timeout, verify timeout and soak. */
+    public record Settings(Duration orderTimeout, Duration verifyTimeout, Duration soak) {
+
+        public Settings {
+            verifyTimeout = verifyTimeout == null
+                    ? Duration.ofSeconds(SystemDeployment.DEFAULT_VERIFY_TIMEOUT_SECONDS) : verifyTimeout;
+            soak = soak == null ? Duration.ZERO : soak;
+        }
+
+        /** An order timeout, the default verify timeout, no soak. */
+        public static Settings orderTimeout(Duration orderTimeout) {
+            return new Settings(orderTimeout, null, null);
+        }
+    }
+
+    /** Everything the decision depends on: the run as stored, what this pass observed, the settings, the time. */
+    public record Input(Run run, Observed observed, Settings settings, Instant now) {
     }
 
     /** Send {@code setId} to {@code controllerId}; {@code rollback} when it is the photographed set going back. */
@@ -146,8 +271,8 @@ public final class RunPlanner {
      * the refusal its failure) or back (ROLLBACK_FAILED), and the timeline says so. The run stays as it is: its next
      * plan sends it back, as after any failure.
      */
-    public static Decision refused(Input in, Refusal refusal) {
-        return new Planning(in).refused(refusal);
+    public static Decision refused(Run run, Refusal refusal) {
+        return new Planning(new Input(run, Observed.NOTHING, Settings.orderTimeout(null), null)).refused(refusal);
     }
 
     /**
@@ -203,14 +328,14 @@ public final class RunPlanner {
 
         Planning(Input in) {
             this.in = in;
-            in.devices().forEach(d -> devices.put(d.controllerId(), d));
-            state = in.state();
-            currentOrder = in.currentOrder();
-            failedOrder = in.failedOrder();
-            cause = in.rollbackCause();
-            rollbackWords = in.rollbackReason();
-            soakStartedAt = in.soakStartedAt();
-            soakEndsAt = in.soakEndsAt();
+            in.run().devices().forEach(d -> devices.put(d.controllerId(), d));
+            state = in.run().state();
+            currentOrder = in.run().currentOrder();
+            failedOrder = in.run().failedOrder();
+            cause = in.run().rollbackCause();
+            rollbackWords = in.run().rollbackReason();
+            soakStartedAt = in.run().soakStartedAt();
+            soakEndsAt = in.run().soakEndsAt();
         }
 
         Decision run() {
@@ -291,7 +416,7 @@ public final class RunPlanner {
             if (state != RunState.SUCCEEDED) {
                 long skipped = devices.values().stream().filter(d -> d.state() == DeviceState.ALREADY_ON_SET).count();
                 reason = "every component is on its set" + (skipped > 0 ? " (" + skipped + " device(s) already were)" : "");
-                Duration soak = in.verification().soak();
+                Duration soak = in.settings().soak();
                 if (!soak.isZero() && !soak.isNegative() && skipped < devices.size() && state == RunState.RUNNING) {
                     // updated (not merely found on its sets): the whole system must now stay healthy for the soak
                     moveRun(RunState.VERIFYING);
@@ -312,7 +437,7 @@ public final class RunPlanner {
          * the soak's end saying so).
          */
         private void soak() {
-            Health health = in.verification().health();
+            Health health = in.observed().health();
             Instant since = soakStartedAt == null ? in.now() : soakStartedAt;
             if (health.verdict() == Health.Verdict.UNHEALTHY) {
                 cause = RollbackCause.FAILURE;
@@ -340,7 +465,7 @@ public final class RunPlanner {
 
         private void observeForward() {
             for (Device d : List.copyOf(devices.values())) {
-                Outcome news = in.outcomes().get(d.controllerId());
+                Outcome news = in.observed().outcomes().get(d.controllerId());
                 if (news == Outcome.LEFT && (state == RunState.RUNNING || state == RunState.VERIFYING)
                         && !d.state().outOfHands()
                         && d.state() != DeviceState.ASSIGNING) {
@@ -354,10 +479,10 @@ public final class RunPlanner {
                 if (d.state() != DeviceState.ASSIGNED) {
                     continue;
                 }
-                Outcome o = in.outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
+                Outcome o = in.observed().outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
                 switch (o) {
                     case TAKEN_OVER -> {
-                        String set = in.takenBy().getOrDefault(d.controllerId(), "another set");
+                        String set = in.observed().takenBy().getOrDefault(d.controllerId(), "another set");
                         String why = d.controllerId() + " was given " + set + " in hawkBit by someone else";
                         change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else",
                                 new TimelineEvent.DeviceTakenOver(d.controllerId(), set, false), why);
@@ -380,10 +505,10 @@ public final class RunPlanner {
                             new TimelineEvent.DeviceFailed(d.controllerId(), TimelineEvent.How.TARGET_DELETED, null));
                     case RUNNING -> {
                         if (timedOut(d)) {
-                            String late = "did not finish within " + human(in.orderTimeout());
+                            String late = "did not finish within " + human(in.settings().orderTimeout());
                             change(d, DeviceState.FAILED, FAILED_MARK + ": " + late,
                                     new TimelineEvent.DeviceFailed(d.controllerId(), TimelineEvent.How.TIMED_OUT,
-                                            in.orderTimeout()),
+                                            in.settings().orderTimeout()),
                                     d.controllerId() + " " + late);
                         }
                     }
@@ -397,7 +522,7 @@ public final class RunPlanner {
          * began matches its query now (done), or does not and its verify timeout ran out (failed, with what it reports).
          */
         private void verifyWaiting() {
-            for (Device before : in.devices()) {
+            for (Device before : in.run().devices()) {
                 Device d = devices.get(before.controllerId());
                 if (before.state() == DeviceState.VERIFYING && d.state() == DeviceState.VERIFYING) {
                     verify(d);
@@ -407,17 +532,17 @@ public final class RunPlanner {
 
         /** A device that finished: matching its verification query it is done; past its verify timeout it failed. */
         private void verify(Device d) {
-            Boolean matches = in.verification().verified().get(d.controllerId());
+            Boolean matches = in.observed().verified().get(d.controllerId());
             if (Boolean.TRUE.equals(matches)) {
                 change(d, DeviceState.SUCCEEDED, "installed and reports " + d.verify(),
                         new TimelineEvent.DeviceVerified(d.controllerId(), d.verify()));
-            } else if (Boolean.FALSE.equals(matches) && d.verifyTimedOut(in.now(), in.verification().verifyTimeout())) {
-                String reports = in.verification().reports().get(d.controllerId());
+            } else if (Boolean.FALSE.equals(matches) && d.verifyTimedOut(in.now(), in.settings().verifyTimeout())) {
+                String reports = in.observed().reports().get(d.controllerId());
                 String what = "finished but does not report " + d.verify() + (reports == null ? "" : " (" + reports + ")");
                 change(d, DeviceState.FAILED, FAILED_MARK + ": " + what + " within "
-                                + human(in.verification().verifyTimeout()),
+                                + human(in.settings().verifyTimeout()),
                         new TimelineEvent.DeviceNotVerified(d.controllerId(), d.verify(), reports,
-                                in.verification().verifyTimeout()),
+                                in.settings().verifyTimeout()),
                         d.controllerId() + " " + what);
             }
         }
@@ -462,7 +587,7 @@ public final class RunPlanner {
                 long n = devices.values().stream().filter(d -> d.state() == DeviceState.FAILED || d.state().outOfHands()).count();
                 events.add(TimelineEvent.RollbackStarted.failure(n, failedOrder));
             } else {
-                events.add(TimelineEvent.RollbackStarted.byHand(in.rollbackReason()));
+                events.add(TimelineEvent.RollbackStarted.byHand(in.run().rollbackReason()));
             }
             for (Device d : List.copyOf(devices.values())) {
                 switch (d.state()) {
@@ -485,14 +610,14 @@ public final class RunPlanner {
                 if (d.state() != DeviceState.ROLLBACK_ASSIGNED) {
                     continue;
                 }
-                Outcome o = in.outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
+                Outcome o = in.observed().outcomes().getOrDefault(d.controllerId(), Outcome.RUNNING);
                 switch (o) {
                     case SUCCEEDED -> change(d, DeviceState.ROLLED_BACK, "on its previous set again",
                             new TimelineEvent.DeviceFinished(d.controllerId(), true));
                     case FAILED -> change(d, DeviceState.ROLLBACK_FAILED, "failed to go back",
                             new TimelineEvent.DeviceFailedToGoBack(d.controllerId(), TimelineEvent.How.REPORTED, null));
                     case TAKEN_OVER -> {
-                        String set = in.takenBy().getOrDefault(d.controllerId(), "another set");
+                        String set = in.observed().takenBy().getOrDefault(d.controllerId(), "another set");
                         change(d, DeviceState.TAKEN_OVER, "given " + set + " in hawkBit by someone else",
                                 new TimelineEvent.DeviceTakenOver(d.controllerId(), set, true));
                     }
@@ -500,9 +625,9 @@ public final class RunPlanner {
                             new TimelineEvent.DeviceFailedToGoBack(d.controllerId(), TimelineEvent.How.TARGET_DELETED, null));
                     case RUNNING -> {
                         if (timedOut(d)) {
-                            change(d, DeviceState.ROLLBACK_FAILED, "failed to go back within " + human(in.orderTimeout()),
+                            change(d, DeviceState.ROLLBACK_FAILED, "failed to go back within " + human(in.settings().orderTimeout()),
                                     new TimelineEvent.DeviceFailedToGoBack(d.controllerId(), TimelineEvent.How.TIMED_OUT,
-                                            in.orderTimeout()));
+                                            in.settings().orderTimeout()));
                         }
                     }
                 }
@@ -548,7 +673,7 @@ public final class RunPlanner {
         }
 
         private boolean timedOut(Device d) {
-            return d.timedOut(in.now(), in.orderTimeout());
+            return d.timedOut(in.now(), in.settings().orderTimeout());
         }
 
         private List<Integer> orders() {

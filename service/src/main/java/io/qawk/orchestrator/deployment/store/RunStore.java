@@ -10,19 +10,15 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
-import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
-import io.qawk.orchestrator.deployment.plan.Verification;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.pass.DeviceObserver;
-import io.qawk.orchestrator.pass.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -56,10 +52,10 @@ public class RunStore {
     @Inject
     SystemRunWriter runWriter;
 
-    /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
-    public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<PlannableRun> runsToPlan,
-                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
-                           Duration verifyTimeout, Duration soak, MetricGate metricGate) {
+    /** What a pass starts from; {@code settings}: the deployment's timeouts and soak, as the planner keeps to them. */
+    public record Snapshot(long deploymentId, DeploymentPhase phase, RunPlanner.Settings settings,
+                           List<PlannableRun> runsToPlan, List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents,
+                           Set<String> leftTheirSystem, MetricGate metricGate) {
     }
 
     /**
@@ -111,8 +107,8 @@ public class RunStore {
         }
         List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
                 List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
-        return new Snapshot(deploymentId, d.phase, d.orderTimeout(), runs, inFlight, intents, leftTheirSystem(deploymentId),
-                d.verifyTimeout(), d.soak(), d.metricGate());
+        return new Snapshot(deploymentId, d.phase, new RunPlanner.Settings(d.orderTimeout(), d.verifyTimeout(), d.soak()),
+                runs, inFlight, intents, leftTheirSystem(deploymentId), d.metricGate());
     }
 
     /**
@@ -134,13 +130,9 @@ public class RunStore {
     /** A run locked for this transaction with its devices, as the planner is to see it. */
     public record ToPlan(SystemRun run, List<RunDevice> devices) {
 
-        /** What the planner decides this run from; {@code health}: the verdicts of soaking runs by run id. */
-        public RunPlanner.Input input(Map<String, Outcome> outcomes, Map<String, String> takenBy, Instant now, Duration timeout,
-                               Verification verification, Map<Long, Health> health) {
-            Health verdict = health.get(run.id);
-            return new RunPlanner.Input(run.state, run.currentOrder, run.failedOrder, run.rollbackCause,
-                    run.rollbackReason, devices.stream().map(RunPlanner.Device::of).toList(), outcomes, now, timeout, takenBy,
-                    run.soakStartedAt, run.soakEndsAt, verdict == null ? verification : verification.withHealth(verdict));
+        /** The run as the planner sees it. */
+        public RunPlanner.Run planned() {
+            return RunPlanner.Run.of(run, devices);
         }
 
         /**

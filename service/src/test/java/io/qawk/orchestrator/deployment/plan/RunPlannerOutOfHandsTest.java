@@ -1,7 +1,12 @@
 package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
 import io.qawk.orchestrator.pass.Outcome;
 import org.junit.jupiter.api.Test;
 
@@ -26,20 +31,29 @@ class RunPlannerOutOfHandsTest {
 
     /** A lane whose order 1 is out: term-a still at it, term-b and the display finished; the lane computer waits. */
     private final Map<String, Device> devices = new LinkedHashMap<>(Map.of(
-            "term-a", new Device("term-a", 1, 1L, 11, ASSIGNED, T0, false, Duration.ZERO, null, null, null, null),
-            "term-b", new Device("term-b", 1, 1L, 11, SUCCEEDED, T0, false, Duration.ZERO, null, null, null, null),
-            "display", new Device("display", 1, 1L, 12, SUCCEEDED, T0, false, Duration.ZERO, null, null, null, null),
-            "lane", new Device("lane", 2, 2L, 10, WAITING, null, false, Duration.ZERO, null, null, null, null)));
+            "term-a", device("term-a", 1, 1L, 11, ASSIGNED, T0),
+            "term-b", device("term-b", 1, 1L, 11, SUCCEEDED, T0),
+            "display", device("display", 1, 1L, 12, SUCCEEDED, T0),
+            "lane", device("lane", 2, 2L, 10, WAITING, null)));
     private RunState state = RunState.RUNNING;
     private RollbackCause cause;
     private Integer failedOrder;
 
+    private static Device device(String id, int order, Long from, long to, DeviceState state, Instant assignedAt) {
+        return new Device(id, new Photo(order, from, to),
+                new Progress(state, assignedAt, false, null, Duration.ZERO, null), Checks.NONE);
+    }
+
     private Decision plan(Map<String, Outcome> outcomes, Map<String, String> takenBy) {
-        Decision d = RunPlanner.plan(new RunPlanner.Input(state, 1, failedOrder, cause, null, new ArrayList<>(devices.values()), outcomes, T0.plusSeconds(10), TIMEOUT, takenBy, null, null, Verification.NONE));
+        RunPlanner.Run run = new RunPlanner.Run(state, 1, failedOrder, cause, null, null, null,
+                new ArrayList<>(devices.values()));
+        Observed seen = new Observed(outcomes, takenBy, Map.of(), Map.of(), null);
+        Decision d = RunPlanner.plan(new RunPlanner.Input(run, seen, Settings.orderTimeout(TIMEOUT), T0.plusSeconds(10)));
         d.deviceChanges().forEach((id, c) -> {
             Device old = devices.get(id);
             DeviceState s = c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED : c.state();
-            devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, old.assignedAt(), c.failed(), old.unobserved(), c.failure() != null ? c.failure() : old.failure(), null, null, null));
+            devices.put(id, new Device(id, old.photo(), new Progress(s, old.assignedAt(), c.failed(),
+                    c.failure() != null ? c.failure() : old.failure(), old.unobserved(), null), Checks.NONE));
         });
         state = d.state();
         cause = d.rollbackCause();

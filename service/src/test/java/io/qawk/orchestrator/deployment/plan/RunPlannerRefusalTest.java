@@ -5,7 +5,12 @@ import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -25,17 +30,16 @@ class RunPlannerRefusalTest {
     static final Instant T0 = Instant.parse("2026-11-30T10:00:00Z");
 
     private static Device device(String id, int order, DeviceState state) {
-        return new Device(id, order, 1L, 11, state, null, false, Duration.ZERO, null, null, null, null);
+        return new Device(id, new Photo(order, 1L, 11), Progress.of(state), Checks.NONE);
     }
 
-    private static RunPlanner.Input input(RunState state, RollbackCause cause, List<Device> devices) {
-        return new RunPlanner.Input(state, 1, null, cause, null, devices, Map.of(), T0, Duration.ofMinutes(30), Map.of(),
-                null, null, null);
+    private static RunPlanner.Run run(RunState state, RollbackCause cause, List<Device> devices) {
+        return new RunPlanner.Run(state, 1, null, cause, null, null, null, devices);
     }
 
     @Test
     void aRefusedDeviceFailsItsStepAndTheTimelineSaysSo() {
-        Decision d = RunPlanner.refused(input(RunState.RUNNING, null, List.of(device("a", 1, ASSIGNING),
+        Decision d = RunPlanner.refused(run(RunState.RUNNING, null, List.of(device("a", 1, ASSIGNING),
                 device("b", 1, ASSIGNING), device("c", 2, WAITING))),
                 new RunPlanner.Refusal(Map.of("a", "app:2.0"), "404 distribution set not found"));
         assertThat(d.deviceChanges()).containsOnlyKeys("a");
@@ -53,7 +57,7 @@ class RunPlannerRefusalTest {
 
     @Test
     void aDeviceRefusedOnItsWayBackFailsToGoBack() {
-        Decision d = RunPlanner.refused(input(RunState.ROLLING_BACK, RollbackCause.FAILURE,
+        Decision d = RunPlanner.refused(run(RunState.ROLLING_BACK, RollbackCause.FAILURE,
                         List.of(device("a", 1, ROLLBACK_ASSIGNING), device("b", 1, ROLLED_BACK))),
                 new RunPlanner.Refusal(Map.of("a", "app:1.0", "b", "app:1.0"), "409 distribution set is incomplete"));
         assertThat(d.deviceChanges()).containsOnlyKeys("a");
@@ -66,12 +70,13 @@ class RunPlannerRefusalTest {
 
     @Test
     void theNextPlanSendsTheSystemBackAsAfterAnyFailure() {
-        Decision refused = RunPlanner.refused(input(RunState.RUNNING, null, List.of(device("a", 1, ASSIGNING))),
+        Decision refused = RunPlanner.refused(run(RunState.RUNNING, null, List.of(device("a", 1, ASSIGNING))),
                 new RunPlanner.Refusal(Map.of("a", "app:2.0"), "404 distribution set not found"));
         RunPlanner.DeviceChange a = refused.deviceChanges().get("a");
-        Device failed = new Device("a", 1, 1L, 11, a.state(), null, a.failed(), Duration.ZERO, a.failure(), null, null,
-                null);
-        Decision next = RunPlanner.plan(input(RunState.RUNNING, null, List.of(failed)));
+        Device failed = new Device("a", new Photo(1, 1L, 11),
+                new Progress(a.state(), null, a.failed(), a.failure(), Duration.ZERO, null), Checks.NONE);
+        Decision next = RunPlanner.plan(new RunPlanner.Input(run(RunState.RUNNING, null, List.of(failed)),
+                Observed.NOTHING, Settings.orderTimeout(Duration.ofMinutes(30)), T0));
         assertThat(next.state()).isEqualTo(RunState.ROLLING_BACK);
         assertThat(next.rollbackCause()).isEqualTo(RollbackCause.FAILURE);
         assertThat(next.assignments()).containsExactly(new RunPlanner.Assign("a", 1L, true, 1));

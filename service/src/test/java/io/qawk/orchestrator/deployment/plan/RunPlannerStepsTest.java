@@ -2,7 +2,12 @@ package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.pass.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -30,7 +35,8 @@ class RunPlannerStepsTest {
     static final Duration TIMEOUT = Duration.ofMinutes(30);
 
     static Device dev(String id, int order, Long from, DeviceState state) {
-        return new Device(id, order, from, 10, state, state.inFlight() ? T0 : null, state == FAILED, Duration.ZERO, null, null, null, null);
+        return new Device(id, new Photo(order, from, 10),
+                new Progress(state, state.inFlight() ? T0 : null, state == FAILED, null, Duration.ZERO, null), Checks.NONE);
     }
 
     static Stream<Arguments> passes() {
@@ -42,7 +48,7 @@ class RunPlannerStepsTest {
                         List.of(dev("a", 1, 1L, SUCCEEDED), dev("b", 2, 1L, ASSIGNED)), Map.of("b", Outcome.SUCCEEDED),
                         List.of(RunState.SUCCEEDED), Map.of("b", List.of(SUCCEEDED))),
                 Arguments.of("already on its set: succeeded at once", RunState.RUNNING, null,
-                        List.of(new Device("a", 1, 10L, 10, WAITING, null, false, Duration.ZERO, null, null, null, null)), Map.of(),
+                        List.of(new Device("a", new Photo(1, 10L, 10), Progress.of(WAITING), Checks.NONE)), Map.of(),
                         List.of(RunState.SUCCEEDED), Map.of("a", List.of(ALREADY_ON_SET))),
                 Arguments.of("a failure sends the others back in the same pass", RunState.RUNNING, null,
                         List.of(dev("a", 1, 1L, ASSIGNED), dev("b", 1, 1L, SUCCEEDED), dev("c", 2, 1L, WAITING)),
@@ -75,7 +81,9 @@ class RunPlannerStepsTest {
     void everyStepGoesThroughTheGuard(String name, RunState state, RollbackCause cause, List<Device> devices,
                                       Map<String, Outcome> outcomes, List<RunState> runSteps,
                                       Map<String, List<DeviceState>> deviceSteps) {
-        Decision d = RunPlanner.plan(new RunPlanner.Input(state, null, null, cause, null, new ArrayList<>(devices), outcomes, T0.plusSeconds(5), TIMEOUT, Map.of(), null, null, Verification.NONE));
+        RunPlanner.Run run = new RunPlanner.Run(state, null, null, cause, null, null, null, new ArrayList<>(devices));
+        Decision d = RunPlanner.plan(new RunPlanner.Input(run, Observed.outcomes(outcomes), Settings.orderTimeout(TIMEOUT),
+                T0.plusSeconds(5)));
         assertThat(d.steps()).as(name).isEqualTo(runSteps);
         assertThat(d.state()).isEqualTo(runSteps.isEmpty() ? state : runSteps.get(runSteps.size() - 1));
         RunState at = state;

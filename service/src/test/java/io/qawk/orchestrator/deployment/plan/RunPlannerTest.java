@@ -2,7 +2,12 @@ package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Assign;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
 import io.qawk.orchestrator.pass.Outcome;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
@@ -48,8 +53,15 @@ class RunPlannerTest {
         }
 
         Lane device(String id, int order, Long from, long to) {
-            devices.put(id, new Device(id, order, from, to, WAITING, null, false, Duration.ZERO, null, null, null, null));
+            devices.put(id, new Device(id, new Photo(order, from, to), Progress.of(WAITING), Checks.NONE));
             return this;
+        }
+
+        /** The run as stored, hawkBit's news, the order timeout, and the time. */
+        RunPlanner.Input input() {
+            RunPlanner.Run run = new RunPlanner.Run(state, currentOrder, failedOrder, cause, manualReason, null, null,
+                    new ArrayList<>(devices.values()));
+            return new RunPlanner.Input(run, Observed.outcomes(outcomes), Settings.orderTimeout(TIMEOUT), now);
         }
 
         Lane outcome(String id, Outcome o) {
@@ -58,14 +70,16 @@ class RunPlannerTest {
         }
 
         Decision plan() {
-            Decision d = RunPlanner.plan(new RunPlanner.Input(state, currentOrder, failedOrder, cause, manualReason, new ArrayList<>(devices.values()), outcomes, now, TIMEOUT, Map.of(), null, null, Verification.NONE));
+            Decision d = RunPlanner.plan(input());
             // apply it, as the engine would: ASSIGNING devices are confirmed by hawkBit at 'now'
             d.deviceChanges().forEach((id, c) -> {
                 Device old = devices.get(id);
                 DeviceState s = c.state() == ASSIGNING ? ASSIGNED : c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED : c.state();
                 Instant at = s == ASSIGNED || s == ROLLBACK_ASSIGNED ? now : old.assignedAt();
                 boolean assigned = s == ASSIGNED || s == ROLLBACK_ASSIGNED;
-                devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s, at, c.failed(), assigned ? Duration.ZERO : old.unobserved(), c.failure() != null ? c.failure() : old.failure(), null, null, null));
+                devices.put(id, new Device(id, old.photo(), new Progress(s, at, c.failed(),
+                        c.failure() != null ? c.failure() : old.failure(), assigned ? Duration.ZERO : old.unobserved(),
+                        null), Checks.NONE));
             });
             outcomes.clear();
             state = d.state();
@@ -186,7 +200,8 @@ class RunPlannerTest {
             Lane lane = new Lane().device("term-a", 1, 1L, 11);
             lane.plan();
             Device d = lane.devices.get("term-a");
-            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNED, d.assignedAt(), false, Duration.ofSeconds(45), null, null, null, null));
+            lane.devices.put("term-a", new Device("term-a", new Photo(1, 1L, 11),
+                    new Progress(ASSIGNED, d.assignedAt(), false, null, Duration.ofSeconds(45), null), Checks.NONE));
 
             lane.now = T0.plus(TIMEOUT).plusSeconds(44);
             assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), lane.now, TIMEOUT)).isTrue();
@@ -304,7 +319,8 @@ class RunPlannerTest {
             lane.plan();
             // the engine records hawkBit's refusal of the lane's set as the lane's failure
             String refusal = "hawkBit refused app:4.0 for lane: 404 distribution set not found";
-            lane.devices.put("lane", new Device("lane", 2, 2L, 10, FAILED, null, true, Duration.ZERO, refusal, null, null, null));
+            lane.devices.put("lane", new Device("lane", new Photo(2, 2L, 10),
+                    new Progress(FAILED, null, true, refusal, Duration.ZERO, null), Checks.NONE));
 
             Decision back = lane.plan();
             assertThat(back.state()).isEqualTo(RunState.ROLLING_BACK);
@@ -578,7 +594,7 @@ class RunPlannerTest {
         private void assertSkippingIsSafe(Lane lane) {
             boolean waiting = RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), lane.outcomes, lane.now, TIMEOUT);
             if (waiting && lane.state.underWay()) {
-                Decision d = RunPlanner.plan(new RunPlanner.Input(lane.state, lane.currentOrder, lane.failedOrder, lane.cause, lane.manualReason, new ArrayList<>(lane.devices.values()), lane.outcomes, lane.now, TIMEOUT, Map.of(), null, null, Verification.NONE));
+                Decision d = RunPlanner.plan(lane.input());
                 assertThat(d.deviceChanges()).isEmpty();
                 assertThat(d.assignments()).isEmpty();
                 assertThat(d.state()).isEqualTo(lane.state);
@@ -619,7 +635,7 @@ class RunPlannerTest {
         void aRunWithNothingInFlightOrAnIntentIsNeverSkipped() {
             Lane lane = Lane.standard();
             assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0, TIMEOUT)).isFalse();
-            lane.devices.put("term-a", new Device("term-a", 1, 1L, 11, ASSIGNING, null, false, Duration.ZERO, null, null, null, null));
+            lane.devices.put("term-a", new Device("term-a", new Photo(1, 1L, 11), Progress.of(ASSIGNING), Checks.NONE));
             assertThat(RunPlanner.onlyWaiting(new ArrayList<>(lane.devices.values()), Map.of(), T0, TIMEOUT)).isFalse();
         }
     }

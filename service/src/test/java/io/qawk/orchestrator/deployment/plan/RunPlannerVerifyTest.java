@@ -2,7 +2,12 @@ package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Assign;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
+import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
 import io.qawk.orchestrator.pass.Outcome;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -63,7 +68,7 @@ class RunPlannerVerifyTest {
         }
 
         Lane device(String id, int order, Long from, long to, String verify) {
-            devices.put(id, new Device(id, order, from, to, WAITING, null, false, Duration.ZERO, null, verify, null, null));
+            devices.put(id, new Device(id, new Photo(order, from, to), Progress.of(WAITING), new Checks(verify, null)));
             return this;
         }
 
@@ -80,19 +85,20 @@ class RunPlannerVerifyTest {
         }
 
         Decision plan() {
-            Verification v = new Verification(VERIFY_TIMEOUT, soak, Map.copyOf(verified), Map.copyOf(reports), health);
-            Decision d = RunPlanner.plan(new RunPlanner.Input(state, currentOrder, failedOrder, cause, rollbackReason,
-                    new ArrayList<>(devices.values()), outcomes, now, ORDER_TIMEOUT, Map.of(), soakStartedAt,
-                    soakEndsAt, v));
+            RunPlanner.Run run = new RunPlanner.Run(state, currentOrder, failedOrder, cause, rollbackReason,
+                    soakStartedAt, soakEndsAt, new ArrayList<>(devices.values()));
+            Observed seen = new Observed(outcomes, Map.of(), Map.copyOf(verified), Map.copyOf(reports), health);
+            Decision d = RunPlanner.plan(new RunPlanner.Input(run, seen,
+                    new Settings(ORDER_TIMEOUT, VERIFY_TIMEOUT, soak), now));
             d.deviceChanges().forEach((id, c) -> {
                 Device old = devices.get(id);
                 DeviceState s = c.state() == ASSIGNING ? ASSIGNED : c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED
                         : c.state();
                 boolean assigned = s == ASSIGNED || s == ROLLBACK_ASSIGNED;
-                devices.put(id, new Device(id, old.order(), old.fromSetId(), old.toSetId(), s,
-                        assigned ? now : old.assignedAt(), c.failed(), assigned ? Duration.ZERO : old.unobserved(),
-                        c.failure() != null ? c.failure() : old.failure(), old.verify(), old.health(),
-                        s == VERIFYING ? now : old.verifyingSince()));
+                devices.put(id, new Device(id, old.photo(), new Progress(s, assigned ? now : old.assignedAt(),
+                        c.failed(), c.failure() != null ? c.failure() : old.failure(),
+                        assigned ? Duration.ZERO : old.unobserved(), s == VERIFYING ? now : old.verifyingSince()),
+                        old.checks()));
             });
             outcomes.clear();
             verified.clear();
@@ -134,8 +140,8 @@ class RunPlannerVerifyTest {
 
         void unobserved(String id, Duration d) {
             Device o = devices.get(id);
-            devices.put(id, new Device(id, o.order(), o.fromSetId(), o.toSetId(), o.state(), o.assignedAt(), o.failed(),
-                    d, o.failure(), o.verify(), o.health(), o.verifyingSince()));
+            devices.put(id, new Device(id, o.photo(), new Progress(o.state(), o.assignedAt(), o.failed(), o.failure(), d,
+                    o.verifyingSince()), o.checks()));
         }
     }
 
