@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment;
 
+import io.qawk.orchestrator.common.Lists;
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.ChannelDeployments.DrivenBy;
 import io.qawk.orchestrator.deployment.ChannelDeployments.Overlap;
@@ -8,7 +9,6 @@ import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.manifest.Manifest;
-import io.qawk.orchestrator.pass.DeviceObserver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -86,7 +86,7 @@ public class DeploymentOverlaps {
      */
     public List<Overlap> ofChannel(long channelId, Collection<String> controllerIds) {
         List<Object[]> systems = new ArrayList<>();
-        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(controllerIds), StartGate.NAMES_PER_QUERY)) {
+        for (List<String> chunk : Lists.chunks(List.copyOf(controllerIds), StartGate.NAMES_PER_QUERY)) {
             systems.addAll(rows("select distinct m.system_type_id, m.system_name from system_member m"
                     + " where m.controller_id in (:ids) and m.problem is null", Map.of("ids", chunk)));
         }

@@ -6,6 +6,8 @@ import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.common.RefusedException;
+import io.qawk.orchestrator.deployment.engine.EngineConfig;
+import io.qawk.orchestrator.deployment.engine.EngineWake;
 import io.qawk.orchestrator.deployment.engine.StartGate;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
@@ -20,8 +22,6 @@ import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.EngineWake;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.qawk.orchestrator.window.Windows;
 import io.qawk.orchestrator.window.WindowsValidation;
@@ -42,7 +42,7 @@ import java.util.Set;
 /**
  * Creates deployments and records what people decide (start, pause, resume, abort, roll back, take again).
  * Commands only record intent and re-derive the phase; the engine does the work on its next pass, which each command
- * brings forward to right after its commit ({@link io.qawk.orchestrator.pass.EngineWake}).
+ * brings forward to right after its commit ({@link io.qawk.orchestrator.deployment.engine.EngineWake}).
  * <p>
  * One class: the operator's commands with their checks and the words of their 409s, read together when what an
  * operator may do is checked.

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.common.Lists;
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -11,8 +12,6 @@ import io.qawk.orchestrator.deployment.store.SystemRunWriter;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
-import io.qawk.orchestrator.pass.DeviceObserver;
-import io.qawk.orchestrator.pass.ReleaseHalts;
 import io.qawk.orchestrator.rules.CompatibilityRules;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.quarkus.hibernate.orm.panache.Panache;
@@ -77,7 +76,7 @@ public class StartGate {
     /** The systems of {@code names} that may not start now, with why; the others are absent from the map. */
     public Map<String, Verdict> check(SystemDeployment d, long systemTypeId, Collection<String> names) {
         Map<String, Verdict> out = new LinkedHashMap<>();
-        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
+        for (List<String> chunk : Lists.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
             checkChunk(d, systemTypeId, chunk, out);
         }
         return out;
@@ -146,7 +145,7 @@ public class StartGate {
     public Map<String, Driver> drivers(long systemTypeId, Collection<String> names, long exceptDeployment,
                                        long exceptChannel, boolean alsoPending) {
         Map<String, Driver> out = new LinkedHashMap<>();
-        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
+        for (List<String> chunk : Lists.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
             out.putAll(driversOf(systemTypeId, chunk, exceptDeployment, exceptChannel, alsoPending));
         }
         return out;
@@ -233,7 +232,7 @@ public class StartGate {
     public Map<SystemRun, Verdict> holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> candidates, int slots) {
         Map<SystemRun, Verdict> out = new LinkedHashMap<>();
         int free = 0;
-        for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates,
+        for (List<DeploymentPhase.RunSummary> chunk : Lists.chunks(candidates,
                 Math.min(Math.max(2 * slots, 100), NAMES_PER_QUERY))) {
             // read as plain rows: most start, and are only looked at
             List<SystemRun> checked = runWriter.read(chunk.stream().map(DeploymentPhase.RunSummary::id).toList());

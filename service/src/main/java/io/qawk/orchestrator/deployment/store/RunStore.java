@@ -4,6 +4,8 @@ import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.InFlight;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -15,8 +17,6 @@ import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.Verification;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
-import io.qawk.orchestrator.pass.DeviceObserver;
-import io.qawk.orchestrator.pass.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -58,7 +58,7 @@ public class RunStore {
 
     /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<PlannableRun> runsToPlan,
-                           List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
+                           List<InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
                            Duration verifyTimeout, Duration soak, MetricGate metricGate) {
     }
 
@@ -91,7 +91,7 @@ public class RunStore {
         // read as plain objects: a pass with thousands of systems under way reads tens of thousands of devices
         Map<Long, List<RunDevice>> devices = deviceWriter.read(runIds);
         List<PlannableRun> runs = new ArrayList<>();
-        List<DeviceObserver.InFlight> inFlight = new ArrayList<>();
+        List<InFlight> inFlight = new ArrayList<>();
         boolean anyIntent = false;
         for (SystemRun r : candidates) {
             List<RunDevice> own = devices.getOrDefault(r.id, List.of());
@@ -101,7 +101,7 @@ public class RunStore {
                 planned.add(RunPlanner.Device.of(dev));
                 componentOf.put(dev.controllerId, dev.componentType);
                 if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
-                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
+                    inFlight.add(new InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
                 } else if (dev.state == DeviceState.ASSIGNING || dev.state == DeviceState.ROLLBACK_ASSIGNING) {
                     anyIntent = true;
                 }

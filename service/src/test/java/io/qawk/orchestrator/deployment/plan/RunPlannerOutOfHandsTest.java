@@ -1,8 +1,8 @@
 package io.qawk.orchestrator.deployment.plan;
 
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
-import io.qawk.orchestrator.pass.Outcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
