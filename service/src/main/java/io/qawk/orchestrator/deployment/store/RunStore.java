@@ -56,6 +56,9 @@ public class RunStore {
     @Inject
     SystemRunWriter runWriter;
 
+    @Inject
+    RunRepository repository;
+
     /** What a pass starts from; {@code verifyTimeout} and {@code soak}: the deployment's. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, Duration orderTimeout, List<PlannableRun> runsToPlan,
                            List<InFlight> inFlight, List<RunDevice> intents, Set<String> leftTheirSystem,
@@ -186,7 +189,7 @@ public class RunStore {
     @Transactional(Transactional.TxType.MANDATORY)
     public ToStart lockToStart(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
-        List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
+        List<DeploymentPhase.RunSummary> runs = repository.summaries(deploymentId);
         d.refreshPhase(runs, clock.instant());
         return new ToStart(d, runs);
     }
@@ -225,7 +228,7 @@ public class RunStore {
         if (!gaveUp) {
             return s.runs();
         }
-        List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(s.deployment().id);
+        List<DeploymentPhase.RunSummary> runs = repository.summaries(s.deployment().id);
         s.deployment().refreshPhase(runs, now);
         return runs;
     }
@@ -456,6 +459,6 @@ public class RunStore {
     @Transactional
     public void refreshPhase(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
-        d.refreshPhase(SystemRun.summaries(deploymentId), clock.instant());
+        d.refreshPhase(repository.summaries(deploymentId), clock.instant());
     }
 }
