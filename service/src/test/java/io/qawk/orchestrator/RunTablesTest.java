@@ -43,8 +43,6 @@ class RunTablesTest {
                     + " reshaping changes at the same time",
             "deployment/engine/Photographer.java", "the runs to photograph read through SystemRunWriter.read: a pass"
                     + " step the planner's reshaping changes at the same time",
-            "deployment/DeploymentOverlaps.java", "the systems a deployment shares with others, read joined with the"
-                    + " inventory's members; read only, to move into the read side next",
             "metrics/StoreGauges.java", "gauges counted on a schedule on their own connection, outside any"
                     + " transaction, joined with system_deployment; read only",
             "guard/ThreatStore.java", "which members Qawk's own runs hold, joined with the guard's tables; the guard"

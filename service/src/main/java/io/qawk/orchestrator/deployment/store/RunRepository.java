@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment.store;
 
+import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunDevice;
@@ -73,6 +74,15 @@ public class RunRepository {
     /** A deployment's runs under way ({@link RunState#UNDER_WAY}). */
     public List<SystemRun> underWay(long deploymentId) {
         return SystemRun.list("deploymentId = ?1 and state in ?2", deploymentId, RunState.UNDER_WAY);
+    }
+
+    /** The systems of a deployment's pending runs, in sequence. */
+    public List<String> pendingSystems(long deploymentId) {
+        @SuppressWarnings("unchecked")
+        List<Object[]> rows = SystemRun.getEntityManager().createNativeQuery("select system_name, seq from system_run"
+                        + " where deployment_id = :d and state = " + SqlEnums.literal(RunState.PENDING) + " order by seq")
+                .setParameter("d", deploymentId).getResultList();
+        return rows.stream().map(row -> (String) row[0]).toList();
     }
 
     /** A run by id, or null. */
