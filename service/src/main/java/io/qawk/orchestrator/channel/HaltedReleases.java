@@ -1,6 +1,6 @@
 package io.qawk.orchestrator.channel;
 
-import io.qawk.orchestrator.pass.ReleaseHalts;
+import io.qawk.orchestrator.deployment.model.ReleaseHalts;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /** A deployment of a halted channel release starts no new system (the standalone half sends no new batch either). */

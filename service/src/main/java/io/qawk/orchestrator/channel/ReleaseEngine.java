@@ -1,10 +1,11 @@
 package io.qawk.orchestrator.channel;
 
+import io.qawk.orchestrator.common.EngineLock;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
-import io.qawk.orchestrator.pass.DeviceObserver;
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.EngineLock;
-import io.qawk.orchestrator.pass.Outcome;
+import io.qawk.orchestrator.deployment.engine.DeviceObserver;
+import io.qawk.orchestrator.deployment.engine.EngineConfig;
+import io.qawk.orchestrator.deployment.model.InFlight;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
@@ -121,7 +122,7 @@ public class ReleaseEngine {
 
         List<ReleasePlanner.Device> assigned = store.assigned(r.id);
         Map<String, Outcome> outcomes = observer.observe(assigned.stream()
-                .map(d -> new DeviceObserver.InFlight(d.controllerId(), r.distributionSetId, d.actionId())).toList());
+                .map(d -> new InFlight(d.controllerId(), r.distributionSetId, d.actionId())).toList());
         Instant now = clock.instant();
         List<String> batch = QuarkusTransaction.requiringNew().call(() -> {
             ReleasePlanner.Observed observed = ReleasePlanner.observed(store.planned(r.id, channel), assigned, outcomes,

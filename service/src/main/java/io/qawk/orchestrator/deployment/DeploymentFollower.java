@@ -6,7 +6,7 @@ import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.store.RunStore;
-import io.qawk.orchestrator.deployment.store.SystemRunWriter;
+import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.manifest.Manifest;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -32,7 +32,7 @@ import java.util.stream.Collectors;
 public class DeploymentFollower {
 
     @Inject
-    SystemRunWriter runWriter;
+    RunRepository repository;
 
     @Inject
     RunStore store;
@@ -53,23 +53,23 @@ public class DeploymentFollower {
         }
         Manifest m = d.manifest(); // the revision it started with: joining systems get what the others got
         List<DeploymentScope.InScope> inScope = scope.inScope(d, m);
-        Map<String, SystemRun> runs = SystemRun.ofDeployment(d.id).stream()
+        Map<String, SystemRun> runs = repository.ofDeployment(d.id).stream()
                 .collect(Collectors.toMap(r -> r.system, Function.identity()));
         Set<String> wanted = new HashSet<>();
         int seq = runs.values().stream().mapToInt(r -> r.seq).max().orElse(-1) + 1;
         int added = 0;
-        List<SystemRunWriter.Pending> joining = new ArrayList<>();
+        List<RunRepository.Pending> joining = new ArrayList<>();
         for (DeploymentScope.InScope s : inScope) {
             wanted.add(s.system());
             SystemRun known = runs.get(s.system());
             if (known == null) {
-                joining.add(new SystemRunWriter.Pending(s.system(), s.group(), seq++));
+                joining.add(new RunRepository.Pending(s.system(), s.group(), seq++));
                 added++;
             } else if (RunScheduler.follow(known.state, true, false) == RunScheduler.Follow.TAKE_AGAIN) {
                 added++;
             }
         }
-        runWriter.insertPending(d.id, m.systemTypeId, joining, clock.instant(),
+        repository.createPending(d.id, m.systemTypeId, joining, clock.instant(),
                 new TimelineEvent.Created("joined the channel's scope after the release started"), null);
         Set<String> moving = scope.outOfScope(d, m).stream().filter(DeploymentScope.OutOfScope::mixed)
                 .map(DeploymentScope.OutOfScope::system).collect(Collectors.toSet());
@@ -78,7 +78,7 @@ public class DeploymentFollower {
         runs.values().forEach(r -> decided.put(r.id, RunScheduler.follow(r.state, wanted.contains(r.system),
                 moving.contains(r.system))));
         store.storeFollow(decided);
-        d.refreshPhase(SystemRun.summaries(d.id), clock.instant());
+        d.refreshPhase(repository.summaries(d.id), clock.instant());
         return added;
     }
 }

@@ -1,14 +1,13 @@
 package io.qawk.orchestrator.deployment;
 
-import io.qawk.orchestrator.common.SqlEnums;
+import io.qawk.orchestrator.common.Lists;
 import io.qawk.orchestrator.deployment.ChannelDeployments.DrivenBy;
 import io.qawk.orchestrator.deployment.ChannelDeployments.Overlap;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.store.StartReads;
+import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.manifest.Manifest;
-import io.qawk.orchestrator.pass.DeviceObserver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -42,6 +41,9 @@ public class DeploymentOverlaps {
     @Inject
     ChannelNames channels;
 
+    @Inject
+    RunRepository runs;
+
     /** The overlaps of a deployment: its systems in scope while a draft, its systems not started once started. */
     public List<Overlap> of(SystemDeployment d) {
         if (d.phase.ended() || d.phase == DeploymentPhase.ABORTING) {
@@ -53,9 +55,7 @@ public class DeploymentOverlaps {
         }
         List<String> notStarted = d.phase.beforeStart()
                 ? scope.inScope(d, m).stream().map(DeploymentScope.InScope::system).toList()
-                : rows("select system_name, seq from system_run where deployment_id = :d and state = "
-                        + SqlEnums.literal(RunState.PENDING) + " order by seq", Map.of("d", d.id))
-                .stream().map(row -> (String) row[0]).toList();
+                : runs.pendingSystems(d.id);
         return of(d, m.systemTypeId, notStarted);
     }
 
@@ -86,7 +86,7 @@ public class DeploymentOverlaps {
      */
     public List<Overlap> ofChannel(long channelId, Collection<String> controllerIds) {
         List<Object[]> systems = new ArrayList<>();
-        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(controllerIds), StartReads.NAMES_PER_QUERY)) {
+        for (List<String> chunk : Lists.chunks(List.copyOf(controllerIds), StartReads.NAMES_PER_QUERY)) {
             systems.addAll(rows("select distinct m.system_type_id, m.system_name from system_member m"
                     + " where m.controller_id in (:ids) and m.problem is null", Map.of("ids", chunk)));
         }

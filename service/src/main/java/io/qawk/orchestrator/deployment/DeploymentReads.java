@@ -6,6 +6,7 @@ import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -14,7 +15,6 @@ import jakarta.transaction.Transactional;
 
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * What the API reads of deployments and their runs, each answer in one transaction: the resource maps these to its
@@ -28,6 +28,9 @@ public class DeploymentReads {
 
     @Inject
     DeploymentOverlaps overlaps;
+
+    @Inject
+    RunRepository repository;
 
     /**
      * A deployment with what its view shows: its manifest's name (null when gone), the revision it is pinned to (null:
@@ -68,10 +71,8 @@ public class DeploymentReads {
     public Runs runs(long id) {
         SystemDeployment d = service.get(id);
         // two queries, not one per run: the screen polls this while tens of thousands of systems go through
-        Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
-                + " where r.deploymentId = ?1) order by runId, order, controllerId", id).stream()
-                .collect(Collectors.groupingBy(dev -> dev.runId));
-        return new Runs(d, SystemRun.ofDeployment(id).stream()
+        Map<Long, List<RunDevice>> devices = repository.devicesOfDeployment(id);
+        return new Runs(d, repository.ofDeployment(id).stream()
                 .map(r -> new Run(r, devices.getOrDefault(r.id, List.of()))).toList());
     }
 
@@ -80,7 +81,7 @@ public class DeploymentReads {
     public Runs run(long id, long runId) {
         SystemDeployment d = service.get(id);
         SystemRun r = runOf(id, runId);
-        return new Runs(d, List.of(new Run(r, RunDevice.ofRun(r.id))));
+        return new Runs(d, List.of(new Run(r, repository.devices(r.id))));
     }
 
     /** A run's timeline, oldest first. */
@@ -88,7 +89,7 @@ public class DeploymentReads {
     public List<RunEvent> events(long id, long runId) {
         service.get(id);
         runOf(id, runId);
-        return RunEvent.list("runId = ?1 order by at, id", runId);
+        return repository.events(runId);
     }
 
     /** The deployment's own timeline (approvals, rejections, approvals taken back), oldest first. */
@@ -98,8 +99,8 @@ public class DeploymentReads {
         return DeploymentEvent.of(id);
     }
 
-    private static SystemRun runOf(long id, long runId) {
-        SystemRun r = SystemRun.findById(runId);
+    private SystemRun runOf(long id, long runId) {
+        SystemRun r = repository.find(runId);
         if (r == null || r.deploymentId != id) {
             throw new NotFoundException("run", runId + " of system deployment " + id);
         }
@@ -109,6 +110,6 @@ public class DeploymentReads {
     private Deployment deployment(SystemDeployment d, boolean withOverlaps) {
         Manifest m = Manifest.findById(d.manifestId);
         return new Deployment(d, m == null ? null : m.name, ManifestRevision.pinned(d.manifestRevisionId),
-                SystemRun.tally(d.id), withOverlaps ? overlaps.of(d) : null);
+                repository.tally(d.id), withOverlaps ? overlaps.of(d) : null);
     }
 }

@@ -6,7 +6,8 @@ import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.common.RefusedException;
-import io.qawk.orchestrator.deployment.engine.StartGate;
+import io.qawk.orchestrator.deployment.engine.EngineConfig;
+import io.qawk.orchestrator.deployment.engine.EngineWake;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
@@ -14,14 +15,11 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
-import io.qawk.orchestrator.deployment.store.RunDeviceWriter;
-import io.qawk.orchestrator.deployment.store.SystemRunWriter;
+import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.manifest.ManifestUsage;
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.EngineWake;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.qawk.orchestrator.window.Windows;
 import io.qawk.orchestrator.window.WindowsValidation;
@@ -42,7 +40,7 @@ import java.util.Set;
 /**
  * Creates deployments and records what people decide (start, pause, resume, abort, roll back, take again).
  * Commands only record intent and re-derive the phase; the engine does the work on its next pass, which each command
- * brings forward to right after its commit ({@link io.qawk.orchestrator.pass.EngineWake}).
+ * brings forward to right after its commit ({@link io.qawk.orchestrator.deployment.engine.EngineWake}).
  * <p>
  * One class: the operator's commands with their checks and the words of their 409s, read together when what an
  * operator may do is checked.
@@ -56,11 +54,9 @@ public class DeploymentService implements ManifestUsage {
     static final int MAX_LIST = 1000;
     static final int MAX_COMMENT = 2000;
 
+    /** Runs and their devices, read and written. */
     @Inject
-    SystemRunWriter runWriter;
-
-    @Inject
-    RunDeviceWriter deviceWriter;
+    RunRepository runs;
 
     @Inject
     Clock clock;
@@ -324,11 +320,11 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException(scope.nothingInScope(d, manifest));
         }
         Instant now = clock.instant();
-        List<SystemRunWriter.Pending> pending = new ArrayList<>(systems.size());
+        List<RunRepository.Pending> pending = new ArrayList<>(systems.size());
         for (DeploymentScope.InScope s : systems) {
-            pending.add(new SystemRunWriter.Pending(s.system(), s.group(), pending.size()));
+            pending.add(new RunRepository.Pending(s.system(), s.group(), pending.size()));
         }
-        runWriter.insertPending(d.id, manifest.systemTypeId, pending, now,
+        runs.createPending(d.id, manifest.systemTypeId, pending, now,
                 new TimelineEvent.Created("in scope of deployment '" + d.name + "' (manifest '" + manifest.name + "')"
                         + (d.approvedBy == null ? "" : "; approved by " + d.approvedBy
                         + (d.approvalComment == null ? "" : ": " + d.approvalComment))),
@@ -378,15 +374,15 @@ public class DeploymentService implements ManifestUsage {
         d.aborted = true;
         d.abortedBy = actor;
         Instant now = clock.instant();
-        List<Long> pending = SystemRun.summaries(d.id).stream().filter(r -> r.state() == RunState.PENDING)
+        List<Long> pending = runs.summaries(d.id).stream().filter(r -> r.state() == RunState.PENDING)
                 .map(DeploymentPhase.RunSummary::id).toList();
-        for (SystemRun run : runWriter.lock(pending)) {
+        for (SystemRun run : runs.lock(pending)) {
             run.moveTo(RunState.SKIPPED);
             run.reason = TimelineEvent.Skipped.REASON;
             run.endedAt = now;
             timeline.record(run.id, now, new TimelineEvent.Skipped(), actor);
         }
-        runWriter.writeNow();
+        runs.write();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "aborted"));
         return d;
@@ -413,7 +409,7 @@ public class DeploymentService implements ManifestUsage {
         run.rollbackCause = RollbackCause.MANUAL;
         run.rollbackReason = reason == null || reason.isBlank() ? null : truncate(reason, 900);
         timeline.record(run.id, clock.instant(), new TimelineEvent.RollbackRequested(run.rollbackReason), actor);
-        runWriter.writeNow();
+        runs.write();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "rollback requested"));
         return run;
@@ -434,7 +430,7 @@ public class DeploymentService implements ManifestUsage {
             throw new ConflictException("system '" + run.system + "' is " + run.state
                     + "; only a ROLLED_BACK or ROLLBACK_FAILED system can be taken again");
         }
-        deviceWriter.deleteOf(run.id);
+        runs.forgetDevices(run.id);
         run.moveTo(RunState.PENDING);
         run.attempt++;
         run.currentOrder = null;
@@ -449,7 +445,7 @@ public class DeploymentService implements ManifestUsage {
         run.reason = null;
         timeline.record(run.id, clock.instant(), TimelineEvent.TakenAgain.byPerson(run.attempt,
                 reason == null || reason.isBlank() ? null : truncate(reason, 900), previous), actor);
-        runWriter.writeNow();
+        runs.write();
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "taken again"));
         return run;
@@ -459,18 +455,9 @@ public class DeploymentService implements ManifestUsage {
      * Another deployment's run of this system (or of one sharing a device with it) under way, or started after this
      * one ended: going back to this run's photograph would undo it.
      */
-    private static Optional<String> otherDriver(SystemRun run) {
-        @SuppressWarnings("unchecked")
-        List<Object[]> rows = SystemRun.getEntityManager().createNativeQuery("select d.id, d.name, r.state from system_run r"
-                        + " join system_deployment d on d.id = r.deployment_id where r.deployment_id <> :dep and ("
-                        + " (r.system_type_id = :type and r.system_name = :name) or r.id in (select rd.run_id from run_device rd"
-                        + " where rd.controller_id in (select controller_id from run_device where run_id = :run)))"
-                        + " and (" + StartGate.DRIVING + " or r.started_at > :ended) order by r.id desc limit 1")
-                .setParameter("dep", run.deploymentId).setParameter("type", run.systemTypeId).setParameter("name", run.system)
-                .setParameter("run", run.id).setParameter("ended", run.endedAt == null ? Instant.EPOCH : run.endedAt)
-                .getResultList();
-        return rows.stream().findFirst().map(r -> "deployment \"" + r[1] + "\" (#" + r[0] + ") "
-                + (RunState.valueOf((String) r[2]).underWay() ? "is driving it now" : "has updated it since"));
+    private Optional<String> otherDriver(SystemRun run) {
+        return runs.otherDriver(run).map(o -> "deployment \"" + o.deploymentName() + "\" (#" + o.deploymentId() + ") "
+                + (o.state().underWay() ? "is driving it now" : "has updated it since"));
     }
 
     @Override
@@ -489,7 +476,7 @@ public class DeploymentService implements ManifestUsage {
     }
 
     private SystemRun lockRun(SystemDeployment d, long runId) {
-        SystemRun run = runWriter.lock(List.of(runId)).stream().findFirst().orElse(null);
+        SystemRun run = runs.lock(runId).orElse(null);
         if (run == null || run.deploymentId != d.id) {
             throw new NotFoundException("run", runId + " of system deployment " + d.id);
         }
@@ -498,7 +485,7 @@ public class DeploymentService implements ManifestUsage {
 
     /** Re-derives the phase from the flags and runs; sets the end time when it ends. Call inside a transaction. */
     void refreshPhase(SystemDeployment d) {
-        refreshPhase(d, SystemRun.summaries(d.id));
+        refreshPhase(d, runs.summaries(d.id));
     }
 
     void refreshPhase(SystemDeployment d, List<DeploymentPhase.RunSummary> runs) {
@@ -507,7 +494,7 @@ public class DeploymentService implements ManifestUsage {
 
     private void recordOnUnderWay(SystemDeployment d, TimelineEvent event, String actor) {
         Instant now = clock.instant();
-        for (SystemRun run : SystemRun.<SystemRun>list("deploymentId = ?1 and state in ?2", d.id, RunState.UNDER_WAY)) {
+        for (SystemRun run : runs.underWay(d.id)) {
             timeline.record(run.id, now, event, actor);
         }
     }

@@ -14,6 +14,7 @@ import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.RunEventKind;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.inventory.ConfigurationId;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
@@ -35,7 +36,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 import javax.sql.DataSource;
 
 /**
@@ -66,6 +66,9 @@ public class EvidenceBuilder {
             DeviceState.KEPT, DeviceState.LEFT_AS_IS);
     private static final Set<DeviceState> ON_OLD = EnumSet.of(DeviceState.ROLLED_BACK, DeviceState.NOT_SENT,
             DeviceState.WAITING);
+
+    @Inject
+    RunRepository repository;
 
     @Inject
     ObjectMapper json;
@@ -180,13 +183,9 @@ public class EvidenceBuilder {
     }
 
     private ArrayNode systems(SystemDeployment d, SystemType type) {
-        List<SystemRun> runs = SystemRun.ofDeployment(d.id);
-        Map<Long, List<RunDevice>> devices = RunDevice.<RunDevice>list("runId in (select r.id from SystemRun r"
-                        + " where r.deploymentId = ?1) order by runId, order, controllerId", d.id).stream()
-                .collect(Collectors.groupingBy(dev -> dev.runId));
-        Map<Long, List<RunEvent>> events = RunEvent.<RunEvent>list("runId in (select r.id from SystemRun r"
-                        + " where r.deploymentId = ?1) order by runId, at, id", d.id).stream()
-                .collect(Collectors.groupingBy(e -> e.runId));
+        List<SystemRun> runs = repository.ofDeployment(d.id);
+        Map<Long, List<RunDevice>> devices = repository.devicesOfDeployment(d.id);
+        Map<Long, List<RunEvent>> events = repository.eventsOfDeployment(d.id);
         Map<String, ObjectNode> census = type == null ? Map.of() : census(type.id, runs);
         ArrayNode out = json.createArrayNode();
         for (SystemRun run : runs) {

@@ -10,7 +10,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 
-import io.qawk.orchestrator.pass.EngineConfig;
+import io.qawk.orchestrator.deployment.engine.EngineConfig;
 import io.qawk.orchestrator.hawkbit.HawkbitConfig;
 import io.qawk.orchestrator.inventory.InventoryConfig;
 import io.quarkus.test.junit.QuarkusTestProfile;

@@ -1,7 +1,5 @@
 package io.qawk.orchestrator.channel;
 
-import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.pass.Outcome;
 import io.qawk.orchestrator.channel.ReleaseDevice.State;
 import io.qawk.orchestrator.channel.ReleasePlanner.Change;
 import io.qawk.orchestrator.channel.ReleasePlanner.Completion;
@@ -11,6 +9,8 @@ import io.qawk.orchestrator.channel.ReleasePlanner.Halt;
 import io.qawk.orchestrator.channel.ReleasePlanner.Membership;
 import io.qawk.orchestrator.channel.ReleasePlanner.Observed;
 import io.qawk.orchestrator.channel.ReleasePlanner.Release;
+import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;

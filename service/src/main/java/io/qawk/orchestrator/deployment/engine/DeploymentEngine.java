@@ -1,7 +1,10 @@
 package io.qawk.orchestrator.deployment.engine;
 
 import io.qawk.orchestrator.common.DatabaseUnreachable;
+import io.qawk.orchestrator.common.EngineLock;
+import io.qawk.orchestrator.common.Lists;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
@@ -13,12 +16,6 @@ import io.qawk.orchestrator.deployment.plan.StartRules;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
-import io.qawk.orchestrator.pass.DeviceObserver;
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.EngineLock;
-import io.qawk.orchestrator.pass.EngineWake;
-import io.qawk.orchestrator.pass.Outcome;
-import io.qawk.orchestrator.pass.PassLoop;
 import io.qawk.orchestrator.window.CentreWindows;
 import io.quarkus.arc.Arc;
 import io.quarkus.arc.ManagedContext;
@@ -238,7 +235,7 @@ public class DeploymentEngine {
             }
         }
         Outbox outbox = new Outbox();
-        for (List<Long> batch : DeviceObserver.chunks(toPlan, config.runsPerTransaction())) {
+        for (List<Long> batch : Lists.chunks(toPlan, config.runsPerTransaction())) {
             outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), snap.settings(),
                     seen.verdicts()));
         }
@@ -254,7 +251,7 @@ public class DeploymentEngine {
         long deploymentId = snap.deploymentId();
         Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
         Outbox outbox = new Outbox();
-        for (List<Long> batch : DeviceObserver.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
+        for (List<Long> batch : Lists.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
             Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {

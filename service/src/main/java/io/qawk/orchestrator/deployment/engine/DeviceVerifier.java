@@ -1,14 +1,13 @@
 package io.qawk.orchestrator.deployment.engine;
 
 import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.VerifyWords;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 

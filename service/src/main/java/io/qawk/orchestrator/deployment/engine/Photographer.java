@@ -11,8 +11,6 @@ import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
-import io.qawk.orchestrator.pass.EngineConfig;
-import io.qawk.orchestrator.pass.FanOut;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;

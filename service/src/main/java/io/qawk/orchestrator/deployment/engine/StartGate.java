@@ -7,7 +7,7 @@ import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.StartRules;
 import io.qawk.orchestrator.deployment.store.StartReads;
 import io.qawk.orchestrator.deployment.store.SystemRunWriter;
-import io.qawk.orchestrator.pass.DeviceObserver;
+import io.qawk.orchestrator.common.Lists;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -43,7 +43,7 @@ public class StartGate {
                                                        int slots) {
         Map<SystemRun, StartRules.Verdict> out = new LinkedHashMap<>();
         int free = 0;
-        for (List<DeploymentPhase.RunSummary> chunk : DeviceObserver.chunks(candidates,
+        for (List<DeploymentPhase.RunSummary> chunk : Lists.chunks(candidates,
                 Math.min(Math.max(2 * slots, 100), StartReads.NAMES_PER_QUERY))) {
             // read as plain rows: most start, and are only looked at
             List<SystemRun> checked = runWriter.read(chunk.stream().map(DeploymentPhase.RunSummary::id).toList());

@@ -4,7 +4,6 @@ import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.plan.ObservationGap;
 import io.qawk.orchestrator.deployment.store.ObservationStore;
 import io.qawk.orchestrator.deployment.store.RunStore;
-import io.qawk.orchestrator.pass.EngineConfig;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -104,6 +104,10 @@ public class SystemRun extends PanacheEntityBase {
         steps.forEach(this::moveTo);
     }
 
+    /**
+     * A deployment's runs in sequence. Read through {@code store/RunRepository} everywhere but {@code api/PlanView},
+     * which the planner's reshaping changes at the same time; it goes once that calls the repository.
+     */
     public static List<SystemRun> ofDeployment(long deploymentId) {
         return list("deploymentId = ?1 order by seq", deploymentId);
     }
@@ -111,32 +115,4 @@ public class SystemRun extends PanacheEntityBase {
     /** How many runs of a deployment are in a state and group. */
     public record Tally(RunState state, String group, long count) {
     }
-
-    /**
-     * A deployment's runs counted by state and group, in the order of each one's first run: what its view shows,
-     * without loading tens of thousands of runs for a screen that asks every few seconds.
-     */
-    public static List<Tally> tally(long deploymentId) {
-        return getEntityManager().createQuery("select r.state, r.group, count(r) from SystemRun r"
-                        + " where r.deploymentId = :d group by r.state, r.group order by min(r.seq)", Object[].class)
-                .setParameter("d", deploymentId)
-                .getResultStream()
-                .map(row -> new Tally((RunState) row[0], (String) row[1], (Long) row[2]))
-                .toList();
-    }
-
-    /**
-     * What the phase and the scheduler need of every run of a deployment, read as plain rows: at tens of thousands of
-     * runs, loading them as entities (and dirty-checking them at every commit) cost most of an engine pass.
-     */
-    public static List<DeploymentPhase.RunSummary> summaries(long deploymentId) {
-        return getEntityManager().createQuery("select r.id, r.state, r.group, r.seq, r.rollbackCause, r.attempt from SystemRun r"
-                        + " where r.deploymentId = :d order by r.seq", Object[].class)
-                .setParameter("d", deploymentId)
-                .getResultStream()
-                .map(row -> new DeploymentPhase.RunSummary((Long) row[0], (RunState) row[1], (String) row[2],
-                        (Integer) row[3], (RollbackCause) row[4], (Integer) row[5] > 1))
-                .toList();
-    }
-
 }

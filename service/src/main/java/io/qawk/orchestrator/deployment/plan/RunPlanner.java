@@ -1,13 +1,13 @@
 package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
-import io.qawk.orchestrator.pass.Outcome;
 
 import java.time.Duration;
 import java.time.Instant;

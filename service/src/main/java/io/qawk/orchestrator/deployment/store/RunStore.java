@@ -4,6 +4,8 @@ import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.InFlight;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -13,7 +15,6 @@ import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
-import io.qawk.orchestrator.pass.DeviceObserver;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -52,9 +53,12 @@ public class RunStore {
     @Inject
     SystemRunWriter runWriter;
 
+    @Inject
+    RunRepository repository;
+
     /** What a pass starts from; {@code settings}: the deployment's timeouts and soak, as the planner keeps to them. */
     public record Snapshot(long deploymentId, DeploymentPhase phase, RunPlanner.Settings settings,
-                           List<PlannableRun> runsToPlan, List<DeviceObserver.InFlight> inFlight, List<RunDevice> intents,
+                           List<PlannableRun> runsToPlan, List<InFlight> inFlight, List<RunDevice> intents,
                            Set<String> leftTheirSystem, MetricGate metricGate) {
     }
 
@@ -87,7 +91,7 @@ public class RunStore {
         // read as plain objects: a pass with thousands of systems under way reads tens of thousands of devices
         Map<Long, List<RunDevice>> devices = deviceWriter.read(runIds);
         List<PlannableRun> runs = new ArrayList<>();
-        List<DeviceObserver.InFlight> inFlight = new ArrayList<>();
+        List<InFlight> inFlight = new ArrayList<>();
         boolean anyIntent = false;
         for (SystemRun r : candidates) {
             List<RunDevice> own = devices.getOrDefault(r.id, List.of());
@@ -97,7 +101,7 @@ public class RunStore {
                 planned.add(RunPlanner.Device.of(dev));
                 componentOf.put(dev.controllerId, dev.componentType);
                 if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
-                    inFlight.add(new DeviceObserver.InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
+                    inFlight.add(new InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
                 } else if (dev.state == DeviceState.ASSIGNING || dev.state == DeviceState.ROLLBACK_ASSIGNING) {
                     anyIntent = true;
                 }
@@ -178,7 +182,7 @@ public class RunStore {
     @Transactional(Transactional.TxType.MANDATORY)
     public ToStart lockToStart(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
-        List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(deploymentId);
+        List<DeploymentPhase.RunSummary> runs = repository.summaries(deploymentId);
         d.refreshPhase(runs, clock.instant());
         return new ToStart(d, runs);
     }
@@ -217,7 +221,7 @@ public class RunStore {
         if (!gaveUp) {
             return s.runs();
         }
-        List<DeploymentPhase.RunSummary> runs = SystemRun.summaries(s.deployment().id);
+        List<DeploymentPhase.RunSummary> runs = repository.summaries(s.deployment().id);
         s.deployment().refreshPhase(runs, now);
         return runs;
     }
@@ -448,6 +452,6 @@ public class RunStore {
     @Transactional
     public void refreshPhase(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
-        d.refreshPhase(SystemRun.summaries(deploymentId), clock.instant());
+        d.refreshPhase(repository.summaries(deploymentId), clock.instant());
     }
 }

@@ -9,8 +9,8 @@ import io.qawk.orchestrator.deployment.plan.SystemPath;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
-import io.qawk.orchestrator.pass.DeviceObserver;
-import io.qawk.orchestrator.pass.ReleaseHalts;
+import io.qawk.orchestrator.common.Lists;
+import io.qawk.orchestrator.deployment.model.ReleaseHalts;
 import io.qawk.orchestrator.rules.CompatibilityRules;
 import io.qawk.orchestrator.systemtype.SystemType;
 import io.quarkus.hibernate.orm.panache.Panache;
@@ -51,7 +51,7 @@ public class StartReads {
     /** The systems of {@code names} that may not start now, with why ({@link StartRules}); the others are absent. */
     public Map<String, StartRules.Verdict> verdicts(SystemDeployment d, long systemTypeId, Collection<String> names) {
         Map<String, StartRules.Verdict> out = new LinkedHashMap<>();
-        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
+        for (List<String> chunk : Lists.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
             Map<String, StartRules.Verdict> blocked = StartRules.blocked(chunk, d.channelId != null,
                     members(d, systemTypeId, chunk), drivenBy(systemTypeId, chunk, d.id));
             out.putAll(blocked);
@@ -108,7 +108,7 @@ public class StartReads {
     public Map<String, Driver> drivers(long systemTypeId, Collection<String> names, long exceptDeployment,
                                        long exceptChannel, boolean alsoPending) {
         Map<String, Driver> out = new LinkedHashMap<>();
-        for (List<String> chunk : DeviceObserver.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
+        for (List<String> chunk : Lists.chunks(List.copyOf(names), NAMES_PER_QUERY)) {
             out.putAll(driversOf(systemTypeId, chunk, exceptDeployment, exceptChannel, alsoPending));
         }
         return out;

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment.plan;
 
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
@@ -7,7 +8,6 @@ import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
-import io.qawk.orchestrator.pass.Outcome;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;

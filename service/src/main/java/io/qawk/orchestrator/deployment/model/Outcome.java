@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.deployment.model;
 
 /**
  * What is known of a device of a run: from hawkBit, still at it, done, failed, the target is gone, or

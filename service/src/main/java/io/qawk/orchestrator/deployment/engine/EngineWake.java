@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.deployment.engine;
 
 /**
  * A deployment was started or commanded: fired in the command's transaction, it brings the engine's next pass forward

@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.deployment.engine;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.deployment.engine;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

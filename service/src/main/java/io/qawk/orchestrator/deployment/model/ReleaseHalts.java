@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.deployment.model;
 
 /**
  * Whether the channel release a deployment belongs to is halted: a halted release starts no new system. Asked by the

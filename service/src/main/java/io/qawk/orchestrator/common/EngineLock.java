@@ -1,15 +1,15 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.common;
 
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
-import javax.sql.DataSource;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.Optional;
+import javax.sql.DataSource;
 
 /**
  * Exactly one replica drives a deployment (or a channel release) at a time, through a Postgres session advisory lock held on its own

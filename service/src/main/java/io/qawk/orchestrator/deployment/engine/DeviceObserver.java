@@ -1,5 +1,7 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.deployment.model.InFlight;
+import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.hawkbit.ActionOutcome;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
@@ -37,10 +39,6 @@ public class DeviceObserver {
 
     @Inject
     FanOut fanOut;
-
-    /** A device given {@code setId}, and the hawkBit action that carries it when known. */
-    public record InFlight(String controllerId, long setId, Long actionId) {
-    }
 
     /**
      * A pass costs about (devices in flight ÷ 500) + (devices with news ÷ ids per query) + (distinct sets) requests
@@ -194,14 +192,5 @@ public class DeviceObserver {
         } catch (TargetNotFoundException gone) {
             return Outcome.GONE;
         }
-    }
-
-    /** {@code all} cut into lists of at most {@code size}. */
-    public static <T> List<List<T>> chunks(List<T> all, int size) {
-        List<List<T>> out = new ArrayList<>();
-        for (int i = 0; i < all.size(); i += size) {
-            out.add(all.subList(i, Math.min(all.size(), i + size)));
-        }
-        return out;
     }
 }

@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.pass;
+package io.qawk.orchestrator.deployment.engine;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
