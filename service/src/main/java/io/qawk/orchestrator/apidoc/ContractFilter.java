@@ -41,8 +41,9 @@ import java.util.stream.Collectors;
  * Makes the published document ({@code /q/openapi}) a contract an integrator can generate a client from, for every
  * endpoint, those added later too, without annotating each: operation ids a client method would have, the
  * problem+json answers every operation can give, 201 with its {@code Location} where something is created, 204 for
- * deletions, HTTP basic as the security, fields the Java type lets be null declared nullable (OpenAPI 3.1: a type
- * array or {@code anyOf} with {@code null}), and the examples of the README's tour on their request bodies. Runs at
+ * deletions, tags named as the API's parts ({@code Deployment}, not the class), HTTP basic as the security, fields the
+ * Java type lets be null declared nullable (OpenAPI 3.1: a type array or {@code anyOf} with {@code null}), and the
+ * examples of the README's tour on their request bodies. Runs at
  * build time, so the document stored in {@code target/openapi} (linted by the build) is the one served;
  * {@link ProviderSecurityFilter} adds what depends on run-time settings (the identity provider).
  */
@@ -137,6 +138,7 @@ public class ContractFilter implements OASFilter {
         Map<String, Operation> byId = new TreeMap<>();
         api.getPaths().getPathItems().forEach((path, item) -> item.getOperations().forEach((method, op) -> {
             op.setOperationId(operationId(op.getOperationId()));
+            op.setTags(tags(op.getTags()));
             byId.put(op.getOperationId(), op);
             responses(api, path, method, op);
         }));
@@ -161,6 +163,11 @@ public class ContractFilter implements OASFilter {
             return method;
         }
         return method.equals("list") ? "list" + plural(noun) : method + noun;
+    }
+
+    /** {@code Deployment Resource} (SmallRye's tag, the class) → {@code Deployment}: a client's DeploymentApi. */
+    static List<String> tags(List<String> tags) {
+        return tags == null ? null : new ArrayList<>(tags.stream().map(t -> t.replaceFirst(" Resource$", "")).toList());
     }
 
     private static String plural(String noun) {
@@ -282,7 +289,8 @@ public class ContractFilter implements OASFilter {
             return;
         }
         Map<String, List<ClassInfo>> bySimpleName = index.getKnownClasses().stream()
-                .filter(c -> c.name().toString().startsWith("io.qawk.") && c.simpleName() != null)
+                // the service's own: a test run's index has the tests' too (the generated client's DeploymentView)
+                .filter(c -> c.name().toString().startsWith("io.qawk.orchestrator.") && c.simpleName() != null)
                 .collect(Collectors.groupingBy(ClassInfo::simpleName, Collectors.collectingAndThen(
                         Collectors.toMap(ClassInfo::name, c -> c, (a, b) -> a), m -> List.copyOf(m.values()))));
         schemas.forEach((name, schema) -> {

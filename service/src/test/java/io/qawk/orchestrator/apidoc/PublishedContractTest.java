@@ -1,17 +1,24 @@
 package io.qawk.orchestrator.apidoc;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.Contract;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -19,7 +26,8 @@ import static org.assertj.core.api.Assertions.assertThat;
  * The document at {@code /q/openapi} is one an integrator can generate a client from (issue 45): OpenAPI 3.1, basic
  * auth declared, an operation id per operation named as a client method, the problem answers documented, 201 with its
  * Location; and {@link Contract}, which checks every answer the tests get through {@code Api}, does fail on an answer
- * that breaks it.
+ * that breaks it. The document is committed as {@code docs/openapi.yaml}, for integrators and for the client the tests
+ * generate from it ({@code GeneratedClientTest}): it must be the one the service publishes.
  */
 @QuarkusTest
 class PublishedContractTest {
@@ -66,6 +74,88 @@ class PublishedContractTest {
                 .isEqualTo("#/components/schemas/DeploymentView");
         assertThat(create.at("/requestBody/content/application~1json/example/manifestId").asInt()).isEqualTo(1);
         assertThat(root.at("/paths/~1qawk~1v1~1systemtypes~1{id}/delete/responses").has("204")).isTrue();
+        assertThat(root.at("/paths/~1qawk~1v1~1systemdeployments~1{id}~1start/post/tags/0").asText())
+                .as("tagged as the API's part, not the Java class: a generated client's DeploymentApi")
+                .isEqualTo("Deployment");
+    }
+
+    static final String COMMITTED = "docs/openapi.yaml";
+
+    /** What {@code /q/openapi} serves now, as YAML (read afresh: {@link Contract} keeps the first start's). */
+    static String published() {
+        return RestAssured.given().accept("application/yaml").get("/q/openapi").then().statusCode(200).extract()
+                .asString();
+    }
+
+    @Test
+    void theCommittedDocumentIsTheOnePublished() throws IOException {
+        Path committed = Path.of(System.getProperty("qawk.project.dir", ".."), COMMITTED);
+        String live = published();
+        if (Boolean.getBoolean("qawk.openapi.refresh")) {
+            Files.writeString(committed, live, StandardCharsets.UTF_8);
+        }
+        ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
+        List<String> differences = new ArrayList<>();
+        differences("", yaml.readTree(committed.toFile()), yaml.readTree(live), differences);
+        assertThat(differences).as("%s is not the document the service publishes (/q/openapi); where they differ:%n"
+                        + "  %s%nIf the API changed on purpose, write the published one into it and commit it (the"
+                        + " client GeneratedClientTest runs is generated from it):%n"
+                        + "  ./mvnw -o -pl service -am verify -Dtest=PublishedContractTest -Dqawk.openapi.refresh=true"
+                        + " -Dsurefire.failIfNoSpecifiedTests=false -Dit.test=None"
+                        + " -Dfailsafe.failIfNoSpecifiedTests=false -Dqawk.openapi-lint.skip=true",
+                COMMITTED, String.join("\n  ", differences.subList(0, Math.min(20, differences.size()))))
+                .isEmpty();
+    }
+
+    /** The JSON pointers where the two trees differ: a value changed, a member added or gone. */
+    static void differences(String at, JsonNode committed, JsonNode live, List<String> out) {
+        if (committed.isObject() && live.isObject()) {
+            Set<String> names = new TreeSet<>();
+            committed.fieldNames().forEachRemaining(names::add);
+            live.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                String pointer = at + "/" + name.replace("~", "~0").replace("/", "~1");
+                if (!committed.has(name)) {
+                    out.add(pointer + ": published, not committed");
+                } else if (!live.has(name)) {
+                    out.add(pointer + ": committed, no longer published");
+                } else {
+                    differences(pointer, committed.get(name), live.get(name), out);
+                }
+            }
+        } else if (committed.isArray() && live.isArray() && committed.size() == live.size()) {
+            for (int i = 0; i < committed.size(); i++) {
+                differences(at + "/" + i, committed.get(i), live.get(i), out);
+            }
+        } else if (!committed.equals(live)) {
+            out.add(at + ": committed " + abbreviated(committed) + ", published " + abbreviated(live));
+        }
+    }
+
+    private static String abbreviated(JsonNode node) {
+        String text = node.toString();
+        return text.length() > 120 ? text.substring(0, 120) + "…" : text;
+    }
+
+    @Test
+    void theCheckOfTheCommittedDocumentNamesWhereItDiffers() {
+        ObjectMapper json = new ObjectMapper();
+        List<String> out = new ArrayList<>();
+        differences("", json.valueToTree(java.util.Map.of("paths", java.util.Map.of("/a/{id}", List.of(1, 2)),
+                        "info", "x")),
+                json.valueToTree(java.util.Map.of("paths", java.util.Map.of("/a/{id}", List.of(1, 3)),
+                        "servers", "y")), out);
+        assertThat(out).containsExactly("/info: committed, no longer published", "/paths/~1a~1{id}/1: committed 2,"
+                + " published 3", "/servers: published, not committed");
+    }
+
+    @Test
+    void withoutAProviderTheOnlyWayInDeclaredIsHttpBasic() throws IOException {
+        JsonNode live = new ObjectMapper(new YAMLFactory()).readTree(published());
+        assertThat(live.at("/components/securitySchemes").size()).isEqualTo(1);
+        assertThat(live.at("/components/securitySchemes/basic/type").asText()).isEqualTo("http");
+        assertThat(live.at("/components/securitySchemes/basic/scheme").asText()).isEqualTo("basic");
+        assertThat(live.path("security").toString()).isEqualTo("[{\"basic\":[]}]");
     }
 
     @Test
