@@ -14,7 +14,7 @@ import org.jboss.logging.Logger;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
-import io.qawk.orchestrator.demo.DemoFleet.SetRef;
+import io.qawk.orchestrator.demo.DemoLanes.SetRef;
 import io.qawk.orchestrator.testkit.DeviceSimulator;
 import io.qawk.orchestrator.testkit.DeviceSpec;
 import io.qawk.orchestrator.testkit.HawkbitFixtures;
@@ -22,8 +22,8 @@ import io.qawk.orchestrator.testkit.HawkbitFixtures;
 /**
  * The demo's data, put in place once the service is up: distribution sets in the local hawkBit, the simulated
  * devices (which get their first sets installed on a fresh hawkBit: the 1.0 sets, one display already on 2.0), the
- * system type {@value DemoFleet#SYSTEM_TYPE} with its rules when there is no system type yet, an inventory sync, the
- * manifest {@value DemoFleet#MANIFEST}, and a rollout made in hawkBit outside Qawk ({@link DemoFleet#ROLLOUT}, not
+ * system type {@value DemoLanes#SYSTEM_TYPE} with its rules when there is no system type yet, an inventory sync, the
+ * manifest {@value DemoLanes#MANIFEST}, and a rollout made in hawkBit outside Qawk ({@link DemoLanes#ROLLOUT}, not
  * started) that the guard lists as a threat. Everything on Qawk's side goes through its REST API, as an operator's
  * script would; the rollout through hawkBit's Management API, as a colleague would. Every step is idempotent, so a
  * second start on the same data runs it again harmlessly. {@link #close()} stops the simulated devices.
@@ -100,21 +100,21 @@ final class DemoSetup implements AutoCloseable {
         HawkbitFixtures fixtures = new HawkbitFixtures(url, user, password);
 
         LOG.infof("Demo: [1/7] distribution sets in the local hawkBit (%s)", url);
-        boolean freshHawkbit = fixtures.findDistributionSet(DemoFleet.APP_1.name(), DemoFleet.APP_1.version())
+        boolean freshHawkbit = fixtures.findDistributionSet(DemoLanes.APP_1.name(), DemoLanes.APP_1.version())
                 .isEmpty();
         Map<SetRef, Long> setIds = new LinkedHashMap<>();
-        for (SetRef s : DemoFleet.SETS) {
+        for (SetRef s : DemoLanes.SETS) {
             setIds.put(s, fixtures.createDistributionSet(s.name(), s.version()));
         }
         LOG.infof("Demo:       %s", setIds.entrySet().stream()
                 .map(e -> e.getKey().label() + " (id " + e.getValue() + ")").collect(Collectors.joining(", ")));
 
-        List<DeviceSpec> devices = DemoFleet.devices(INSTALL_TIME);
+        List<DeviceSpec> devices = DemoLanes.devices(INSTALL_TIME);
         LOG.infof("Demo: [2/7] %d simulated devices: %d lanes in centres %s (lane computer, two terminals, a "
                 + "display; %s has no display, %s's display fails %s, %s's display runs it already), %d kiosks "
-                + "outside any system, and %s without a 'device' attribute", devices.size(), DemoFleet.LANES,
-                DemoFleet.CENTRES, DemoFleet.INCOMPLETE_SYSTEM, DemoFleet.FAILING_SYSTEM, DemoFleet.DEVICE3_FW_2.label(),
-                DemoFleet.DRIFTED_SYSTEM, DemoFleet.KIOSKS, DemoFleet.STRAY_DEVICE);
+                + "outside any system, and %s without a 'device' attribute", devices.size(), DemoLanes.LANES,
+                DemoLanes.CENTRES, DemoLanes.INCOMPLETE_SYSTEM, DemoLanes.FAILING_SYSTEM, DemoLanes.DEVICE3_FW_2.label(),
+                DemoLanes.DRIFTED_SYSTEM, DemoLanes.KIOSKS, DemoLanes.STRAY_DEVICE);
         DeviceSimulator sim = new DeviceSimulator(url, user, password, hawkbit.tenant());
         sim.setMinPollInterval(MIN_POLL_INTERVAL);
         synchronized (this) {
@@ -141,7 +141,7 @@ final class DemoSetup implements AutoCloseable {
             LOG.infof("Demo: try  curl -u %s %s/qawk/v1/systemtypes/%d/systems  or open %s/ui/", auth, serviceUrl,
                     typeId.get(), serviceUrl);
         } else {
-            LOG.info("Demo:       skipped: there is no system type " + DemoFleet.SYSTEM_TYPE);
+            LOG.info("Demo:       skipped: there is no system type " + DemoLanes.SYSTEM_TYPE);
         }
 
         LOG.info("Demo: [6/7] a rollout in hawkBit, outside Qawk");
@@ -158,11 +158,11 @@ final class DemoSetup implements AutoCloseable {
     }
 
     /**
-     * Creates {@link DemoFleet#ROLLOUT} through hawkBit's Management API, as a colleague would in hawkBit's UI, unless
+     * Creates {@link DemoLanes#ROLLOUT} through hawkBit's Management API, as a colleague would in hawkBit's UI, unless
      * a rollout of that name exists (in any state); never starts it. Its id.
      */
     private long ensureRollout(HawkbitFixtures fixtures, Map<SetRef, Long> setIds) {
-        DemoFleet.RolloutRef r = DemoFleet.ROLLOUT;
+        DemoLanes.RolloutRef r = DemoLanes.ROLLOUT;
         JsonNode found = fixtures.get("/rest/v1/rollouts?q="
                 + URLEncoder.encode("name==" + HawkbitFixtures.quote(r.name()), StandardCharsets.UTF_8))
                 .path("content");
@@ -223,13 +223,13 @@ final class DemoSetup implements AutoCloseable {
     /** Creates the demo manifest unless one of that name exists; says what it did. */
     private String ensureManifest(long typeId, Map<SetRef, Long> setIds) {
         for (JsonNode m : qawk.get("/qawk/v1/manifests")) {
-            if (DemoFleet.MANIFEST.equals(m.path("name").asText())) {
-                return DemoFleet.MANIFEST + " exists (id " + m.path("id").asLong() + ")";
+            if (DemoLanes.MANIFEST.equals(m.path("name").asText())) {
+                return DemoLanes.MANIFEST + " exists (id " + m.path("id").asLong() + ")";
             }
         }
-        JsonNode created = qawk.post("/qawk/v1/manifests", DemoFleet.manifest(typeId, setIds));
-        return "created " + DemoFleet.MANIFEST + " (id " + created.path("id").asLong() + "): "
-                + DemoFleet.MANIFEST_PARTS.stream()
+        JsonNode created = qawk.post("/qawk/v1/manifests", DemoLanes.manifest(typeId, setIds));
+        return "created " + DemoLanes.MANIFEST + " (id " + created.path("id").asLong() + "): "
+                + DemoLanes.MANIFEST_PARTS.stream()
                         .map(p -> p.componentType() + " -> " + p.set().label() + " @" + p.order())
                         .collect(Collectors.joining(", "));
     }
@@ -253,12 +253,12 @@ final class DemoSetup implements AutoCloseable {
 
     /**
      * On a fresh hawkBit every component starts on 1.0, so a rollback has something to go back to, but for one
-     * display already on 2.0 ({@link DemoFleet#firstSet}); returns the devices that were given a set.
+     * display already on 2.0 ({@link DemoLanes#firstSet}); returns the devices that were given a set.
      */
     private List<String> installFirstVersions(HawkbitFixtures fixtures, List<DeviceSpec> devices, Map<SetRef, Long> setIds) {
         Map<SetRef, List<String>> byInstall = new LinkedHashMap<>();
         for (DeviceSpec d : devices) {
-            DemoFleet.firstSet(d).ifPresent(set ->
+            DemoLanes.firstSet(d).ifPresent(set ->
                     byInstall.computeIfAbsent(set, k -> new ArrayList<>()).add(d.controllerId()));
         }
         byInstall.forEach((set, ids) -> fixtures.assign(setIds.get(set), ids));
@@ -285,23 +285,23 @@ final class DemoSetup implements AutoCloseable {
         }
     }
 
-    /** The id of {@value DemoFleet#SYSTEM_TYPE}: created when there is no system type at all, else looked up. */
+    /** The id of {@value DemoLanes#SYSTEM_TYPE}: created when there is no system type at all, else looked up. */
     private Optional<Long> ensureSystemType() {
         List<JsonNode> existing = new ArrayList<>();
         qawk.get("/qawk/v1/systemtypes").forEach(existing::add);
-        Optional<Long> demo = existing.stream().filter(t -> DemoFleet.SYSTEM_TYPE.equals(t.path("name").asText()))
+        Optional<Long> demo = existing.stream().filter(t -> DemoLanes.SYSTEM_TYPE.equals(t.path("name").asText()))
                 .map(t -> t.path("id").asLong()).findFirst();
         if (demo.isPresent()) {
-            LOG.infof("Demo:       %s exists (id %d)", DemoFleet.SYSTEM_TYPE, demo.get());
+            LOG.infof("Demo:       %s exists (id %d)", DemoLanes.SYSTEM_TYPE, demo.get());
             return demo;
         }
         if (!existing.isEmpty()) {
             LOG.infof("Demo:       left alone: %d system type(s) exist already, none named %s", existing.size(),
-                    DemoFleet.SYSTEM_TYPE);
+                    DemoLanes.SYSTEM_TYPE);
             return Optional.empty();
         }
-        JsonNode created = qawk.post("/qawk/v1/systemtypes", DemoFleet.systemType());
-        LOG.infof("Demo:       created %s (id %d)", DemoFleet.SYSTEM_TYPE, created.path("id").asLong());
+        JsonNode created = qawk.post("/qawk/v1/systemtypes", DemoLanes.systemType());
+        LOG.infof("Demo:       created %s (id %d)", DemoLanes.SYSTEM_TYPE, created.path("id").asLong());
         return Optional.of(created.path("id").asLong());
     }
 

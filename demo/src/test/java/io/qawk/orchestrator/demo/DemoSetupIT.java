@@ -68,15 +68,15 @@ class DemoSetupIT {
 
     private static long typeId() {
         for (JsonNode t : qawk.get("/qawk/v1/systemtypes")) {
-            if (DemoFleet.SYSTEM_TYPE.equals(t.path("name").asText())) {
+            if (DemoLanes.SYSTEM_TYPE.equals(t.path("name").asText())) {
                 return t.path("id").asLong();
             }
         }
-        throw new AssertionError("no system type " + DemoFleet.SYSTEM_TYPE);
+        throw new AssertionError("no system type " + DemoLanes.SYSTEM_TYPE);
     }
 
     private static List<String> lanes() {
-        return IntStream.rangeClosed(1, DemoFleet.LANES).mapToObj(DemoFleet::lane).toList();
+        return IntStream.rangeClosed(1, DemoLanes.LANES).mapToObj(DemoLanes::lane).toList();
     }
 
     @Test
@@ -87,18 +87,18 @@ class DemoSetupIT {
         JsonNode rule = type.path("rules").get(0);
         assertThat(rule.path("if").path("device2").asText()).isEqualTo("device2-fw:[2.0,)");
         assertThat(rule.path("then").path("device1").asText()).isEqualTo("app:[2.0,)");
-        assertThat(rule.path("why").asText()).isEqualTo(DemoFleet.WHY);
+        assertThat(rule.path("why").asText()).isEqualTo(DemoLanes.WHY);
         JsonNode display = type.path("rules").get(1);
         assertThat(display.path("if").path("device3").asText()).isEqualTo("device3-fw:[2.0,)");
         assertThat(display.path("then").path("device2").asText()).isEqualTo("device2-fw:[2.0,)");
 
         JsonNode manifest = null;
         for (JsonNode m : qawk.get("/qawk/v1/manifests")) {
-            if (DemoFleet.MANIFEST.equals(m.path("name").asText())) {
+            if (DemoLanes.MANIFEST.equals(m.path("name").asText())) {
                 manifest = m;
             }
         }
-        assertThat(manifest).as("the manifest %s was accepted", DemoFleet.MANIFEST).isNotNull();
+        assertThat(manifest).as("the manifest %s was accepted", DemoLanes.MANIFEST).isNotNull();
         Map<String, Integer> orders = new LinkedHashMap<>();
         manifest.path("components").forEach(c -> orders.put(c.path("componentType").asText(), c.path("order").asInt()));
         assertThat(orders).isEqualTo(Map.of("device1", 1, "device2", 2, "device3", 3));
@@ -114,7 +114,7 @@ class DemoSetupIT {
         assertThatThrownBy(() -> qawk.post("/qawk/v1/manifests", body)).satisfies(e -> System.out.printf(
                         "[demo-setup] the manifest with the order backwards: %s%n", e.getMessage()))
                 .hasMessageContaining("answered 400")
-                .hasMessageContaining("rules[0]").hasMessageContaining(DemoFleet.WHY)
+                .hasMessageContaining("rules[0]").hasMessageContaining(DemoLanes.WHY)
                 .hasMessageContaining("put device2 after device1: order 3");
     }
 
@@ -128,12 +128,12 @@ class DemoSetupIT {
             found[0] = null;
             page.path("content").forEach(t -> {
                 if ("rollout".equals(t.path("source").asText())
-                        && DemoFleet.ROLLOUT.name().equals(t.path("name").asText())) {
+                        && DemoLanes.ROLLOUT.name().equals(t.path("name").asText())) {
                     found[0] = t;
                 }
             });
             assertThat(found[0]).as("the rollout among the threats: %s", page).isNotNull();
-            assertThat(found[0].path("systems")).hasSize(DemoFleet.LANES);
+            assertThat(found[0].path("systems")).hasSize(DemoLanes.LANES);
         });
         JsonNode threat = found[0];
         System.out.printf("[demo-setup] GET /qawk/v1/threats?systemTypeId=%d lists %s%n", typeId, threat.toPrettyString());
@@ -145,7 +145,7 @@ class DemoSetupIT {
         for (JsonNode s : threat.path("systems")) {
             String lane = s.path("system").asText();
             systems.add(lane);
-            assertThat(s.path("systemType").asText()).isEqualTo(DemoFleet.SYSTEM_TYPE);
+            assertThat(s.path("systemType").asText()).isEqualTo(DemoLanes.SYSTEM_TYPE);
             assertThat(s.path("guard").asText()).isEqualTo("watch");
             List<String> members = new ArrayList<>();
             s.path("members").forEach(m -> members.add(m.asText()));
@@ -154,14 +154,14 @@ class DemoSetupIT {
             assertThat(s.path("wouldRun").path("device2").toString()).as(lane).isEqualTo("[\"device2-fw:2.0\"]");
             assertThat(s.path("breaks").path("rule").asInt(-1)).as(lane).isZero();
             assertThat(s.path("breaks").path("reason").asText()).as(lane).contains("rules[0]", "app:1.0",
-                    "device2-fw:2.0", DemoFleet.WHY);
+                    "device2-fw:2.0", DemoLanes.WHY);
         }
         assertThat(systems).containsExactlyInAnyOrderElementsOf(lanes());
-        assertThat(systems).as("the stray terminal is in no system").doesNotContain(DemoFleet.STRAY_DEVICE);
+        assertThat(systems).as("the stray terminal is in no system").doesNotContain(DemoLanes.STRAY_DEVICE);
 
         // made through hawkBit's Management API and left alone: still waiting, nothing assigned to a terminal
         JsonNode rollout = fixtures.rollout(threat.path("hawkbitId").asLong());
-        assertThat(rollout.path("name").asText()).isEqualTo(DemoFleet.ROLLOUT.name());
+        assertThat(rollout.path("name").asText()).isEqualTo(DemoLanes.ROLLOUT.name());
         assertThat(rollout.path("status").asText()).isEqualTo("ready");
         for (String lane : lanes()) {
             for (String terminal : List.of(lane + "-term-1", lane + "-term-2")) {
@@ -179,33 +179,33 @@ class DemoSetupIT {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             JsonNode broken = qawk.get("/qawk/v1/systemtypes/" + typeId + "/systems?broken=true").path("content");
             assertThat(broken).as("broken systems").hasSize(1);
-            assertThat(broken.get(0).path("system").asText()).isEqualTo(DemoFleet.DRIFTED_SYSTEM);
+            assertThat(broken.get(0).path("system").asText()).isEqualTo(DemoLanes.DRIFTED_SYSTEM);
             assertThat(broken.get(0).path("broken").path("rule").asInt(-1)).isEqualTo(1);
             assertThat(broken.get(0).path("broken").path("reason").asText()).contains("device3-fw:2.0",
-                    "device2-fw:1.0", DemoFleet.DISPLAY_WHY);
+                    "device2-fw:1.0", DemoLanes.DISPLAY_WHY);
         });
 
         long manifestId = -1;
         for (JsonNode m : qawk.get("/qawk/v1/manifests")) {
-            if (DemoFleet.MANIFEST.equals(m.path("name").asText())) {
+            if (DemoLanes.MANIFEST.equals(m.path("name").asText())) {
                 manifestId = m.path("id").asLong();
             }
         }
-        String centre = DemoFleet.centreOf(Integer.parseInt(DemoFleet.DRIFTED_SYSTEM.substring("device-".length())));
+        String centre = DemoLanes.centreOf(Integer.parseInt(DemoLanes.DRIFTED_SYSTEM.substring("device-".length())));
         JsonNode plan = qawk.post("/qawk/v1/systemdeployments/plan",
                 Map.of("name", "2.0 to " + centre, "manifestId", manifestId, "groups", List.of(centre)));
         System.out.printf("[demo-setup] the plan of 2.0 to %s: %s%n", centre, plan.path("systems"));
         Map<String, JsonNode> bySystem = new LinkedHashMap<>();
         plan.path("systems").forEach(s -> bySystem.put(s.path("system").asText(), s));
         List<String> inCentre = lanes().stream()
-                .filter(l -> DemoFleet.centreOf(Integer.parseInt(l.substring("device-".length()))).equals(centre))
+                .filter(l -> DemoLanes.centreOf(Integer.parseInt(l.substring("device-".length()))).equals(centre))
                 .toList();
         assertThat(bySystem.keySet()).containsExactlyInAnyOrderElementsOf(inCentre);
         bySystem.forEach((system, s) -> {
-            if (system.equals(DemoFleet.DRIFTED_SYSTEM)) {
+            if (system.equals(DemoLanes.DRIFTED_SYSTEM)) {
                 assertThat(s.path("held").asBoolean()).as(system).isTrue();
                 assertThat(s.path("waiting").asText()).as(system).startsWith("held: " + system + " would run ")
-                        .contains("rules[1]", DemoFleet.DISPLAY_WHY);
+                        .contains("rules[1]", DemoLanes.DISPLAY_WHY);
             } else {
                 assertThat(s.path("held").asBoolean()).as(system).isFalse();
             }

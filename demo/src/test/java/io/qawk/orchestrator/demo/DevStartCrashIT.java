@@ -5,7 +5,7 @@ import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testkit.reliability.Census;
 import io.qawk.orchestrator.testkit.reliability.DeploymentCheck;
 import io.qawk.orchestrator.testkit.reliability.QawkApi;
-import io.qawk.orchestrator.testkit.reliability.RelFleet;
+import io.qawk.orchestrator.testkit.reliability.RelLanes;
 import io.qawk.orchestrator.testkit.reliability.ReliabilityPostgres;
 import io.qawk.orchestrator.testkit.reliability.ServiceProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -71,22 +71,22 @@ class DevStartCrashIT {
 
     @Test
     void theDevStartKilledMidDeploymentStartsAgainOnItsFolderAndFinishesWithoutAssigningAnythingTwice() {
-        try (RelFleet fleet = new RelFleet("rel-emb-", SharedHawkbit.get(), RelFleet.LANE)) {
+        try (RelLanes lanes = new RelLanes("rel-emb-", SharedHawkbit.get(), RelLanes.LANE)) {
             QawkApi api = service.api();
             for (int i = 1; i <= 4; i++) {
-                fleet.system("lane-0" + i, "c01");
+                lanes.system("lane-0" + i, "c01");
             }
-            int type = fleet.createType(api);
-            fleet.awaitDiscovered(api, type);
-            fleet.preinstall(1);
+            int type = lanes.createType(api);
+            lanes.awaitDiscovered(api, type);
+            lanes.preinstall(1);
             for (int i = 1; i <= 4; i++) {
-                fleet.behaviour(fleet.id("lane-0" + i, "lane"), Behaviour.succeedAfter(Duration.ofSeconds(4)));
+                lanes.behaviour(lanes.id("lane-0" + i, "lane"), Behaviour.succeedAfter(Duration.ofSeconds(4)));
             }
-            int manifest = fleet.manifest(api, type, 2);
-            Map<String, Long> baseline = fleet.actionBaseline();
+            int manifest = lanes.manifest(api, type, 2);
+            Map<String, Long> baseline = lanes.actionBaseline();
             Map<String, Long> ranBefore = new HashMap<>();
-            fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
-            int id = api.deploy("rel-emb", manifest, fleet.systemNames(), "\"maxParallel\": 2");
+            lanes.allDevices().forEach(d -> ranBefore.put(d, lanes.setFor(d, 1)));
+            int id = api.deploy("rel-emb", manifest, lanes.systemNames(), "\"maxParallel\": 2");
 
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
                 List<Map<String, Object>> runs = api.runs(id);
@@ -126,7 +126,7 @@ class DevStartCrashIT {
                     .until(() -> "FINISHED".equals(api.state(id)));
             assertThat(api.deployment(id).getString("summary")).isEqualTo("4 of 4 updated, 0 rolled back");
             assertThat(before.lostIn(Census.read(api, id))).isEmpty();
-            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+            DeploymentCheck.Result result = DeploymentCheck.check(api, lanes, id, baseline, ranBefore, Set.of());
             System.out.printf("[dev-start-crash] %d devices, %d hawkBit actions checked, %d duplicates, restarts took %s%n",
                     result.devices(), result.actionsChecked(), result.duplicates(), service.startTimes());
             assertThat(result.problems()).isEmpty();

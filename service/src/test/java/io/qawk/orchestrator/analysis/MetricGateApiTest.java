@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.analysis;
 
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.qawk.orchestrator.testsupport.Tables;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -32,8 +32,8 @@ class MetricGateApiTest {
 
     @Test
     void aGateIsRefusedWhileNoPrometheusIsConfiguredAndNothingIsStored() {
-        try (LaneFleet fleet = new LaneFleet("gate-api-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("gate-api-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
             List<String> before = Tables.dump(dataSource, "system_deployment", "fleet");
 
             Api.admin().body("{\"name\": \"gated\", \"manifestId\": " + manifest + ", \"metricGate\": " + GATE + "}")
@@ -87,13 +87,13 @@ class MetricGateApiTest {
 
     @Test
     void withoutAGateNothingChanges() {
-        try (LaneFleet fleet = new LaneFleet("gate-none-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("gate-none-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
             Api.admin().body("{\"name\": \"ungated\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments")
                     .then().statusCode(201).body("metricGate", nullValue());
-            int channel = fleet.channel("ch", "\"orchestrator\": {\"maxParallel\": 2, \"metricGate\": {}}");
-            assertThat(LaneFleet.channelView(channel).<String, Object>getMap("orchestrator")).containsEntry("metricGate", null);
+            int channel = lanes.channel("ch", "\"orchestrator\": {\"maxParallel\": 2, \"metricGate\": {}}");
+            assertThat(Lanes.channelView(channel).<String, Object>getMap("orchestrator")).containsEntry("metricGate", null);
         }
     }
 }

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.analysis;
 import io.qawk.orchestrator.testkit.prometheus.MetricsEndpoint;
 import io.qawk.orchestrator.testkit.prometheus.SharedPrometheus;
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -42,8 +42,8 @@ class MetricGateEndToEndTest {
 
     @Test
     void aDeploymentCarriesItsGateAndTheVerdictTurnsWhenTheMetricDoes() {
-        try (LaneFleet fleet = new LaneFleet("gate-e2e-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("gate-e2e-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
             int id = Api.admin().body("{\"name\": \"gated\", \"manifestId\": " + manifest + ", \"metricGate\": " + GATE + "}")
                     .post("/qawk/v1/systemdeployments")
                     .then().statusCode(201)
@@ -51,7 +51,7 @@ class MetricGateEndToEndTest {
                     .body("metricGate.condition", equalTo("< 0.05"))
                     .body("metricGate.keySet()", containsInAnyOrder("query", "condition"))
                     .extract().path("id");
-            assertThat(LaneFleet.deployment(id).getString("metricGate.condition")).isEqualTo("< 0.05");
+            assertThat(Lanes.deployment(id).getString("metricGate.condition")).isEqualTo("< 0.05");
 
             MetricsEndpoint endpoint = SharedPrometheus.endpoint();
             endpoint.set("lane_error_ratio", Map.of("system", "gate-e2e-lane-07", "centre", "c01"), 0.01);
@@ -82,10 +82,10 @@ class MetricGateEndToEndTest {
 
     @Test
     void aChannelsGateGoesIntoItsReleasesDeploymentAndEmptyRemovesIt() {
-        try (LaneFleet fleet = new LaneFleet("gate-ch-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
-            int channel = fleet.channel("beta", "\"orchestrator\": {\"maxParallel\": 2, \"metricGate\": " + GATE + "}");
-            assertThat(LaneFleet.channelView(channel).getString("orchestrator.metricGate.condition")).isEqualTo("< 0.05");
+        try (Lanes lanes = new Lanes("gate-ch-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
+            int channel = lanes.channel("beta", "\"orchestrator\": {\"maxParallel\": 2, \"metricGate\": " + GATE + "}");
+            assertThat(Lanes.channelView(channel).getString("orchestrator.metricGate.condition")).isEqualTo("< 0.05");
 
             int deployment = Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + channel)
                     .then().statusCode(200).extract().path("release.deploymentId");
@@ -106,10 +106,10 @@ class MetricGateEndToEndTest {
      */
     @Test
     void aQueryThatTurnsBadDuringTheSoakRollsItsSystemBackWithTheValue() {
-        try (LaneFleet fleet = new LaneFleet("gate-soak-").withSetsAndType()) {
-            fleet.system("gate-lane-01", "c01").system("gate-lane-02", "c01");
-            fleet.discovered(2);
-            fleet.preinstall("1");
+        try (Lanes lanes = new Lanes("gate-soak-").withSetsAndType()) {
+            lanes.system("gate-lane-01", "c01").system("gate-lane-02", "c01");
+            lanes.discovered(2);
+            lanes.preinstall("1");
             MetricsEndpoint endpoint = SharedPrometheus.endpoint();
             Map<String, String> bad = Map.of("system", "gate-lane-01", "centre", "c01");
             Map<String, String> good = Map.of("system", "gate-lane-02", "centre", "c01");
@@ -117,10 +117,10 @@ class MetricGateEndToEndTest {
             endpoint.set("lane_error_ratio", good, 0.02);
             SharedPrometheus.get().awaitScraped(Instant.now(), WITHIN);
 
-            int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 1, "
+            int d = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 1, "
                     + "\"soakSeconds\": 20, \"metricGate\": " + GATE);
             await().atMost(SOAK_WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
-                    LaneFleet.runs(d).<String>getList("state").equals(java.util.List.of("VERIFYING", "VERIFYING")));
+                    Lanes.runs(d).<String>getList("state").equals(java.util.List.of("VERIFYING", "VERIFYING")));
 
             endpoint.set("lane_error_ratio", bad, 0.31);
 
@@ -130,7 +130,7 @@ class MetricGateEndToEndTest {
                     "metric gate failed: max(lane_error_ratio{system=\"gate-lane-01\",centre=\"c01\"}) = 0.31,"
                             + " needs < 0.05,") + " \\d+ s after the update -- rolled back: 4 of 4 devices on their"
                     + " previous set again");
-            JsonPath end = LaneFleet.awaitState(d, "FINISHED", SOAK_WITHIN);
+            JsonPath end = Lanes.awaitState(d, "FINISHED", SOAK_WITHIN);
             assertThat(end.getString("summary")).isEqualTo("1 of 2 updated, 1 rolled back");
             JsonPath steady = runOf(d, "gate-lane-02");
             assertThat(steady.getString("state")).isEqualTo("SUCCEEDED");
@@ -138,8 +138,8 @@ class MetricGateEndToEndTest {
                     .isAfterOrEqualTo(Instant.parse(steady.getString("soakStartedAt")).plusSeconds(20));
             for (String role : java.util.List.of("lane", "term-a", "display")) {
                 String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
-                assertThat(fleet.installedSetId(fleet.id("gate-lane-01", role))).as(role).isEqualTo(fleet.set(set + ":1"));
-                assertThat(fleet.installedSetId(fleet.id("gate-lane-02", role))).as(role).isEqualTo(fleet.set(set + ":2"));
+                assertThat(lanes.installedSetId(lanes.id("gate-lane-01", role))).as(role).isEqualTo(lanes.set(set + ":1"));
+                assertThat(lanes.installedSetId(lanes.id("gate-lane-02", role))).as(role).isEqualTo(lanes.set(set + ":2"));
             }
         } finally {
             SharedPrometheus.endpoint().remove("lane_error_ratio", Map.of("system", "gate-lane-01", "centre", "c01"))
@@ -148,6 +148,6 @@ class MetricGateEndToEndTest {
     }
 
     private static JsonPath runOf(int deployment, String system) {
-        return new JsonPath(LaneFleet.runs(deployment).prettify()).setRootPath("find { it.system == '" + system + "' }");
+        return new JsonPath(Lanes.runs(deployment).prettify()).setRootPath("find { it.system == '" + system + "' }");
     }
 }

@@ -5,7 +5,7 @@ import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.keycloak.KeycloakServer;
 import io.qawk.orchestrator.testkit.keycloak.SharedKeycloak;
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
@@ -46,12 +46,12 @@ class AuditEndToEndTest {
         String alice = keycloak.userToken("alice");
         String bob = keycloak.userToken("bob");
         Instant since = Instant.now().minus(1, ChronoUnit.SECONDS);
-        try (LaneFleet fleet = new LaneFleet("audit-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
+        try (Lanes lanes = new Lanes("audit-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
             // lane-01 stays under way (its terminal takes ten minutes), so lane-02 waits
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofMinutes(10)));
-            fleet.discovered(2);
-            int manifest = fleet.manifest("2.0", "2");
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofMinutes(10)));
+            lanes.discovered(2);
+            int manifest = lanes.manifest("2.0", "2");
             int id = as(alice).body("{\"name\": \"audit-deployment\", \"manifestId\": " + manifest
                     + ", \"maxParallel\": 1}").post("/qawk/v1/systemdeployments").then().statusCode(201)
                     .extract().path("id");
@@ -64,7 +64,7 @@ class AuditEndToEndTest {
                     .post("/qawk/v1/systemdeployments/" + id + "/runs/" + first + "/rollback").then().statusCode(200);
             as(alice).post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
 
-            JsonPath deployment = LaneFleet.deployment(id);
+            JsonPath deployment = Lanes.deployment(id);
             assertThat(deployment.getString("createdBy")).isEqualTo("alice");
             assertThat(deployment.getString("startedBy")).isEqualTo("alice");
             assertThat(deployment.getString("abortedBy")).isEqualTo("alice");
@@ -100,23 +100,23 @@ class AuditEndToEndTest {
         String alice = keycloak.userToken("alice");
         String bob = keycloak.userToken("bob");
         Instant since = Instant.now().minus(1, ChronoUnit.SECONDS);
-        try (LaneFleet fleet = new LaneFleet("upby-").as(() -> as(alice)).withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
-            Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
+        try (Lanes lanes = new Lanes("upby-").as(() -> as(alice)).withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
+            Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200)
                     .body("updatedBy", org.hamcrest.Matchers.equalTo("alice"));
             Api.viewer().get("/qawk/v1/manifests/" + manifest).then().statusCode(200)
                     .body("updatedBy", org.hamcrest.Matchers.equalTo("alice"));
 
-            fleet.as(() -> as(bob)).firmwareNeedsApp("terminal 2 needs app 2", "watch");
+            lanes.as(() -> as(bob)).firmwareNeedsApp("terminal 2 needs app 2", "watch");
             as(bob).body("""
                     {"name": "upby-2.0", "systemTypeId": %d, "components": [
                       {"componentType": "lane", "distributionSetId": %d, "order": 1},
                       {"componentType": "display", "distributionSetId": %d, "order": 1},
                       {"componentType": "terminal", "distributionSetId": %d, "order": 2}]}
-                    """.formatted(fleet.typeId, fleet.set("app:2"), fleet.set("disp:2"), fleet.set("term:2")))
+                    """.formatted(lanes.typeId, lanes.set("app:2"), lanes.set("disp:2"), lanes.set("term:2")))
                     .put("/qawk/v1/manifests/" + manifest).then().statusCode(200)
                     .body("updatedBy", org.hamcrest.Matchers.equalTo("bob"));
-            Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
+            Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200)
                     .body("updatedBy", org.hamcrest.Matchers.equalTo("bob"));
             assertThat(Api.viewer().get("/qawk/v1/manifests").then().statusCode(200).extract().jsonPath()
                     .getString("find { it.id == " + manifest + " }.updatedBy")).isEqualTo("bob");
@@ -127,7 +127,7 @@ class AuditEndToEndTest {
                         .getList("content");
                 Map<String, String> lastActor = new HashMap<>();
                 audit.forEach(e -> lastActor.put(String.valueOf(e.get("target")), String.valueOf(e.get("actor"))));
-                assertThat(lastActor).containsEntry("systemtypes/" + fleet.typeId, "bob")
+                assertThat(lastActor).containsEntry("systemtypes/" + lanes.typeId, "bob")
                         .containsEntry("manifests/" + manifest, "bob");
             });
         }
@@ -142,7 +142,7 @@ class AuditEndToEndTest {
     }
 
     private static Map<String, Object> run(int id, String system) {
-        List<Map<String, Object>> runs = LaneFleet.runs(id).getList("$");
+        List<Map<String, Object>> runs = Lanes.runs(id).getList("$");
         return runs.stream().filter(r -> system.equals(r.get("system"))).findFirst().orElseThrow();
     }
 

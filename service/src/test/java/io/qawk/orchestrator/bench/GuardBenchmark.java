@@ -103,16 +103,16 @@ final class GuardBenchmark {
      */
     static Duration fleetAndFirstSync(ScaleHawkbit hawkbit, InventorySync sync, Sizes sizes) {
         List<String> types = ScaleBenchmark.componentTypes(4);
-        ScaleHawkbit.Fleet fleet = hawkbit.populate(sizes.systems(), 4, types, sizes.centres(),
+        ScaleHawkbit.Population lanes = hawkbit.populate(sizes.systems(), 4, types, sizes.centres(),
                 ScaleBenchmark.TYPE_PREFIX);
-        ScaleBenchmark.setsWithVersion1Installed(hawkbit, fleet);
+        ScaleBenchmark.setsWithVersion1Installed(hawkbit, lanes);
         addLoose(hawkbit, sizes);
         Api.admin().body(ScaleBenchmark.systemTypeJson("bench-lane-" + System.nanoTime(), types))
                 .post("/qawk/v1/systemtypes").then().statusCode(201);
         long t0 = System.nanoTime();
         sync.syncNow();
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
-        LOG.infof("guard benchmark: first sync of %,d targets took %s", fleet.deviceCount() + sizes.loose(),
+        LOG.infof("guard benchmark: first sync of %,d targets took %s", lanes.deviceCount() + sizes.loose(),
                 ScaleBenchmark.seconds(took));
         return took;
     }

@@ -134,7 +134,7 @@ final class ScaleBenchmark {
             + "| step | wall | service CPU | Postgres CPU | double busy | peak heap | requests | by operation |\n"
             + "|---|---|---|---|---|---|---|---|\n");
 
-    private ScaleHawkbit.Fleet fleet;
+    private ScaleHawkbit.Population lanes;
     private final Map<String, Long> setIds = new LinkedHashMap<>();
     private int typeId;
     private int manifestId;
@@ -261,7 +261,7 @@ final class ScaleBenchmark {
         // double, JUnit, Quarkus' test machinery and the benchmark's own clients
         report.row("memory of this test JVM at " + fleetLabel() + " (the goal is judged by the service-process row)",
                 "(≤ 512 MB for the service)",
-                "test JVM RSS " + Machine.mb(maxRss) + " (max after GC over the run) − the hawkBit double's fleet ≈ "
+                "test JVM RSS " + Machine.mb(maxRss) + " (max after GC over the run) − the hawkBit double's population ≈ "
                         + Machine.mb(doubleHeap) + " → service ≈ " + Machine.mb(serviceRss) + "; live heap after GC "
                         + Machine.mb(maxHeapLive) + " (double included), peak heap in a step ≤ "
                         + Machine.mb(maxPeakHeap) + ", JVM max heap " + Machine.mb(Runtime.getRuntime().maxMemory())
@@ -329,13 +329,13 @@ final class ScaleBenchmark {
         long heapBefore = Machine.heapUsedAfterGc();
         long t0 = System.nanoTime();
         int centres = Math.max(1, sizes.systems() / 100);
-        fleet = hawkbit.populate(sizes.systems(), sizes.devicesPerSystem(), componentTypes(), centres, TYPE_PREFIX);
-        setIds.putAll(setsWithVersion1Installed(hawkbit, fleet));
+        lanes = hawkbit.populate(sizes.systems(), sizes.devicesPerSystem(), componentTypes(), centres, TYPE_PREFIX);
+        setIds.putAll(setsWithVersion1Installed(hawkbit, lanes));
         hawkbit.deviceRule(ScaleHawkbit.DeviceRule.succeedAfter(Duration.ofMillis(sizes.deviceDelayMs())));
         hawkbit.latency(Duration.ofMillis(sizes.hawkbitLatencyMs()));
         Duration populate = Duration.ofNanos(System.nanoTime() - t0);
         doubleHeap = Math.max(0, Machine.heapUsedAfterGc() - heapBefore);
-        report.note("The hawkBit double was filled with " + String.format("%,d", fleet.deviceCount()) + " targets in "
+        report.note("The hawkBit double was filled with " + String.format("%,d", lanes.deviceCount()) + " targets in "
                 + seconds(populate) + " (≈ " + Machine.mb(doubleHeap) + " of heap); every device runs version 1 of"
                 + " its set (preinstalled) and finishes an assignment after " + sizes.deviceDelayMs() + " ms.");
 
@@ -346,7 +346,7 @@ final class ScaleBenchmark {
     }
 
     /** Sets app, term and disp in versions 1 and 2 ({@code "app:1"} → id); every device runs version 1 of its set. */
-    static Map<String, Long> setsWithVersion1Installed(ScaleHawkbit hawkbit, ScaleHawkbit.Fleet fleet) {
+    static Map<String, Long> setsWithVersion1Installed(ScaleHawkbit hawkbit, ScaleHawkbit.Population lanes) {
         Map<String, Long> ids = new HashMap<>();
         for (String set : List.of("app", "term", "disp")) {
             for (String version : List.of("1", "2")) {
@@ -354,7 +354,7 @@ final class ScaleBenchmark {
             }
         }
         Map<String, List<String>> byType = new HashMap<>();
-        fleet.typeOfDevice().forEach((id, type) -> byType.computeIfAbsent(type, k -> new ArrayList<>()).add(id));
+        lanes.typeOfDevice().forEach((id, type) -> byType.computeIfAbsent(type, k -> new ArrayList<>()).add(id));
         byType.forEach((type, devices) -> hawkbit.preinstall(ids.get(setNameOf(type) + ":1"), devices));
         return ids;
     }
@@ -395,7 +395,7 @@ final class ScaleBenchmark {
     }
 
     private String fleetLabel() {
-        return String.format("%,d targets / %,d systems", fleet.deviceCount(), sizes.systems());
+        return String.format("%,d targets / %,d systems", lanes.deviceCount(), sizes.systems());
     }
 
     private void clearInventory() {
@@ -418,9 +418,9 @@ final class ScaleBenchmark {
     // ------------------------------------------------------------------------------------------------ changed key
 
     private boolean changedKey() {
-        String from = fleet.systems().get(Math.min(1, fleet.systems().size() - 1));
-        String to = fleet.systems().get(Math.min(2, fleet.systems().size() - 1));
-        String device = fleet.devicesBySystem().get(from).get(fleet.devicesBySystem().get(from).size() > 1 ? 1 : 0);
+        String from = lanes.systems().get(Math.min(1, lanes.systems().size() - 1));
+        String to = lanes.systems().get(Math.min(2, lanes.systems().size() - 1));
+        String device = lanes.devicesBySystem().get(from).get(lanes.devicesBySystem().get(from).size() > 1 ? 1 : 0);
         List<Measured<Object>> runs = new ArrayList<>();
         int visible = 0;
         for (int run = 1; run <= sizes.runs(); run++) {
@@ -574,11 +574,11 @@ final class ScaleBenchmark {
     /** Order k's last device finished → order k+1 assigned, counted in passes, per system of the deployment. */
     private boolean orderRows(List<Pass> passes, List<ScaleHawkbit.ActionView> actions) {
         Map<String, String> systemOf = new HashMap<>();
-        fleet.devicesBySystem().forEach((system, ids) -> ids.forEach(id -> systemOf.put(id, system)));
+        lanes.devicesBySystem().forEach((system, ids) -> ids.forEach(id -> systemOf.put(id, system)));
         Map<String, Map<Integer, List<ScaleHawkbit.ActionView>>> bySystem = new HashMap<>();
         boolean firstOrderAssigned = false;
         for (ScaleHawkbit.ActionView a : actions) {
-            String type = fleet.typeOfDevice().get(a.controllerId());
+            String type = lanes.typeOfDevice().get(a.controllerId());
             if (type == null) {
                 continue;
             }

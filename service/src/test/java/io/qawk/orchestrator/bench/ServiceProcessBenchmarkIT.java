@@ -50,9 +50,9 @@ class ServiceProcessBenchmarkIT {
         try (ScaleHawkbit hawkbit = ScaleHawkbit.start(Integer.getInteger("qawk.bench.hawkbit-threads", 8));
              ReliabilityPostgres pg = ReliabilityPostgres.start("bench")) {
             List<String> componentTypes = ScaleBenchmark.componentTypes(perSystem);
-            ScaleHawkbit.Fleet fleet = hawkbit.populate(systems, perSystem, componentTypes, Math.max(1, systems / 100),
+            ScaleHawkbit.Population lanes = hawkbit.populate(systems, perSystem, componentTypes, Math.max(1, systems / 100),
                     ScaleBenchmark.TYPE_PREFIX);
-            Map<String, Long> setIds = ScaleBenchmark.setsWithVersion1Installed(hawkbit, fleet);
+            Map<String, Long> setIds = ScaleBenchmark.setsWithVersion1Installed(hawkbit, lanes);
             hawkbit.deviceRule(ScaleHawkbit.DeviceRule.succeedAfter(Duration.ZERO));
 
             try (ServiceProcess service = ServiceProcess.start("bench-service", pg.jdbcUrl(),

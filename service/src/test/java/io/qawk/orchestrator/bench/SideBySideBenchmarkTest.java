@@ -108,7 +108,7 @@ class SideBySideBenchmarkTest {
         String syncNote() {
             double total = syncs.stream().mapToDouble(d -> d.toNanos() / 1e9).sum();
             double longest = syncs.stream().mapToDouble(d -> d.toNanos() / 1e9).max().orElse(0);
-            return String.format(Locale.ROOT, "Untimed inventory syncs (the first of each new fleet, then one before"
+            return String.format(Locale.ROOT, "Untimed inventory syncs (the first of each new population, then one before"
                     + " each Qawk round): %d, %.0f s in all, the longest %.0f s.", syncs.size(), total, longest);
         }
     }

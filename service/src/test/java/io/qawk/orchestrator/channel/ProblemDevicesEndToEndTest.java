@@ -2,7 +2,7 @@ package io.qawk.orchestrator.channel;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
+import static io.qawk.orchestrator.testsupport.Lanes.channelView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -27,9 +27,9 @@ class ProblemDevicesEndToEndTest {
 
     @Test
     void aDeviceThatFormsNoSystemGetsNeitherHalfOfTheReleaseAndItsChannelListsIt() {
-        try (LaneFleet fleet = new LaneFleet("fl-prob-").withSetsAndType()) {
-            String p = fleet.prefix;
-            fleet.system("lane-01", "c01", "dev").standalone("kiosk-1", "dev")
+        try (Lanes lanes = new Lanes("fl-prob-").withSetsAndType()) {
+            String p = lanes.prefix;
+            lanes.system("lane-01", "c01", "dev").standalone("kiosk-1", "dev")
                     // a terminal whose system key is still to be set by hand: it must not get the kiosks' set
                     .device("term-nokey", Map.of("device_type", "terminal", "centerid", "c01", "channel", p + "dev"))
                     // matches both components of the type below
@@ -40,11 +40,11 @@ class ProblemDevicesEndToEndTest {
                        {"componentType": "by-model", "match": "attribute.model==%1$sm"},
                        {"componentType": "by-vendor", "match": "attribute.vendor==%1$sv"}]}
                     """.formatted(p)).post("/qawk/v1/systemtypes").then().statusCode(201);
-            int dev = fleet.channel("dev", "");
-            fleet.discovered(1);
-            long solo = fleet.hawkbit.createDistributionSet(p + "solo", "2");
+            int dev = lanes.channel("dev", "");
+            lanes.discovered(1);
+            long solo = lanes.hawkbit.createDistributionSet(p + "solo", "2");
 
-            Api.admin().body("{\"distributionSetId\": " + solo + ", \"manifestId\": " + fleet.manifest("2.0", "2") + "}")
+            Api.admin().body("{\"distributionSetId\": " + solo + ", \"manifestId\": " + lanes.manifest("2.0", "2") + "}")
                     .put("/qawk/v1/fleets/" + dev).then().statusCode(200);
 
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
@@ -52,9 +52,9 @@ class ProblemDevicesEndToEndTest {
             JsonPath done = channelView(dev);
             assertThat(done.getString("release.devicesSummary")).isEqualTo("1 of 1 devices on " + p + "solo:2, 0 failed");
             assertThat(done.getString("release.systemsSummary")).isEqualTo("1 of 1 systems updated, 0 rolled back");
-            assertThat(fleet.installedSetId(p + "kiosk-1")).isEqualTo(solo);
-            assertThat(fleet.hawkbit.actions(p + "term-nokey")).isEmpty();
-            assertThat(fleet.hawkbit.actions(p + "twin")).isEmpty();
+            assertThat(lanes.installedSetId(p + "kiosk-1")).isEqualTo(solo);
+            assertThat(lanes.hawkbit.actions(p + "term-nokey")).isEmpty();
+            assertThat(lanes.hawkbit.actions(p + "twin")).isEmpty();
 
             assertThat(done.getInt("problemDevices")).isEqualTo(2);
             assertThat(done.getList("problems.controllerId")).containsExactly(p + "term-nokey", p + "twin");

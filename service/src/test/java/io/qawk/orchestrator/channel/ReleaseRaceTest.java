@@ -3,7 +3,7 @@ package io.qawk.orchestrator.channel;
 import io.qawk.orchestrator.deployment.DeploymentService;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,8 +22,8 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
-import static io.qawk.orchestrator.testsupport.LaneFleet.deployment;
+import static io.qawk.orchestrator.testsupport.Lanes.channelView;
+import static io.qawk.orchestrator.testsupport.Lanes.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,9 +54,9 @@ class ReleaseRaceTest {
 
     @Test
     void aReleaseWaitsForThePassStoringTheReleaseItSupersedes() throws Exception {
-        try (LaneFleet fleet = new LaneFleet("e2e-race-rel-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
-            int channel = fleet.channel("ch", "");
+        try (Lanes lanes = new Lanes("e2e-race-rel-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
+            int channel = lanes.channel("ch", "");
             release(channel, manifest).then().statusCode(200);
             long first = channelView(channel).getLong("release.id");
 
@@ -71,14 +71,14 @@ class ReleaseRaceTest {
 
     @Test
     void aReleaseWaitsForAnOperatorPausingTheDeploymentItAborts() throws Exception {
-        try (LaneFleet fleet = new LaneFleet("e2e-race-dep-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "ch");
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("e2e-race-dep-").withSetsAndType()) {
+            lanes.system("lane-01", "c01", "ch");
+            int manifest = lanes.manifest("2.0", "2");
             // a window that is closed now: the system waits in it, the deployment stays RUNNING until aborted
-            int channel = fleet.channel("ch", """
+            int channel = lanes.channel("ch", """
                     "orchestrator": {"windows": {"default": {"schedule": "0 0 3 29 2 ?", "duration": "01:00",
                       "timezone": "UTC"}}}""");
-            fleet.discovered(1);
+            lanes.discovered(1);
             release(channel, manifest).then().statusCode(200);
             int firstDeployment = channelView(channel).getInt("release.deploymentId");
             await().atMost(WITHIN).until(() -> "RUNNING".equals(deployment(firstDeployment).getString("state")));

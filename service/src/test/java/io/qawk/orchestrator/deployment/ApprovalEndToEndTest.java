@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -17,7 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
+import static io.qawk.orchestrator.testsupport.Lanes.channelView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -36,7 +36,7 @@ class ApprovalEndToEndTest {
     static final Duration WITHIN = Duration.ofSeconds(150);
 
     /** The lane type again, requiring approval. */
-    private static void requireApproval(LaneFleet fleet) {
+    private static void requireApproval(Lanes lanes) {
         Api.admin().body("""
                 {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
                  "components": [
@@ -44,12 +44,12 @@ class ApprovalEndToEndTest {
                    {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
                    {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
                  "approval": "required"}
-                """.formatted(fleet.prefix)).put("/qawk/v1/systemtypes/" + fleet.typeId)
+                """.formatted(lanes.prefix)).put("/qawk/v1/systemtypes/" + lanes.typeId)
                 .then().statusCode(200).body("approval", equalTo("required"));
     }
 
-    private static int create(io.restassured.specification.RequestSpecification who, LaneFleet fleet, int manifest) {
-        return who.body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest
+    private static int create(io.restassured.specification.RequestSpecification who, Lanes lanes, int manifest) {
+        return who.body("{\"name\": \"" + lanes.prefix + "d\", \"manifestId\": " + manifest
                         + ", \"systems\": [\"lane-01\"]}")
                 .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
     }
@@ -61,17 +61,17 @@ class ApprovalEndToEndTest {
 
     @Test
     void approvalBySomeoneElseLetsTheDeploymentStartAndRun() {
-        try (LaneFleet fleet = new LaneFleet("appr-ok-").withSetsAndType()) {
-            requireApproval(fleet);
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
-            int id = create(Api.admin(), fleet, manifest);
+        try (Lanes lanes = new Lanes("appr-ok-").withSetsAndType()) {
+            requireApproval(lanes);
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
+            int id = create(Api.admin(), lanes, manifest);
 
-            JsonPath waiting = LaneFleet.deployment(id);
+            JsonPath waiting = Lanes.deployment(id);
             assertThat(waiting.getString("state")).isEqualTo("AWAITING_APPROVAL");
             assertThat(waiting.getBoolean("approval.required")).isTrue();
-            assertThat(waiting.getString("approval.rule")).contains(fleet.prefix + "lane").contains("admin");
+            assertThat(waiting.getString("approval.rule")).contains(lanes.prefix + "lane").contains("admin");
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409)
                     .body("detail", containsString("cannot start until it is approved"));
 
@@ -81,10 +81,10 @@ class ApprovalEndToEndTest {
                     .body("approval.comment", equalTo("checked against change ticket CHG-7"));
 
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
-            LaneFleet.awaitState(id, "FINISHED", WITHIN);
-            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+            Lanes.awaitState(id, "FINISHED", WITHIN);
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "lane"))).isEqualTo(lanes.set("app:2"));
 
-            JsonPath done = LaneFleet.deployment(id);
+            JsonPath done = Lanes.deployment(id);
             assertThat(done.getString("approval.approvedBy")).isEqualTo("approver");
             assertThat(done.getString("approval.approvedAt")).isNotNull();
             assertThat(events(id)).anySatisfy(e -> {
@@ -93,7 +93,7 @@ class ApprovalEndToEndTest {
                 assertThat(e.get("comment")).isEqualTo("checked against change ticket CHG-7");
             });
             // the run's own timeline says who approved it, too
-            int runId = LaneFleet.runs(id).getInt("[0].id");
+            int runId = Lanes.runs(id).getInt("[0].id");
             assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events").then()
                     .statusCode(200).extract().jsonPath().getList("message", String.class))
                     .anySatisfy(m -> assertThat(m).contains("approved by approver").contains("CHG-7"));
@@ -119,12 +119,12 @@ class ApprovalEndToEndTest {
 
     @Test
     void theCreatorsOwnApprovalIsRefused() {
-        try (LaneFleet fleet = new LaneFleet("appr-self-").withSetsAndType()) {
-            requireApproval(fleet);
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
-            int id = create(Api.lead(), fleet, manifest);
+        try (Lanes lanes = new Lanes("appr-self-").withSetsAndType()) {
+            requireApproval(lanes);
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
+            int id = create(Api.lead(), lanes, manifest);
 
             Api.lead().body("{\"comment\": \"looks fine to me\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
                     .then().statusCode(403).contentType("application/problem+json")
@@ -134,7 +134,7 @@ class ApprovalEndToEndTest {
                     .then().statusCode(403);
             Api.admin().body("{\"comment\": \"x\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
                     .then().statusCode(403);
-            JsonPath still = LaneFleet.deployment(id);
+            JsonPath still = Lanes.deployment(id);
             assertThat(still.getString("state")).isEqualTo("AWAITING_APPROVAL");
             assertThat(still.getString("approval.approvedBy")).isNull();
             assertThat(events(id)).noneSatisfy(e -> assertThat(e.get("type")).isEqualTo("APPROVED"));
@@ -143,17 +143,17 @@ class ApprovalEndToEndTest {
 
     @Test
     void anEditAfterApprovalTakesTheApprovalBack() {
-        try (LaneFleet fleet = new LaneFleet("appr-edit-").withSetsAndType()) {
-            requireApproval(fleet);
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
-            int manifest = fleet.manifest("2.0", "2");
-            int id = create(Api.admin(), fleet, manifest);
+        try (Lanes lanes = new Lanes("appr-edit-").withSetsAndType()) {
+            requireApproval(lanes);
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            int manifest = lanes.manifest("2.0", "2");
+            int id = create(Api.admin(), lanes, manifest);
             Api.approver().body("{\"comment\": \"ok for lane-01\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
                     .then().statusCode(200).body("state", equalTo("DRAFT"));
 
             // the scope grows after the approval: what was approved is no longer what would run
-            Api.admin().body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest
+            Api.admin().body("{\"name\": \"" + lanes.prefix + "d\", \"manifestId\": " + manifest
                             + ", \"systems\": [\"lane-01\", \"lane-02\"], \"maxParallel\": 2}")
                     .put("/qawk/v1/systemdeployments/" + id).then().statusCode(200)
                     .body("state", equalTo("AWAITING_APPROVAL")).body("approval.approvedBy", equalTo(null))
@@ -162,29 +162,29 @@ class ApprovalEndToEndTest {
             assertThat(events(id)).extracting(e -> e.get("type")).containsSubsequence("APPROVED", "APPROVAL_WITHDRAWN");
 
             // bad input changes nothing
-            Api.admin().body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest + ", \"maxParallel\": 0}")
+            Api.admin().body("{\"name\": \"" + lanes.prefix + "d\", \"manifestId\": " + manifest + ", \"maxParallel\": 0}")
                     .put("/qawk/v1/systemdeployments/" + id).then().statusCode(400)
                     .contentType("application/problem+json").body("detail", containsString("maxParallel"));
-            assertThat(LaneFleet.deployment(id).getInt("maxParallel")).isEqualTo(2);
+            assertThat(Lanes.deployment(id).getInt("maxParallel")).isEqualTo(2);
 
             Api.approver().body("{\"comment\": \"both lanes\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
                     .then().statusCode(200);
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
-            LaneFleet.awaitState(id, "FINISHED", WITHIN);
+            Lanes.awaitState(id, "FINISHED", WITHIN);
             // once started, a deployment can no longer be edited
-            Api.admin().body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest + "}")
+            Api.admin().body("{\"name\": \"" + lanes.prefix + "d\", \"manifestId\": " + manifest + "}")
                     .put("/qawk/v1/systemdeployments/" + id).then().statusCode(409);
         }
     }
 
     @Test
     void aRejectionEndsTheDeployment() {
-        try (LaneFleet fleet = new LaneFleet("appr-rej-").withSetsAndType()) {
-            requireApproval(fleet);
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
-            int id = create(Api.admin(), fleet, manifest);
+        try (Lanes lanes = new Lanes("appr-rej-").withSetsAndType()) {
+            requireApproval(lanes);
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
+            int id = create(Api.admin(), lanes, manifest);
 
             Api.approver().body("{\"comment\": \"not during the freeze\"}")
                     .post("/qawk/v1/systemdeployments/" + id + "/reject").then().statusCode(200)
@@ -192,7 +192,7 @@ class ApprovalEndToEndTest {
                     .body("approval.comment", equalTo("not during the freeze"));
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
             Api.approver().body("{}").post("/qawk/v1/systemdeployments/" + id + "/approve").then().statusCode(409);
-            JsonPath rejected = LaneFleet.deployment(id);
+            JsonPath rejected = Lanes.deployment(id);
             assertThat(rejected.getString("endedAt")).isNotNull();
             assertThat(rejected.getInt("counts.systems")).isZero();
             assertThat(events(id)).anySatisfy(e -> {
@@ -204,28 +204,28 @@ class ApprovalEndToEndTest {
 
     @Test
     void aChannelThatRequiresApprovalHoldsItsReleasesDeploymentUntilApproved() {
-        try (LaneFleet fleet = new LaneFleet("appr-chan-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "prod");
-            int prod = fleet.channel("prod", "\"approval\": \"required\"");
+        try (Lanes lanes = new Lanes("appr-chan-").withSetsAndType()) {
+            lanes.system("lane-01", "c01", "prod");
+            int prod = lanes.channel("prod", "\"approval\": \"required\"");
             assertThat(channelView(prod).getString("approval")).isEqualTo("required");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
             Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + prod).then().statusCode(200);
             int id = channelView(prod).getInt("release.deploymentId");
-            assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("AWAITING_APPROVAL");
-            assertThat(LaneFleet.deployment(id).getString("approval.rule")).contains(fleet.prefix + "prod");
+            assertThat(Lanes.deployment(id).getString("state")).isEqualTo("AWAITING_APPROVAL");
+            assertThat(Lanes.deployment(id).getString("approval.rule")).contains(lanes.prefix + "prod");
 
             // the release engine passes over the waiting deployment without breaking or starting it
-            LaneFleet.sync();
+            Lanes.sync();
             await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(10))
-                    .until(() -> "AWAITING_APPROVAL".equals(LaneFleet.deployment(id).getString("state")));
-            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isNotEqualTo(fleet.set("app:2"));
+                    .until(() -> "AWAITING_APPROVAL".equals(Lanes.deployment(id).getString("state")));
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "lane"))).isNotEqualTo(lanes.set("app:2"));
 
             Api.approver().body("{\"comment\": \"go\"}").post("/qawk/v1/systemdeployments/" + id + "/approve")
                     .then().statusCode(200);
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500))
                     .until(() -> "COMPLETE".equals(channelView(prod).getString("release.state")));
-            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "lane"))).isEqualTo(lanes.set("app:2"));
         }
     }
 
@@ -236,15 +236,15 @@ class ApprovalEndToEndTest {
      */
     @Test
     void twoApproversDecidingAtTheSameMomentLeaveExactlyOneDecision() throws Exception {
-        try (LaneFleet fleet = new LaneFleet("appr-race-").withSetsAndType()) {
-            requireApproval(fleet);
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("appr-race-").withSetsAndType()) {
+            requireApproval(lanes);
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
             ExecutorService both = Executors.newFixedThreadPool(2);
             try {
                 for (int round = 0; round < 5; round++) {
-                    int id = create(Api.admin(), fleet, manifest);
+                    int id = create(Api.admin(), lanes, manifest);
                     CountDownLatch go = new CountDownLatch(1);
                     Future<io.restassured.response.Response> approve = both.submit(() -> {
                         go.await();
@@ -261,7 +261,7 @@ class ApprovalEndToEndTest {
                     int rejected = reject.get(60, TimeUnit.SECONDS).statusCode();
                     assertThat(List.of(approved, rejected)).as("round %d", round).containsExactlyInAnyOrder(200, 409);
 
-                    String state = LaneFleet.deployment(id).getString("state");
+                    String state = Lanes.deployment(id).getString("state");
                     List<Object> decisions = events(id).stream().map(e -> e.get("type"))
                             .filter(t -> "APPROVED".equals(t) || "REJECTED".equals(t)).toList();
                     if (approved == 200) {

@@ -4,7 +4,7 @@ import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.db.RestartablePostgres;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.qawk.orchestrator.testsupport.RestartablePostgresResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -18,7 +18,7 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,12 +54,12 @@ class DatabaseOutageEndToEndTest {
 
     @Test
     void whileTheDatabaseIsDownEveryCallSays503AndTheTimelineNamesTheGap() {
-        try (LaneFleet fleet = new LaneFleet("dbout-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
+        try (Lanes lanes = new Lanes("dbout-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
             // the terminal takes its time: the run is under way all through the outage
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(90)));
-            fleet.discovered(1);
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "");
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(90)));
+            lanes.discovered(1);
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
                     .until(() -> "RUNNING".equals(runs(id).getString("[0].state")));
             int runId = runs(id).getInt("[0].id");
@@ -82,7 +82,7 @@ class DatabaseOutageEndToEndTest {
 
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).until(() ->
                     Api.viewer().get("/qawk/v1/systemdeployments/" + id).statusCode() == 200);
-            assertThat(LaneFleet.deployment(id).getString("state")).as("the pause was refused, nothing changed")
+            assertThat(Lanes.deployment(id).getString("state")).as("the pause was refused, nothing changed")
                     .isEqualTo("RUNNING");
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                     assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events")

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.qawk.orchestrator.testsupport.Tables;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -32,10 +32,10 @@ class DeploymentPreviewEndToEndTest {
 
     @Test
     void aRequestIsPlannedLikeItsDraftWithoutStoringAnything() {
-        try (LaneFleet fleet = new LaneFleet("e2e-preview-").withSetsAndType()) {
-            fleet.systemOf("lane-01", "c01", "lane").systemOf("lane-02", "c02", "lane", "display");
-            fleet.discovered(2);
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("e2e-preview-").withSetsAndType()) {
+            lanes.systemOf("lane-01", "c01", "lane").systemOf("lane-02", "c02", "lane", "display");
+            lanes.discovered(2);
+            int manifest = lanes.manifest("2.0", "2");
             String body = "{\"name\": \"e2e-preview\", \"manifestId\": " + manifest + ", \"groups\": [\"c02\"]}";
             List<String> before = Tables.dump(dataSource, TABLES);
 
@@ -82,11 +82,11 @@ class DeploymentPreviewEndToEndTest {
      */
     @Test
     void namesThatMatchNothingAreSaidAndNothingInScopeIsNotStarted() {
-        try (LaneFleet fleet = new LaneFleet("e2e-typo-").withSetsAndType()) {
-            fleet.systemOf("lane-07", "c01", "lane").systemOf("lane-18", "c02", "lane");
-            fleet.discovered(2);
-            int manifest = fleet.manifest("2.0", "2");
-            String type = fleet.prefix + "lane";
+        try (Lanes lanes = new Lanes("e2e-typo-").withSetsAndType()) {
+            lanes.systemOf("lane-07", "c01", "lane").systemOf("lane-18", "c02", "lane");
+            lanes.discovered(2);
+            int manifest = lanes.manifest("2.0", "2");
+            String type = lanes.prefix + "lane";
             List<String> before = Tables.dump(dataSource, TABLES);
 
             // fleetId 424242: no such channel, refused and nothing stored
@@ -110,8 +110,8 @@ class DeploymentPreviewEndToEndTest {
                     .contentType("application/problem+json")
                     .body("detail", equalTo("nothing to do: no system of " + type
                             + " is in scope — unknown names: no-such-system"));
-            assertThat(LaneFleet.deployment(system).getString("state")).isEqualTo("DRAFT");
-            assertThat(LaneFleet.runs(system).getList("")).isEmpty();
+            assertThat(Lanes.deployment(system).getString("state")).isEqualTo("DRAFT");
+            assertThat(Lanes.runs(system).getList("")).isEmpty();
 
             // groups ["no-such-centre"]: the same for a centre
             int centre = draft(manifest, "\"groups\": [\"no-such-centre\"]");

@@ -4,7 +4,7 @@ import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.hostile.HostileProfile;
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
@@ -19,8 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -64,17 +64,17 @@ class EngineFaultsEndToEndTest {
      */
     @Test
     void hawkbitAwayLongerThanTheOrderTimeoutFailsNoDeviceAndNothingGoesBack() {
-        try (LaneFleet fleet = new LaneFleet("ef-away-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("ef-away-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            int manifest = lanes.manifest("2.0", "2");
             List<String> order1 = Stream.of("lane-01", "lane-02")
-                    .flatMap(s -> ORDER_1.stream().map(r -> fleet.id(s, r))).toList();
-            order1.forEach(id -> fleet.devices.setBehaviour(id, Behaviour.silent()));
+                    .flatMap(s -> ORDER_1.stream().map(r -> lanes.id(s, r))).toList();
+            order1.forEach(id -> lanes.devices.setBehaviour(id, Behaviour.silent()));
             assertThat(readiness()).isEqualTo(200);
 
-            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": "
+            int id = lanes.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": "
                     + ORDER_TIMEOUT_SECONDS);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> order1.stream()
                     .allMatch(d -> "ASSIGNED".equals(deviceState(id, d.contains("lane-01") ? "lane-01" : "lane-02",
@@ -91,7 +91,7 @@ class EngineFaultsEndToEndTest {
             assertThat(Duration.between(down, Instant.now())).isGreaterThan(Duration.ofSeconds(2L * ORDER_TIMEOUT_SECONDS));
 
             HawkbitProxy.heal();
-            order1.forEach(d -> fleet.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(6))));
+            order1.forEach(d -> lanes.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(6))));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
 
             JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(120));
@@ -106,7 +106,7 @@ class EngineFaultsEndToEndTest {
                                 + " order timeouts extended by \\d+ s"));
                 for (String role : List.of("lane", "term-a", "term-b", "display")) {
                     String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
-                    assertThat(fleet.installedSetId(fleet.id(system, role))).as(role).isEqualTo(fleet.set(set + ":2"));
+                    assertThat(lanes.installedSetId(lanes.id(system, role))).as(role).isEqualTo(lanes.set(set + ":2"));
                 }
             }
         }
@@ -115,13 +115,13 @@ class EngineFaultsEndToEndTest {
     /** Time the deployment is paused does not count toward its devices' order timeouts either. */
     @Test
     void pausedLongerThanTheOrderTimeoutFailsNoDevice() {
-        try (LaneFleet fleet = new LaneFleet("ef-pause-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            String termA = fleet.id("lane-01", "term-a");
-            fleet.devices.setBehaviour(termA, Behaviour.silent());
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"orderTimeoutSeconds\": " + ORDER_TIMEOUT_SECONDS);
+        try (Lanes lanes = new Lanes("ef-pause-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            String termA = lanes.id("lane-01", "term-a");
+            lanes.devices.setBehaviour(termA, Behaviour.silent());
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"orderTimeoutSeconds\": " + ORDER_TIMEOUT_SECONDS);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> "ASSIGNED".equals(deviceState(id, "lane-01", "terminal", termA)));
 
@@ -130,7 +130,7 @@ class EngineFaultsEndToEndTest {
             await().during(paused).atMost(paused.plusSeconds(10)).pollInterval(Duration.ofSeconds(1))
                     .until(() -> "RUNNING".equals(runs(id).getString("[0].state")));
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200);
-            fleet.devices.setBehaviour(termA, Behaviour.succeedAfter(Duration.ofSeconds(4)));
+            lanes.devices.setBehaviour(termA, Behaviour.succeedAfter(Duration.ofSeconds(4)));
 
             JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(90));
             assertThat(done.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
@@ -147,14 +147,14 @@ class EngineFaultsEndToEndTest {
      */
     @Test
     void hawkbitAwayWhileADeviceVerifiesOrItsSystemSoaksFailsNothingAndTheSoakGoesOnForAsLong() {
-        try (LaneFleet fleet = new LaneFleet("ef-verify-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
-            fleet.system("lane-01", "c01");
-            String lane = fleet.id("lane-01", "lane");
-            fleet.devices.setAttributes(lane, Map.of("lane_state", "scoring"));
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            int manifest = fleet.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
-            int id = fleet.deploy(manifest, "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 6");
+        try (Lanes lanes = new Lanes("ef-verify-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
+            lanes.system("lane-01", "c01");
+            String lane = lanes.id("lane-01", "lane");
+            lanes.devices.setAttributes(lane, Map.of("lane_state", "scoring"));
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            int manifest = lanes.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
+            int id = lanes.deploy(manifest, "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 6");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
 
@@ -164,7 +164,7 @@ class EngineFaultsEndToEndTest {
                     events(id, runs(id).getInt("[0].id")).<String>getList("type").contains("TIMEOUTS_EXTENDED"));
             assertThat(deviceState(id, "lane-01", "lane", lane)).as("20 s away, 15 s to verify: not failed")
                     .isEqualTo("VERIFYING");
-            fleet.devices.setAttributes(lane, Map.of("app_version", "2"));
+            lanes.devices.setAttributes(lane, Map.of("app_version", "2"));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
                     .until(() -> !"RUNNING".equals(runs(id).getString("[0].state")));
             assertThat(runs(id).getString("[0].state")).as("verified and soaking; timeline: %s",
@@ -204,18 +204,18 @@ class EngineFaultsEndToEndTest {
     /** A device that never reports is named in the reason as timed out, not counted as a device that failed. */
     @Test
     void aDeviceThatTimesOutIsNamedAsTimedOut() {
-        try (LaneFleet fleet = new LaneFleet("ef-late-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            String late = fleet.id("lane-01", "term-a");
-            fleet.devices.setBehaviour(late, Behaviour.silent());
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxFailed\": 1, \"orderTimeoutSeconds\": "
+        try (Lanes lanes = new Lanes("ef-late-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            String late = lanes.id("lane-01", "term-a");
+            lanes.devices.setBehaviour(late, Behaviour.silent());
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxFailed\": 1, \"orderTimeoutSeconds\": "
                     + ORDER_TIMEOUT_SECONDS);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
                     .until(() -> Boolean.TRUE.equals(runs(id).get("[0].components.terminal.find { it.controllerId == '"
                             + late + "' }.failed")));
-            fleet.devices.setBehaviour(late, Behaviour.succeed()); // back, in time to go back with the others
+            lanes.devices.setBehaviour(late, Behaviour.succeed()); // back, in time to go back with the others
 
             awaitState(id, "FINISHED", Duration.ofSeconds(90));
             JsonPath runs = runs(id);
@@ -232,20 +232,20 @@ class EngineFaultsEndToEndTest {
      */
     @Test
     void aRefusedAssignmentRollsTheSystemBackAndTheDeploymentGoesOn() {
-        try (LaneFleet fleet = new LaneFleet("ef-refused-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").systemOf("lane-02", "c01", "term-a", "term-b", "display");
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            String lane = fleet.id("lane-01", "lane");
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(3)));
+        try (Lanes lanes = new Lanes("ef-refused-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").systemOf("lane-02", "c01", "term-a", "term-b", "display");
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            String lane = lanes.id("lane-01", "lane");
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(3)));
             int timeout = 30;
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 1,"
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 1,"
                     + " \"orderTimeoutSeconds\": " + timeout);
-            String termA = fleet.id("lane-01", "term-a");
+            String termA = lanes.id("lane-01", "term-a");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> "ASSIGNED".equals(deviceState(id, "lane-01", "terminal", termA)));
 
-            fleet.hawkbit.deleteDistributionSet(fleet.set("app:2"));
+            lanes.hawkbit.deleteDistributionSet(lanes.set("app:2"));
             await().atMost(Duration.ofSeconds(timeout)).pollInterval(Duration.ofMillis(500)).until(() ->
                     "ROLLED_BACK".equals(runs(id).getString("find { it.system == 'lane-01' }.state")));
 
@@ -261,14 +261,14 @@ class EngineFaultsEndToEndTest {
             assertThat(runs.getString("find { it.system == 'lane-02' }.state")).isEqualTo("SUCCEEDED");
             for (String role : ORDER_1) {
                 String set = role.startsWith("term") ? "term" : "disp";
-                assertThat(fleet.installedSetId(fleet.id("lane-01", role))).as(role).isEqualTo(fleet.set(set + ":1"));
-                assertThat(fleet.installedSetId(fleet.id("lane-02", role))).as(role).isEqualTo(fleet.set(set + ":2"));
+                assertThat(lanes.installedSetId(lanes.id("lane-01", role))).as(role).isEqualTo(lanes.set(set + ":1"));
+                assertThat(lanes.installedSetId(lanes.id("lane-02", role))).as(role).isEqualTo(lanes.set(set + ":2"));
             }
-            assertThat(fleet.installedSetId(lane)).isEqualTo(fleet.set("app:1"));
-            assertThat(fleet.hawkbit.actions(lane)).as("the deleted set never reached the lane computer")
-                    .noneSatisfy(a -> assertThat(fleet.hawkbit.action(lane, a.path("id").asLong())
+            assertThat(lanes.installedSetId(lane)).isEqualTo(lanes.set("app:1"));
+            assertThat(lanes.hawkbit.actions(lane)).as("the deleted set never reached the lane computer")
+                    .noneSatisfy(a -> assertThat(lanes.hawkbit.action(lane, a.path("id").asLong())
                             .path("_links").path("distributionset").path("href").asText())
-                            .endsWith("/" + fleet.set("app:2")));
+                            .endsWith("/" + lanes.set("app:2")));
         }
     }
 }

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.qawk.orchestrator.testsupport.Tables;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -21,8 +21,8 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.deployment;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.deployment;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
@@ -74,12 +74,12 @@ class MaintenanceWindowEndToEndTest {
      */
     @Test
     void eachCentresSystemsStartOnlyInsideItsOwnWindow() {
-        try (LaneFleet fleet = new LaneFleet("e2e-win-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-04", "c01").system("lane-03", "c02");
-            fleet.discovered(4);
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(12)));
-            fleet.behaviour("lane-02", "lane", Behaviour.succeedAfter(Duration.ofSeconds(12)));
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("e2e-win-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-04", "c01").system("lane-03", "c02");
+            lanes.discovered(4);
+            lanes.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(12)));
+            lanes.behaviour("lane-02", "lane", Behaviour.succeedAfter(Duration.ofSeconds(12)));
+            int manifest = lanes.manifest("2.0", "2");
 
             Instant t = Instant.now().truncatedTo(ChronoUnit.SECONDS);
             Instant c01Opened = t.minusSeconds(48);
@@ -90,7 +90,7 @@ class MaintenanceWindowEndToEndTest {
                     "windows": {"default": {"schedule": "%s", "duration": "00:01", "timezone": "Europe/Berlin"},
                                 "centres": {"c02": {"schedule": "%s", "duration": "01:00", "timezone": "UTC"}}}
                     """.formatted(dailyAt(c01Opened, BERLIN), dailyAt(c02Opens, utc));
-            int id = fleet.deploy(manifest, "\"maxParallel\": 2, " + windows);
+            int id = lanes.deploy(manifest, "\"maxParallel\": 2, " + windows);
 
             // c01 is open: two of its systems start at once; c02's waits for its window and says when it opens
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
@@ -132,7 +132,7 @@ class MaintenanceWindowEndToEndTest {
             assertThat(waiting.getString("reason"))
                     .isEqualTo("waiting for c01's window (opens " + clock(c01Opened, BERLIN) + " Europe/Berlin)");
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
-                assertThat(fleet.hawkbit.actions(fleet.id("lane-04", role))).as("nothing sent to lane-04 " + role).isEmpty();
+                assertThat(lanes.hawkbit.actions(lanes.id("lane-04", role))).as("nothing sent to lane-04 " + role).isEmpty();
             }
             JsonPath d = deployment(id);
             assertThat(d.getString("state")).isEqualTo("RUNNING");
@@ -151,9 +151,9 @@ class MaintenanceWindowEndToEndTest {
 
     @Test
     void badWindowsAreRefusedNamingTheFieldAndChangeNothing() {
-        try (LaneFleet fleet = new LaneFleet("e2e-winbad-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
-            int channel = fleet.channel("ch", "");
+        try (Lanes lanes = new Lanes("e2e-winbad-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
+            int channel = lanes.channel("ch", "");
             List<String> before = Tables.dump(dataSource, "system_deployment", "fleet", "fleet_release");
 
             Api.admin().body("""
@@ -172,7 +172,7 @@ class MaintenanceWindowEndToEndTest {
                     .put("/qawk/v1/fleets/" + channel)
                     .then().statusCode(400).contentType("application/problem+json")
                     .body("errors.field", hasItem("orchestrator.windows.centres.c01.duration"));
-            Api.admin().body("{\"name\": \"" + fleet.prefix + "ch2\", \"match\": \"attribute.channel==x\", \"orchestrator\":"
+            Api.admin().body("{\"name\": \"" + lanes.prefix + "ch2\", \"match\": \"attribute.channel==x\", \"orchestrator\":"
                             + " {\"windows\": {\"default\": {\"schedule\": \"0 0 2 * * ? 2020\", \"duration\": \"01:00\","
                             + " \"timezone\": \"UTC\"}}}}")
                     .post("/qawk/v1/fleets")
@@ -190,23 +190,23 @@ class MaintenanceWindowEndToEndTest {
 
     @Test
     void aChannelsReleaseStartsItsDeploymentWithTheChannelsWindows() {
-        try (LaneFleet fleet = new LaneFleet("e2e-winch-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
-            int channel = fleet.channel("ch", """
+        try (Lanes lanes = new Lanes("e2e-winch-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
+            int channel = lanes.channel("ch", """
                     "orchestrator": {"maxParallel": 2, "windows": {"centres": {"c01": {"schedule": "0 0 2 * * ?",
                       "duration": "03:00", "timezone": "Europe/Berlin"}}}}""");
-            assertThat(LaneFleet.channelView(channel).getString("orchestrator.windows.centres.c01.schedule")).isEqualTo("0 0 2 * * ?");
+            assertThat(Lanes.channelView(channel).getString("orchestrator.windows.centres.c01.schedule")).isEqualTo("0 0 2 * * ?");
 
             Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + channel).then().statusCode(200);
-            int id = LaneFleet.channelView(channel).getInt("release.deploymentId");
+            int id = Lanes.channelView(channel).getInt("release.deploymentId");
             assertThat(deployment(id).getString("windows.centres.c01.timezone")).isEqualTo("Europe/Berlin");
             assertThat(deployment(id).getString("windows.centres.c01.duration")).isEqualTo("03:00");
 
             // {} takes the windows away again: the next release's deployment has none
             Api.admin().body("{\"orchestrator\": {\"windows\": {}}, \"manifestId\": " + manifest + "}")
                     .put("/qawk/v1/fleets/" + channel).then().statusCode(200);
-            assertThat(LaneFleet.channelView(channel).getString("orchestrator.windows")).isNull();
-            int next = LaneFleet.channelView(channel).getInt("release.deploymentId");
+            assertThat(Lanes.channelView(channel).getString("orchestrator.windows")).isNull();
+            int next = Lanes.channelView(channel).getInt("release.deploymentId");
             assertThat(next).isNotEqualTo(id);
             assertThat(deployment(next).getString("windows")).isNull();
             assertThat(deployment(next).getList("centreWindows")).isEmpty();

@@ -4,7 +4,7 @@ import io.qawk.orchestrator.testkit.ActionRecord;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
-import static io.qawk.orchestrator.testsupport.LaneFleet.sync;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.channelView;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -54,68 +54,68 @@ class OneDriverEndToEndTest {
      * Channels prod and beta; lane-01 (held until {@link #letGo}) and lane-02 (in {@code centre}) in prod, released
      * with maxParallel 1: returns the deployment once lane-01 is under way and lane-02 waits for its slot.
      */
-    private static int releaseToProdWhileASecondSystemWaits(LaneFleet fleet, String centre) {
-        fleet.system("lane-01", "c01", "prod").system("lane-02", centre, "prod");
-        int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
-        fleet.channel("beta", "");
-        fleet.discovered(2);
-        fleet.behaviour("lane-01", "lane", Behaviour.hold());
-        release(prod, "{\"manifestId\": " + fleet.manifest("2.0", "2") + "}");
+    private static int releaseToProdWhileASecondSystemWaits(Lanes lanes, String centre) {
+        lanes.system("lane-01", "c01", "prod").system("lane-02", centre, "prod");
+        int prod = lanes.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
+        lanes.channel("beta", "");
+        lanes.discovered(2);
+        lanes.behaviour("lane-01", "lane", Behaviour.hold());
+        release(prod, "{\"manifestId\": " + lanes.manifest("2.0", "2") + "}");
         int d = channelView(prod).getInt("release.deploymentId");
         awaitRun(d, "lane-01", "RUNNING");
         return d;
     }
 
     /** A held device finishes now: what had to happen while it was under way has been seen. */
-    private static void letGo(LaneFleet fleet, String system, String role) {
-        fleet.behaviour(system, role, Behaviour.succeed());
+    private static void letGo(Lanes lanes, String system, String role) {
+        lanes.behaviour(system, role, Behaviour.succeed());
     }
 
-    private static void assertNoCancel(LaneFleet fleet, String system) {
+    private static void assertNoCancel(Lanes lanes, String system) {
         for (String role : ROLES) {
-            assertThat(fleet.devices.history(fleet.id(system, role))).as(role)
+            assertThat(lanes.devices.history(lanes.id(system, role))).as(role)
                     .noneMatch(a -> a.kind() == ActionRecord.Kind.CANCEL);
         }
     }
 
-    private static void assertWholeOn(LaneFleet fleet, String system, String version) {
-        assertThat(fleet.installedSetId(fleet.id(system, "lane"))).isEqualTo(fleet.set("app:" + version));
-        assertThat(fleet.installedSetId(fleet.id(system, "term-a"))).isEqualTo(fleet.set("term:" + version));
-        assertThat(fleet.installedSetId(fleet.id(system, "term-b"))).isEqualTo(fleet.set("term:" + version));
-        assertThat(fleet.installedSetId(fleet.id(system, "display"))).isEqualTo(fleet.set("disp:" + version));
+    private static void assertWholeOn(Lanes lanes, String system, String version) {
+        assertThat(lanes.installedSetId(lanes.id(system, "lane"))).isEqualTo(lanes.set("app:" + version));
+        assertThat(lanes.installedSetId(lanes.id(system, "term-a"))).isEqualTo(lanes.set("term:" + version));
+        assertThat(lanes.installedSetId(lanes.id(system, "term-b"))).isEqualTo(lanes.set("term:" + version));
+        assertThat(lanes.installedSetId(lanes.id(system, "display"))).isEqualTo(lanes.set("disp:" + version));
     }
 
     @Test
     void aSecondDeploymentOfASystemWaitsForTheFirstToFinishWithIt() {
-        try (LaneFleet fleet = new LaneFleet("one-two-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-01", "term-a", Behaviour.hold());
-            int to2 = fleet.manifest("2.0", "2");
-            int back1 = fleet.manifest("1.0", "1");
+        try (Lanes lanes = new Lanes("one-two-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-01", "term-a", Behaviour.hold());
+            int to2 = lanes.manifest("2.0", "2");
+            int back1 = lanes.manifest("1.0", "1");
 
-            int first = fleet.deploy(to2, "");
+            int first = lanes.deploy(to2, "");
             awaitRun(first, "lane-01", "RUNNING");
-            int second = fleet.deploy(back1, "");
+            int second = lanes.deploy(back1, "");
 
-            String waiting = "waiting for deployment \"" + fleet.prefix + "deployment\" (#" + first + ") to finish with this system";
+            String waiting = "waiting for deployment \"" + lanes.prefix + "deployment\" (#" + first + ") to finish with this system";
             await().atMost(WITHIN).until(() -> waiting.equals(run(second, "lane-01", "reason")));
             assertThat(run(second, "lane-01", "state")).isEqualTo("PENDING");
             assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + second + "/plan").then().statusCode(200)
                     .extract().jsonPath().getString("systems[0].waiting")).isEqualTo(waiting);
 
-            letGo(fleet, "lane-01", "term-a");
+            letGo(lanes, "lane-01", "term-a");
             awaitState(first, "FINISHED", WITHIN);
             awaitState(second, "FINISHED", WITHIN);
             assertThat(run(first, "lane-01", "state")).isEqualTo("SUCCEEDED");
             assertThat(run(second, "lane-01", "state")).isEqualTo("SUCCEEDED");
-            assertNoCancel(fleet, "lane-01");
-            assertWholeOn(fleet, "lane-01", "1");
+            assertNoCancel(lanes, "lane-01");
+            assertWholeOn(lanes, "lane-01", "1");
             // the second photographed the system afresh: it went back from 2, not from what it ran before the first
             assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + second + "/plan").then().extract().jsonPath()
                     .getString("systems[0].devices.find { it.controllerId.endsWith('-lane') }.runs"))
-                    .isEqualTo(fleet.prefix + "app:2");
+                    .isEqualTo(lanes.prefix + "app:2");
             // going back to the first one's photograph would undo the second: refused, nothing changes
             int firstRun = runs(first).getInt("[0].id");
             Api.admin().body("{\"reason\": \"lane 1 is not scoring\"}")
@@ -128,37 +128,37 @@ class OneDriverEndToEndTest {
 
     @Test
     void aDeviceInTwoSystemTypesIsDrivenByOneDeploymentAtATime() {
-        try (LaneFleet fleet = new LaneFleet("one-types-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-01", "term-a", Behaviour.hold());
+        try (Lanes lanes = new Lanes("one-types-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-01", "term-a", Behaviour.hold());
             // a second type sees every lane computer of a centre as one "centre system"
             int centreType = Api.admin().body("""
                     {"name": "%1$scentre", "systemKey": "attribute.centerid",
                      "components": [{"componentType": "lane", "match": "attribute.device_type==%1$slane"}]}
-                    """.formatted(fleet.prefix)).post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
+                    """.formatted(lanes.prefix)).post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
             sync();
             int centreManifest = Api.admin().body("""
                     {"name": "%scentre-1", "systemTypeId": %d, "components": [
                       {"componentType": "lane", "distributionSetId": %d, "order": 1}]}
-                    """.formatted(fleet.prefix, centreType, fleet.set("app:2"))).post("/qawk/v1/manifests")
+                    """.formatted(lanes.prefix, centreType, lanes.set("app:2"))).post("/qawk/v1/manifests")
                     .then().statusCode(201).extract().path("id");
 
-            int lanes = fleet.deploy(fleet.manifest("2.0", "2"), "");
-            awaitRun(lanes, "lane-01", "RUNNING");
-            int centre = fleet.deploy(centreManifest, "");
-            await().atMost(WITHIN).until(() -> ("waiting for deployment \"" + fleet.prefix + "deployment\" (#" + lanes
+            int laneDeployment = lanes.deploy(lanes.manifest("2.0", "2"), "");
+            awaitRun(laneDeployment, "lane-01", "RUNNING");
+            int centre = lanes.deploy(centreManifest, "");
+            await().atMost(WITHIN).until(() -> ("waiting for deployment \"" + lanes.prefix + "deployment\" (#" + laneDeployment
                     + ") to finish with this system").equals(run(centre, "c01", "reason")));
 
-            letGo(fleet, "lane-01", "term-a");
-            awaitState(lanes, "FINISHED", WITHIN);
+            letGo(lanes, "lane-01", "term-a");
+            awaitState(laneDeployment, "FINISHED", WITHIN);
             awaitState(centre, "FINISHED", WITHIN);
-            assertThat(run(lanes, "lane-01", "state")).isEqualTo("SUCCEEDED");
+            assertThat(run(laneDeployment, "lane-01", "state")).isEqualTo("SUCCEEDED");
             assertThat(run(centre, "c01", "state")).isEqualTo("SUCCEEDED");
-            assertNoCancel(fleet, "lane-01");
-            assertWholeOn(fleet, "lane-01", "2");
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-01", "lane"))).as("its preinstall and one app:2, after its terminals")
+            assertNoCancel(lanes, "lane-01");
+            assertWholeOn(lanes, "lane-01", "2");
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-01", "lane"))).as("its preinstall and one app:2, after its terminals")
                     .hasSize(2);
             assertThat(runs(centre).getString("[0].reason")).contains("1 device(s) already were");
         }
@@ -166,15 +166,15 @@ class OneDriverEndToEndTest {
 
     @Test
     void aPromotionWhileTheChannelsDeploymentIsUnderWayLetsItFinishFirst() {
-        try (LaneFleet fleet = new LaneFleet("one-promo-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "dev").system("lane-02", "c01", "beta");
-            int beta = fleet.channel("beta", "");
-            int dev = fleet.channel("dev", "\"promotesTo\": " + beta);
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-02", "display", Behaviour.hold());
-            int to2 = fleet.manifest("2.0", "2");
-            int back1 = fleet.manifest("1.0", "1");
+        try (Lanes lanes = new Lanes("one-promo-").withSetsAndType()) {
+            lanes.system("lane-01", "c01", "dev").system("lane-02", "c01", "beta");
+            int beta = lanes.channel("beta", "");
+            int dev = lanes.channel("dev", "\"promotesTo\": " + beta);
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-02", "display", Behaviour.hold());
+            int to2 = lanes.manifest("2.0", "2");
+            int back1 = lanes.manifest("1.0", "1");
 
             release(beta, "{\"manifestId\": " + to2 + "}");
             int old = channelView(beta).getInt("release.deploymentId");
@@ -186,72 +186,72 @@ class OneDriverEndToEndTest {
             assertThat(fresh).isNotEqualTo(old);
 
             await().atMost(WITHIN).until(() -> String.valueOf(run(fresh, "lane-02", "reason")).startsWith("waiting for deployment"));
-            letGo(fleet, "lane-02", "display");
+            letGo(lanes, "lane-02", "display");
             awaitState(fresh, "FINISHED", WITHIN);
             assertThat(run(old, "lane-02", "state")).isEqualTo("SUCCEEDED");
             assertThat(run(fresh, "lane-02", "state")).isEqualTo("SUCCEEDED");
-            assertNoCancel(fleet, "lane-02");
-            assertWholeOn(fleet, "lane-02", "1");
+            assertNoCancel(lanes, "lane-02");
+            assertWholeOn(lanes, "lane-02", "1");
         }
     }
 
     @Test
     void aSystemThatTurnsMixedWhilePendingIsNotStartedUntilWholeAgain() {
-        try (LaneFleet fleet = new LaneFleet("one-mixed-").withSetsAndType()) {
-            int d = releaseToProdWhileASecondSystemWaits(fleet, "c01");
+        try (Lanes lanes = new Lanes("one-mixed-").withSetsAndType()) {
+            int d = releaseToProdWhileASecondSystemWaits(lanes, "c01");
 
-            fleet.move("lane-02", "beta", "term-b");
+            lanes.move("lane-02", "beta", "term-b");
             sync();
             // mixed while it waited for its slot; once the slot is free, the engine says why it does not start it
-            letGo(fleet, "lane-01", "lane");
-            await().atMost(WITHIN).until(() -> ("mixed: " + fleet.id("lane-02", "term-b") + " is in " + fleet.prefix + "beta")
+            letGo(lanes, "lane-01", "lane");
+            await().atMost(WITHIN).until(() -> ("mixed: " + lanes.id("lane-02", "term-b") + " is in " + lanes.prefix + "beta")
                     .equals(run(d, "lane-02", "reason")));
             awaitRun(d, "lane-01", "SUCCEEDED");
             staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
             for (String role : ROLES) {
-                assertThat(fleet.hawkbit.actions(fleet.id("lane-02", role))).as(role).isEmpty();
+                assertThat(lanes.hawkbit.actions(lanes.id("lane-02", role))).as(role).isEmpty();
             }
 
-            fleet.move("lane-02", "prod", "term-b");
+            lanes.move("lane-02", "prod", "term-b");
             sync();
             awaitState(d, "FINISHED", WITHIN);
             assertThat(run(d, "lane-02", "state")).isEqualTo("SUCCEEDED");
-            assertWholeOn(fleet, "lane-02", "2");
+            assertWholeOn(lanes, "lane-02", "2");
         }
     }
 
     @Test
     void aSystemGivenUpWhenItsCentreLeftIsTakenAgainWhenItComesBack() {
-        try (LaneFleet fleet = new LaneFleet("one-back-").withSetsAndType()) {
-            int d = releaseToProdWhileASecondSystemWaits(fleet, "c02");
+        try (Lanes lanes = new Lanes("one-back-").withSetsAndType()) {
+            int d = releaseToProdWhileASecondSystemWaits(lanes, "c02");
 
-            fleet.move("lane-02", "beta");
+            lanes.move("lane-02", "beta");
             sync();
             awaitRun(d, "lane-02", "GIVEN_UP");
-            letGo(fleet, "lane-01", "lane");
-            fleet.move("lane-02", "prod");
+            letGo(lanes, "lane-01", "lane");
+            lanes.move("lane-02", "prod");
             sync();
             awaitState(d, "FINISHED", WITHIN);
             assertThat(run(d, "lane-02", "state")).isEqualTo("SUCCEEDED");
-            assertWholeOn(fleet, "lane-02", "2");
+            assertWholeOn(lanes, "lane-02", "2");
         }
     }
 
     @Test
     void aSystemWhoseDevicesVanishedIsGivenUpNotCountedAsUpdated() {
-        try (LaneFleet fleet = new LaneFleet("one-gone-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
-            fleet.behaviour("lane-01", "lane", Behaviour.hold());
-            int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1");
+        try (Lanes lanes = new Lanes("one-gone-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            lanes.behaviour("lane-01", "lane", Behaviour.hold());
+            int d = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
             awaitRun(d, "lane-01", "RUNNING");
             for (String role : ROLES) {
-                fleet.devices.setAttributes(fleet.id("lane-02", role), java.util.Map.of("device_type", fleet.prefix + "retired"));
+                lanes.devices.setAttributes(lanes.id("lane-02", role), java.util.Map.of("device_type", lanes.prefix + "retired"));
             }
-            await().atMost(WITHIN).untilAsserted(() -> assertThat(fleet.hawkbit.findTargetIds(
-                    "attribute.device_type==" + fleet.prefix + "retired")).hasSize(4));
+            await().atMost(WITHIN).untilAsserted(() -> assertThat(lanes.hawkbit.findTargetIds(
+                    "attribute.device_type==" + lanes.prefix + "retired")).hasSize(4));
             sync();
-            letGo(fleet, "lane-01", "lane");
+            letGo(lanes, "lane-01", "lane");
 
             JsonPath done = awaitState(d, "FINISHED", WITHIN);
             assertThat(run(d, "lane-02", "state")).isEqualTo("GIVEN_UP");
@@ -262,29 +262,29 @@ class OneDriverEndToEndTest {
 
     @Test
     void aReleaseHaltedByItsStandaloneDevicesStartsNoNewSystemUntilResumedButTakesOneAgain() {
-        try (LaneFleet fleet = new LaneFleet("one-halt-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod").standalone("kiosk-1", "prod");
+        try (Lanes lanes = new Lanes("one-halt-").withSetsAndType()) {
+            lanes.system("lane-01", "c01", "prod").system("lane-02", "c01", "prod").standalone("kiosk-1", "prod");
             // the kiosk fails once lane-01 is under way, and lane-01 fails only after that: the release halts in between
-            fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.failAfter(Duration.ofSeconds(4)));
-            fleet.behaviour("lane-01", "display", Behaviour.hold());
-            int prod = fleet.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1}");
-            fleet.discovered(2);
-            long solo = fleet.hawkbit.createDistributionSet(fleet.prefix + "solo", "2");
-            release(prod, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + fleet.manifest("2.0", "2") + "}");
+            lanes.devices.setBehaviour(lanes.prefix + "kiosk-1", Behaviour.failAfter(Duration.ofSeconds(4)));
+            lanes.behaviour("lane-01", "display", Behaviour.hold());
+            int prod = lanes.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1}");
+            lanes.discovered(2);
+            long solo = lanes.hawkbit.createDistributionSet(lanes.prefix + "solo", "2");
+            release(prod, "{\"distributionSetId\": " + solo + ", \"manifestId\": " + lanes.manifest("2.0", "2") + "}");
             int d = channelView(prod).getInt("release.deploymentId");
 
             awaitRun(d, "lane-01", "RUNNING");
             await().atMost(WITHIN).until(() -> "HALTED".equals(channelView(prod).getString("release.state")));
             assertThat(run(d, "lane-01", "state")).as("halted before its only system under way ended").isEqualTo("RUNNING");
-            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")));
+            lanes.behaviour("lane-01", "display", Behaviour.failFor(lanes.set("disp:2")));
             awaitRun(d, "lane-01", "ROLLED_BACK");
             staysFor(d, "lane-02", "PENDING", Duration.ofSeconds(5));
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "lane"))).isEmpty();
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-02", "lane"))).isEmpty();
             assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + d + "/plan").then().extract().jsonPath()
                     .getString("systems.find { it.system == 'lane-02' }.waiting")).contains("release is halted");
 
             // a person's decision about one system: taken again while the release stays halted
-            fleet.behaviour("lane-01", "display", Behaviour.succeed());
+            lanes.behaviour("lane-01", "display", Behaviour.succeed());
             int runId = runs(d).getInt("find { it.system == 'lane-01' }.id");
             Api.admin().body("{\"reason\": \"display replaced\"}")
                     .post("/qawk/v1/systemdeployments/" + d + "/runs/" + runId + "/retry").then().statusCode(200);
@@ -292,37 +292,37 @@ class OneDriverEndToEndTest {
             assertThat(channelView(prod).getString("release.state")).isEqualTo("HALTED");
             assertThat(run(d, "lane-02", "state")).isEqualTo("PENDING");
 
-            fleet.devices.setBehaviour(fleet.prefix + "kiosk-1", Behaviour.succeed());
+            lanes.devices.setBehaviour(lanes.prefix + "kiosk-1", Behaviour.succeed());
             Api.admin().post("/qawk/v1/fleets/" + prod + "/resume").then().statusCode(200);
             awaitRun(d, "lane-02", "SUCCEEDED");
-            assertWholeOn(fleet, "lane-02", "2");
+            assertWholeOn(lanes, "lane-02", "2");
         }
     }
 
     @Test
     void takingASystemAgainStartsItWhateverTheFailureBudgetSays() {
-        try (LaneFleet fleet = new LaneFleet("one-again-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
-            fleet.discovered(3);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-01", "display", Behaviour.failFor(fleet.set("disp:2")));
-            fleet.behaviour("lane-02", "display", Behaviour.failFor(fleet.set("disp:2")));
-            int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 0");
+        try (Lanes lanes = new Lanes("one-again-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-01", "display", Behaviour.failFor(lanes.set("disp:2")));
+            lanes.behaviour("lane-02", "display", Behaviour.failFor(lanes.set("disp:2")));
+            int d = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 0");
             awaitState(d, "FAILED", WITHIN);
             assertThat(run(d, "lane-01", "state")).isEqualTo("ROLLED_BACK");
             assertThat(run(d, "lane-02", "state")).isEqualTo("ROLLED_BACK");
 
-            fleet.behaviour("lane-01", "display", Behaviour.succeed());
+            lanes.behaviour("lane-01", "display", Behaviour.succeed());
             int runId = runs(d).getInt("find { it.system == 'lane-01' }.id");
             Api.admin().body("{\"reason\": \"display replaced\"}")
                     .post("/qawk/v1/systemdeployments/" + d + "/runs/" + runId + "/retry").then().statusCode(200);
 
             awaitRun(d, "lane-01", "SUCCEEDED");
-            assertWholeOn(fleet, "lane-01", "2");
+            assertWholeOn(lanes, "lane-01", "2");
             awaitState(d, "FAILED", WITHIN);
             assertThat(run(d, "lane-03", "state")).as("never started: the budget still stops it").isEqualTo("PENDING");
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-03", "lane"))).as("only its preinstall").hasSize(1);
-            assertThat(fleet.installedSetId(fleet.id("lane-03", "lane"))).isEqualTo(fleet.set("app:1"));
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-03", "lane"))).as("only its preinstall").hasSize(1);
+            assertThat(lanes.installedSetId(lanes.id("lane-03", "lane"))).isEqualTo(lanes.set("app:1"));
         }
     }
 }

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -11,9 +11,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
-import static io.qawk.orchestrator.testsupport.LaneFleet.sync;
+import static io.qawk.orchestrator.testsupport.Lanes.channelView;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.sync;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -55,7 +55,7 @@ class OverlapsEndToEndTest {
                                        String channelName, boolean underWay) {
         assertThat(json.getString(path + ".system")).isEqualTo(system);
         assertThat(json.getInt(path + ".drivenBy.deploymentId")).isEqualTo(deployment);
-        assertThat(json.getString(path + ".drivenBy.name")).isEqualTo(LaneFleet.deployment(deployment).getString("name"));
+        assertThat(json.getString(path + ".drivenBy.name")).isEqualTo(Lanes.deployment(deployment).getString("name"));
         assertThat((Integer) json.get(path + ".drivenBy.fleetId")).isEqualTo(channel);
         assertThat(json.getString(path + ".drivenBy.fleet")).isEqualTo(channelName);
         assertThat(json.getBoolean(path + ".underWay")).isEqualTo(underWay);
@@ -63,26 +63,26 @@ class OverlapsEndToEndTest {
 
     @Test
     void twoOverlappingChannelsShowWhoDrives() {
-        try (LaneFleet fleet = new LaneFleet("ovl-ch-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "beta").system("lane-02", "c01", "prod");
-            int beta = fleet.channel("beta", "\"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 0}");
-            fleet.discovered(2);
-            fleet.behaviour("lane-01", "term-a", Behaviour.hold()); // keeps lane-01 under way until we let it go
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("ovl-ch-").withSetsAndType()) {
+            lanes.system("lane-01", "c01", "beta").system("lane-02", "c01", "prod");
+            int beta = lanes.channel("beta", "\"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 0}");
+            lanes.discovered(2);
+            lanes.behaviour("lane-01", "term-a", Behaviour.hold()); // keeps lane-01 under way until we let it go
+            int manifest = lanes.manifest("2.0", "2");
             release(beta, "{\"manifestId\": " + manifest + "}");
             int betaDeployment = channelView(beta).getInt("release.deploymentId");
             awaitRun(betaDeployment, "lane-01", "RUNNING");
-            String betaName = LaneFleet.deployment(betaDeployment).getString("name");
-            String drivenBy = "deployment \"" + betaName + "\" (#" + betaDeployment + ") of channel " + fleet.prefix + "beta";
+            String betaName = Lanes.deployment(betaDeployment).getString("name");
+            String drivenBy = "deployment \"" + betaName + "\" (#" + betaDeployment + ") of channel " + lanes.prefix + "beta";
 
             // the centre of lane-01 moves to prod while beta's release is updating it; prod is created after that
-            fleet.move("lane-01", "prod");
-            JsonPath created = Api.admin().body("{\"name\": \"" + fleet.prefix + "prod\", \"match\": \"attribute.channel=="
-                    + fleet.prefix + "prod\", \"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 0}}")
+            lanes.move("lane-01", "prod");
+            JsonPath created = Api.admin().body("{\"name\": \"" + lanes.prefix + "prod\", \"match\": \"attribute.channel=="
+                    + lanes.prefix + "prod\", \"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 0}}")
                     .post("/qawk/v1/fleets").then().statusCode(201).extract().jsonPath();
             int prod = created.getInt("id");
             assertThat(created.getList("overlaps")).as("lane-02 is prod's and nobody else's").hasSize(1);
-            assertDrivenBy(created, "overlaps[0]", "lane-01", betaDeployment, beta, fleet.prefix + "beta", true);
+            assertDrivenBy(created, "overlaps[0]", "lane-01", betaDeployment, beta, lanes.prefix + "beta", true);
             assertThat(created.getString("overlaps[0].reason"))
                     .isEqualTo("driven by " + drivenBy + " until it is done with this system");
             assertThat(created.getString("overlapsSummary")).isEqualTo("1 system of this channel is driven by " + drivenBy
@@ -91,7 +91,7 @@ class OverlapsEndToEndTest {
             sync();
             JsonPath prodView = channelView(prod);
             assertThat(prodView.getList("overlaps")).hasSize(1);
-            assertDrivenBy(prodView, "overlaps[0]", "lane-01", betaDeployment, beta, fleet.prefix + "beta", true);
+            assertDrivenBy(prodView, "overlaps[0]", "lane-01", betaDeployment, beta, lanes.prefix + "beta", true);
             assertThat(channelView(beta).getList("overlaps")).as("beta's own release is not an overlap").isEmpty();
             assertThat(Api.viewer().get("/qawk/v1/fleets").then().statusCode(200).extract().jsonPath()
                     .getList("find { it.id == " + prod + " }.overlaps")).as("the listing does not ask").isNull();
@@ -101,7 +101,7 @@ class OverlapsEndToEndTest {
             JsonPath prodPlan = plan(prodDeployment);
             assertThat(prodPlan.getList("systems.system")).containsExactlyInAnyOrder("lane-01", "lane-02");
             assertThat(prodPlan.getList("overlaps")).hasSize(1);
-            assertDrivenBy(prodPlan, "overlaps[0]", "lane-01", betaDeployment, beta, fleet.prefix + "beta", true);
+            assertDrivenBy(prodPlan, "overlaps[0]", "lane-01", betaDeployment, beta, lanes.prefix + "beta", true);
             assertThat(prodPlan.getString("overlapsSummary")).isEqualTo("1 system is driven by " + drivenBy + ": it waits for it");
             // the engine's answer is the same: prod's run waits for beta's deployment
             String waiting = "waiting for deployment \"" + betaName + "\" (#" + betaDeployment + ") to finish with this system";
@@ -109,7 +109,7 @@ class OverlapsEndToEndTest {
             assertThat(plan(betaDeployment).getList("overlaps")).isEmpty();
 
             // once beta's deployment is done with lane-01, nobody else drives it
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeed());
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeed());
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
                 assertThat(plan(prodDeployment).getList("overlaps")).isEmpty();
                 assertThat(channelView(prod).getList("overlaps")).isEmpty();
@@ -120,19 +120,19 @@ class OverlapsEndToEndTest {
 
     @Test
     void aHandMadeDeploymentOverlappingARunningOneSaysSoAtCreationAndInItsPlan() {
-        try (LaneFleet fleet = new LaneFleet("ovl-hand-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c02").system("lane-03", "c03");
-            fleet.discovered(3);
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(45)));
-            int to2 = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("ovl-hand-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c02").system("lane-03", "c03");
+            lanes.discovered(3);
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(45)));
+            int to2 = lanes.manifest("2.0", "2");
             // one at a time over c01 and c02: lane-01 is under way, lane-02 waits for its slot
-            int first = fleet.deploy(to2, "\"groups\": [\"c01\", \"c02\"], \"maxParallel\": 1");
+            int first = lanes.deploy(to2, "\"groups\": [\"c01\", \"c02\"], \"maxParallel\": 1");
             awaitRun(first, "lane-01", "RUNNING");
             assertThat(run(first, "lane-02", "state")).isEqualTo("PENDING");
-            String by = "deployment \"" + fleet.prefix + "deployment\" (#" + first + ")";
+            String by = "deployment \"" + lanes.prefix + "deployment\" (#" + first + ")";
             String summary = "1 system is driven by " + by + ": it waits for it; 1 system is also pending in " + by
                     + ": the first to start it drives it";
-            String body = "{\"name\": \"" + fleet.prefix + "everything\", \"manifestId\": " + to2 + ", \"maxParallel\": 3}";
+            String body = "{\"name\": \"" + lanes.prefix + "everything\", \"manifestId\": " + to2 + ", \"maxParallel\": 3}";
 
             int before = Api.viewer().get("/qawk/v1/systemdeployments").then().statusCode(200).extract().jsonPath()
                     .getList("id").size();
@@ -154,10 +154,10 @@ class OverlapsEndToEndTest {
                         .isEqualTo("pending in " + by + " too: the first to start it drives it, the other waits");
                 assertThat(answer.getString("overlapsSummary")).isEqualTo(summary);
             }
-            assertThat(LaneFleet.deployment(second).getString("overlapsSummary")).isEqualTo(summary);
+            assertThat(Lanes.deployment(second).getString("overlapsSummary")).isEqualTo(summary);
 
             // one that shares nothing with it says nothing
-            JsonPath apart = Api.admin().body("{\"name\": \"" + fleet.prefix + "c03\", \"manifestId\": " + to2
+            JsonPath apart = Api.admin().body("{\"name\": \"" + lanes.prefix + "c03\", \"manifestId\": " + to2
                     + ", \"groups\": [\"c03\"]}").post("/qawk/v1/systemdeployments").then().statusCode(201).extract().jsonPath();
             assertThat(apart.getList("overlaps")).isEmpty();
             assertThat(apart.getString("overlapsSummary")).isNull();
@@ -168,7 +168,7 @@ class OverlapsEndToEndTest {
 
             // started, the engine gives the same answer for lane-01, and the plan still says who drives it
             Api.admin().post("/qawk/v1/systemdeployments/" + second + "/start").then().statusCode(200);
-            String waiting = "waiting for deployment \"" + fleet.prefix + "deployment\" (#" + first + ") to finish with this system";
+            String waiting = "waiting for deployment \"" + lanes.prefix + "deployment\" (#" + first + ") to finish with this system";
             await().atMost(WITHIN).until(() -> waiting.equals(run(second, "lane-01", "reason")));
             JsonPath started = plan(second);
             assertThat(started.getString("overlaps.find { it.system == 'lane-01' }.drivenBy.deploymentId"))

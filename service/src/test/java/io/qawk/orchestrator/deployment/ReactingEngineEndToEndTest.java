@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -12,8 +12,8 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.Map;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,16 +46,16 @@ class ReactingEngineEndToEndTest {
 
     @Test
     void aStartedDeploymentIsSentAtOnceAndEachOrderFollowsAsSoonAsTheLastOneFinished() {
-        try (LaneFleet fleet = new LaneFleet("react-").withSetsAndType()) {
-            fleet.system("lane-07", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("react-").withSetsAndType()) {
+            lanes.system("lane-07", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            int manifest = lanes.manifest("2.0", "2");
             // the first pass after start-up has come and gone: the next tick is about a minute away
             await().atMost(Duration.ofSeconds(30)).until(() -> passes() >= 1);
 
             long started = System.nanoTime();
-            int id = fleet.deploy(manifest, "");
+            int id = lanes.deploy(manifest, "");
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200))
                     .until(() -> !"PENDING".equals(runs(id).getString("[0].state"))); // photographed, order 1 sent
             Duration toFirstOrder = Duration.ofNanos(System.nanoTime() - started);
@@ -63,7 +63,7 @@ class ReactingEngineEndToEndTest {
             awaitState(id, "FINISHED", WITHIN);
             Duration toFinished = Duration.ofNanos(System.nanoTime() - started);
             assertThat(runs(id).getString("[0].state")).isEqualTo("SUCCEEDED");
-            assertThat(fleet.installedSetId(fleet.id("lane-07", "lane"))).isEqualTo(fleet.set("app:2"));
+            assertThat(lanes.installedSetId(lanes.id("lane-07", "lane"))).isEqualTo(lanes.set("app:2"));
             assertThat(toFirstOrder).as("first order sent after the start").isLessThan(Duration.ofSeconds(10));
             assertThat(toFinished).as("both orders and the end, with a 60 s interval").isLessThan(WITHIN);
 

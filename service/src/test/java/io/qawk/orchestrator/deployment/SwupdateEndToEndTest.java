@@ -4,7 +4,7 @@ import io.qawk.orchestrator.testkit.swupdate.SwuImage;
 import io.qawk.orchestrator.testkit.swupdate.SwupdateDevices;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.SwupdateFleet;
+import io.qawk.orchestrator.testsupport.SwupdateLanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -15,7 +15,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
@@ -32,7 +32,7 @@ class SwupdateEndToEndTest {
 
     @BeforeEach
     void realDevices() {
-        SwupdateFleet.assumeAvailable();
+        SwupdateLanes.assumeAvailable();
     }
 
     private static List<Map<String, Object>> events(int deployment, int runId) {
@@ -47,41 +47,41 @@ class SwupdateEndToEndTest {
      */
     @Test
     void twoSystemsTakeTheTwoOrdersInOrderAndEachDeviceReportsItsNewVersionAfterItsReboot() {
-        try (SwupdateFleet fleet = new SwupdateFleet("swu-o-")) {
-            fleet.set("app", "1.0", fleet.installs("app", "1.0", "app_version"));
-            long app2 = fleet.set("app", "2.0", fleet.installs("app", "2.0", "app_version"));
-            fleet.set("disp", "1.0", fleet.installs("disp", "1.0", "disp_version"));
-            long disp2 = fleet.set("disp", "2.0", fleet.installs("disp", "2.0", "disp_version"));
-            fleet.type().system("lane-1").system("lane-2");
-            fleet.onVersion1();
-            fleet.discovered(2);
+        try (SwupdateLanes lanes = new SwupdateLanes("swu-o-")) {
+            lanes.set("app", "1.0", lanes.installs("app", "1.0", "app_version"));
+            long app2 = lanes.set("app", "2.0", lanes.installs("app", "2.0", "app_version"));
+            lanes.set("disp", "1.0", lanes.installs("disp", "1.0", "disp_version"));
+            long disp2 = lanes.set("disp", "2.0", lanes.installs("disp", "2.0", "disp_version"));
+            lanes.type().system("lane-1").system("lane-2");
+            lanes.onVersion1();
+            lanes.discovered(2);
 
-            int d = fleet.deploy(fleet.manifest("2.0", app2, disp2), "\"maxParallel\": 2");
+            int d = lanes.deploy(lanes.manifest("2.0", app2, disp2), "\"maxParallel\": 2");
 
             JsonPath end = awaitState(d, "FINISHED", WITHIN);
             assertThat(end.getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
-            SwupdateDevices devices = fleet.devices;
+            SwupdateDevices devices = lanes.devices;
             for (String system : List.of("lane-1", "lane-2")) {
-                String ctrl = fleet.id(system, "ctrl");
-                String display = fleet.id(system, "display");
-                assertThat(fleet.run(d, system).getString("state")).as(system).isEqualTo("SUCCEEDED");
+                String ctrl = lanes.id(system, "ctrl");
+                String display = lanes.id(system, "display");
+                assertThat(lanes.run(d, system).getString("state")).as(system).isEqualTo("SUCCEEDED");
                 List<SwupdateDevices.Installed> c = devices.installed(ctrl);
                 List<SwupdateDevices.Installed> s = devices.installed(display);
                 // (a swupdate that died mid-install is started again, as systemd would, and installs once more)
                 assertThat(c).extracting(SwupdateDevices.Installed::set).as(ctrl).isNotEmpty()
-                        .containsOnly(fleet.label("app", "2.0"));
+                        .containsOnly(lanes.label("app", "2.0"));
                 assertThat(s).extracting(SwupdateDevices.Installed::set).as(display).isNotEmpty()
-                        .containsOnly(fleet.label("disp", "2.0"));
+                        .containsOnly(lanes.label("disp", "2.0"));
                 assertThat(s.get(0).at()).as("the display installs after its controller")
                         .isAfter(c.get(c.size() - 1).at());
                 assertThat(devices.reboots(ctrl)).as(ctrl).isEqualTo(1);
                 assertThat(devices.reboots(display)).as(display).isEqualTo(1);
-                assertThat(fleet.hawkbit.attributes(ctrl)).containsEntry("app_version", "2.0")
+                assertThat(lanes.hawkbit.attributes(ctrl)).containsEntry("app_version", "2.0")
                         .containsEntry("device", "swu-o-" + system);
-                assertThat(fleet.hawkbit.attributes(display)).containsEntry("disp_version", "2.0");
-                assertThat(fleet.installedInHawkbit(ctrl)).isEqualTo(fleet.label("app", "2.0"));
-                assertThat(fleet.installedInHawkbit(display)).isEqualTo(fleet.label("disp", "2.0"));
-                assertThat(events(d, fleet.run(d, system).getInt("id"))).extracting(e -> e.get("message")).contains(
+                assertThat(lanes.hawkbit.attributes(display)).containsEntry("disp_version", "2.0");
+                assertThat(lanes.installedInHawkbit(ctrl)).isEqualTo(lanes.label("app", "2.0"));
+                assertThat(lanes.installedInHawkbit(display)).isEqualTo(lanes.label("disp", "2.0"));
+                assertThat(events(d, lanes.run(d, system).getInt("id"))).extracting(e -> e.get("message")).contains(
                         "device " + ctrl + " reports attribute.app_version==2.0",
                         "device " + display + " reports attribute.disp_version==2.0");
             }
@@ -96,31 +96,31 @@ class SwupdateEndToEndTest {
      */
     @Test
     void anUpdateThatLeavesIdentifyAsItWasIsCaughtByVerifyAndTheSystemGoesBack() {
-        try (SwupdateFleet fleet = new SwupdateFleet("swu-v-")) {
-            fleet.set("app", "1.0", fleet.installs("app", "1.0", "app_version"));
-            long app2 = fleet.set("app", "2.0", SwuImage.installs(fleet.label("app", "2.0"), Map.of()));
-            fleet.set("disp", "1.0", fleet.installs("disp", "1.0", "disp_version"));
-            long disp2 = fleet.set("disp", "2.0", fleet.installs("disp", "2.0", "disp_version"));
-            fleet.type().system("lane-3");
-            fleet.onVersion1();
-            fleet.discovered(1);
-            String ctrl = fleet.id("lane-3", "ctrl");
-            String display = fleet.id("lane-3", "display");
+        try (SwupdateLanes lanes = new SwupdateLanes("swu-v-")) {
+            lanes.set("app", "1.0", lanes.installs("app", "1.0", "app_version"));
+            long app2 = lanes.set("app", "2.0", SwuImage.installs(lanes.label("app", "2.0"), Map.of()));
+            lanes.set("disp", "1.0", lanes.installs("disp", "1.0", "disp_version"));
+            long disp2 = lanes.set("disp", "2.0", lanes.installs("disp", "2.0", "disp_version"));
+            lanes.type().system("lane-3");
+            lanes.onVersion1();
+            lanes.discovered(1);
+            String ctrl = lanes.id("lane-3", "ctrl");
+            String display = lanes.id("lane-3", "display");
 
-            int d = fleet.deploy(fleet.manifest("2.0", app2, disp2), "\"verifyTimeoutSeconds\": 10");
+            int d = lanes.deploy(lanes.manifest("2.0", app2, disp2), "\"verifyTimeoutSeconds\": 10");
 
             JsonPath end = awaitState(d, "FAILED", WITHIN);
             assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back");
-            JsonPath run = fleet.run(d, "lane-3");
+            JsonPath run = lanes.run(d, "lane-3");
             assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
             assertThat(run.getString("reason")).startsWith("at order 1: " + ctrl + " finished but does not report"
                     + " attribute.app_version==2.0 (reports 1.0)");
-            assertThat(fleet.devices.installed(ctrl)).extracting(SwupdateDevices.Installed::set)
-                    .containsExactly(fleet.label("app", "2.0"), fleet.label("app", "1.0"));
-            assertThat(fleet.devices.reboots(ctrl)).isEqualTo(2);
-            assertThat(fleet.installedInHawkbit(ctrl)).isEqualTo(fleet.label("app", "1.0"));
-            assertThat(fleet.devices.installed(display)).as("order 2 never reached").isEmpty();
-            assertThat(fleet.hawkbit.actions(display)).as("only the offline 1.0").hasSize(1);
+            assertThat(lanes.devices.installed(ctrl)).extracting(SwupdateDevices.Installed::set)
+                    .containsExactly(lanes.label("app", "2.0"), lanes.label("app", "1.0"));
+            assertThat(lanes.devices.reboots(ctrl)).isEqualTo(2);
+            assertThat(lanes.installedInHawkbit(ctrl)).isEqualTo(lanes.label("app", "1.0"));
+            assertThat(lanes.devices.installed(display)).as("order 2 never reached").isEmpty();
+            assertThat(lanes.hawkbit.actions(display)).as("only the offline 1.0").hasSize(1);
         }
     }
 }

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.testkit.swupdate.SwuImage;
 import io.qawk.orchestrator.testkit.swupdate.SwupdateDevices;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.SwupdateFleet;
+import io.qawk.orchestrator.testsupport.SwupdateLanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -31,55 +31,55 @@ class SwupdateRollbackEndToEndTest {
 
     @BeforeEach
     void realDevices() {
-        SwupdateFleet.assumeAvailable();
+        SwupdateLanes.assumeAvailable();
     }
 
     @Test
     void aDisplayWhoseInstallFailsSendsTheSystemBackDisplayFirstAndIsItselfSentItsSetAgain() {
-        try (SwupdateFleet fleet = new SwupdateFleet("swu-r-")) {
-            fleet.set("app", "1.0", fleet.installs("app", "1.0", "app_version"));
-            long app2 = fleet.set("app", "2.0", fleet.installs("app", "2.0", "app_version"));
-            fleet.set("disp", "1.0", fleet.installs("disp", "1.0", "disp_version"));
-            long disp2 = fleet.set("disp", "2.0", SwuImage.fails(fleet.label("disp", "2.0"), "panel not found"));
-            fleet.type().system("lane-4");
-            fleet.onVersion1();
-            fleet.discovered(1);
-            String ctrl = fleet.id("lane-4", "ctrl");
-            String display = fleet.id("lane-4", "display");
-            SwupdateDevices devices = fleet.devices;
+        try (SwupdateLanes lanes = new SwupdateLanes("swu-r-")) {
+            lanes.set("app", "1.0", lanes.installs("app", "1.0", "app_version"));
+            long app2 = lanes.set("app", "2.0", lanes.installs("app", "2.0", "app_version"));
+            lanes.set("disp", "1.0", lanes.installs("disp", "1.0", "disp_version"));
+            long disp2 = lanes.set("disp", "2.0", SwuImage.fails(lanes.label("disp", "2.0"), "panel not found"));
+            lanes.type().system("lane-4");
+            lanes.onVersion1();
+            lanes.discovered(1);
+            String ctrl = lanes.id("lane-4", "ctrl");
+            String display = lanes.id("lane-4", "display");
+            SwupdateDevices devices = lanes.devices;
 
-            int d = fleet.deploy(fleet.manifest("2.0", app2, disp2), "");
+            int d = lanes.deploy(lanes.manifest("2.0", app2, disp2), "");
 
             JsonPath end = awaitState(d, "FAILED", WITHIN);
             assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back");
-            JsonPath run = fleet.run(d, "lane-4");
+            JsonPath run = lanes.run(d, "lane-4");
             assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
             assertThat(run.getString("reason")).isEqualTo("1 device(s) failed at order 2"
                     + " -- rolled back: 2 of 2 devices on their previous set again");
 
             // SWUpdate's failure is closed/failure with a general detail, at once (no reboot)
-            long failed = fleet.hawkbit.actions(display).stream().mapToLong(a -> a.path("id").asLong()).sorted()
+            long failed = lanes.hawkbit.actions(display).stream().mapToLong(a -> a.path("id").asLong()).sorted()
                     .skip(1).findFirst().orElseThrow();
-            assertThat(fleet.hawkbit.actionStatus(display, failed)).extracting(st -> st.path("messages").toString())
+            assertThat(lanes.hawkbit.actionStatus(display, failed)).extracting(st -> st.path("messages").toString())
                     .anyMatch(m -> m.contains("No suitable .swu image found"));
 
             // the display failed before it changed anything, then was sent 1.0 again: one install, one reboot
             List<SwupdateDevices.Installed> shown = devices.installed(display);
-            assertThat(shown).extracting(SwupdateDevices.Installed::set).containsExactly(fleet.label("disp", "1.0"));
+            assertThat(shown).extracting(SwupdateDevices.Installed::set).containsExactly(lanes.label("disp", "1.0"));
             assertThat(devices.reboots(display)).isEqualTo(1);
             assertThat(devices.identify(display)).containsEntry("disp_version", "1.0");
-            assertThat(fleet.installedInHawkbit(display)).isEqualTo(fleet.label("disp", "1.0"));
+            assertThat(lanes.installedInHawkbit(display)).isEqualTo(lanes.label("disp", "1.0"));
 
             // the controller went forward and back on its own, after the display was back (mirrored)
             List<SwupdateDevices.Installed> ctrlInstalled = devices.installed(ctrl);
-            assertThat(ctrlInstalled).extracting(SwupdateDevices.Installed::set).contains(fleet.label("app", "2.0"))
-                    .last().isEqualTo(fleet.label("app", "1.0"));
+            assertThat(ctrlInstalled).extracting(SwupdateDevices.Installed::set).contains(lanes.label("app", "2.0"))
+                    .last().isEqualTo(lanes.label("app", "1.0"));
             assertThat(ctrlInstalled.get(ctrlInstalled.size() - 1).at()).as("the controller goes back after the display")
                     .isAfter(shown.get(0).at());
             assertThat(devices.identify(ctrl)).containsEntry("app_version", "1.0");
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThat(fleet.hawkbit.attributes(ctrl)).containsEntry("app_version", "1.0"));
-            assertThat(fleet.installedInHawkbit(ctrl)).isEqualTo(fleet.label("app", "1.0"));
+                    assertThat(lanes.hawkbit.attributes(ctrl)).containsEntry("app_version", "1.0"));
+            assertThat(lanes.installedInHawkbit(ctrl)).isEqualTo(lanes.label("app", "1.0"));
         }
     }
 }

@@ -5,7 +5,7 @@ import io.qawk.orchestrator.testkit.ActionRecord;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -17,8 +17,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 
@@ -30,10 +30,10 @@ class SystemDeploymentEndToEndTest {
     static final Duration WITHIN = Duration.ofSeconds(120);
 
     /** Actions hawkBit holds for a device and a set, with their creation and last change. */
-    private static List<JsonNode> actionsFor(LaneFleet fleet, String controllerId, long setId) {
+    private static List<JsonNode> actionsFor(Lanes lanes, String controllerId, long setId) {
         List<JsonNode> out = new ArrayList<>();
-        for (JsonNode a : fleet.hawkbit.actions(controllerId)) {
-            JsonNode full = fleet.hawkbit.action(controllerId, a.path("id").asLong());
+        for (JsonNode a : lanes.hawkbit.actions(controllerId)) {
+            JsonNode full = lanes.hawkbit.action(controllerId, a.path("id").asLong());
             String href = full.path("_links").path("distributionset").path("href").asText("");
             if (href.endsWith("/" + setId)) {
                 out.add(full);
@@ -44,13 +44,13 @@ class SystemDeploymentEndToEndTest {
 
     @Test
     void theLaneComputerIsAssignedOnlyAfterItsTerminalsAndDisplayFinished() {
-        try (LaneFleet fleet = new LaneFleet("e2e-lane-").withSetsAndType()) {
-            fleet.system("lane-07", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("e2e-lane-").withSetsAndType()) {
+            lanes.system("lane-07", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            int manifest = lanes.manifest("2.0", "2");
 
-            int id = fleet.deploy(manifest, "\"maxParallel\": 1");
+            int id = lanes.deploy(manifest, "\"maxParallel\": 1");
             JsonPath done = awaitState(id, "FINISHED", WITHIN);
 
             assertThat(done.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
@@ -58,13 +58,13 @@ class SystemDeploymentEndToEndTest {
             assertThat(runs.getString("[0].state")).isEqualTo("SUCCEEDED");
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
                 String set = role.equals("lane") ? "app:2" : role.startsWith("term") ? "term:2" : "disp:2";
-                assertThat(fleet.installedSetId(fleet.id("lane-07", role))).as(role).isEqualTo(fleet.set(set));
+                assertThat(lanes.installedSetId(lanes.id("lane-07", role))).as(role).isEqualTo(lanes.set(set));
             }
-            long laneAssigned = actionsFor(fleet, fleet.id("lane-07", "lane"), fleet.set("app:2")).get(0)
+            long laneAssigned = actionsFor(lanes, lanes.id("lane-07", "lane"), lanes.set("app:2")).get(0)
                     .path("createdAt").asLong();
             for (String role : List.of("term-a", "term-b", "display")) {
-                long setId = fleet.set(role.equals("display") ? "disp:2" : "term:2");
-                JsonNode action = actionsFor(fleet, fleet.id("lane-07", role), setId).get(0);
+                long setId = lanes.set(role.equals("display") ? "disp:2" : "term:2");
+                JsonNode action = actionsFor(lanes, lanes.id("lane-07", role), setId).get(0);
                 assertThat(action.path("status").asText()).isEqualTo("finished");
                 assertThat(laneAssigned).as("lane assigned after %s finished", role)
                         .isGreaterThanOrEqualTo(action.path("lastModifiedAt").asLong());
@@ -73,29 +73,29 @@ class SystemDeploymentEndToEndTest {
             // a manifest is a destination: the second time, nothing is assigned
             Map<String, Integer> before = new java.util.HashMap<>();
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
-                before.put(role, fleet.hawkbit.actions(fleet.id("lane-07", role)).size());
+                before.put(role, lanes.hawkbit.actions(lanes.id("lane-07", role)).size());
             }
-            int again = fleet.deploy(manifest, "\"maxParallel\": 1");
+            int again = lanes.deploy(manifest, "\"maxParallel\": 1");
             awaitState(again, "FINISHED", WITHIN);
             assertThat(runs(again).getString("[0].state")).isEqualTo("SUCCEEDED");
             assertThat(runs(again).getString("[0].reason")).contains("4 device(s) already were");
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
-                assertThat(fleet.hawkbit.actions(fleet.id("lane-07", role))).as(role).hasSize(before.get(role));
+                assertThat(lanes.hawkbit.actions(lanes.id("lane-07", role))).as(role).hasSize(before.get(role));
             }
         }
     }
 
     @Test
     void aFailingLaneComputerSendsTheWholeSystemBackWhileTheOtherSystemCarriesOn() {
-        try (LaneFleet fleet = new LaneFleet("e2e-fail-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
-            fleet.discovered(3);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
-            fleet.behaviour("lane-03", "lane", Behaviour.fail()); // fails forward, and fails to go back
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("e2e-fail-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-02", "lane", Behaviour.failFor(lanes.set("app:2")));
+            lanes.behaviour("lane-03", "lane", Behaviour.fail()); // fails forward, and fails to go back
+            int manifest = lanes.manifest("2.0", "2");
 
-            int id = fleet.deploy(manifest, "\"maxParallel\": 3, \"maxFailed\": 2");
+            int id = lanes.deploy(manifest, "\"maxParallel\": 3, \"maxFailed\": 2");
             JsonPath done = awaitState(id, "FINISHED", WITHIN);
 
             assertThat(done.getString("summary")).isEqualTo("1 of 3 updated, 2 rolled back (1 failed to go back)");
@@ -104,20 +104,20 @@ class SystemDeploymentEndToEndTest {
             assertThat(runs.getString("find { it.system == 'lane-02' }.state")).isEqualTo("ROLLED_BACK");
             assertThat(runs.getString("find { it.system == 'lane-02' }.reason")).isEqualTo(
                     "1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again");
-            assertThat(fleet.installedSetId(fleet.id("lane-02", "lane"))).isEqualTo(fleet.set("app:1"));
-            assertThat(fleet.installedSetId(fleet.id("lane-02", "term-a"))).isEqualTo(fleet.set("term:1"));
-            assertThat(fleet.installedSetId(fleet.id("lane-02", "display"))).isEqualTo(fleet.set("disp:1"));
-            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+            assertThat(lanes.installedSetId(lanes.id("lane-02", "lane"))).isEqualTo(lanes.set("app:1"));
+            assertThat(lanes.installedSetId(lanes.id("lane-02", "term-a"))).isEqualTo(lanes.set("term:1"));
+            assertThat(lanes.installedSetId(lanes.id("lane-02", "display"))).isEqualTo(lanes.set("disp:1"));
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "lane"))).isEqualTo(lanes.set("app:2"));
 
             // mirrored: the lane computer (order 2) went back first, and the terminals and the display (order 1) were
             // given their old sets only after it had finished going back, as the devices saw it
-            ActionRecord laneBack = last(fleet.devices.history(fleet.id("lane-02", "lane")));
-            assertThat(laneBack.distributionSetId()).isEqualTo(fleet.set("app:1"));
+            ActionRecord laneBack = last(lanes.devices.history(lanes.id("lane-02", "lane")));
+            assertThat(laneBack.distributionSetId()).isEqualTo(lanes.set("app:1"));
             assertThat(laneBack.outcome()).isEqualTo(ActionRecord.Outcome.SUCCESS);
             for (String role : List.of("term-a", "term-b", "display")) {
-                ActionRecord back = last(fleet.devices.history(fleet.id("lane-02", role)));
+                ActionRecord back = last(lanes.devices.history(lanes.id("lane-02", role)));
                 assertThat(back.distributionSetId()).as(role)
-                        .isEqualTo(fleet.set(role.equals("display") ? "disp:1" : "term:1"));
+                        .isEqualTo(lanes.set(role.equals("display") ? "disp:1" : "term:1"));
                 assertThat(back.receivedAt()).as("%s told to go back after the lane computer was back", role)
                         .isAfterOrEqualTo(laneBack.finishedAt());
             }
@@ -127,14 +127,14 @@ class SystemDeploymentEndToEndTest {
             assertThat(runs.getString("find { it.system == 'lane-03' }.state")).isEqualTo("ROLLBACK_FAILED");
             assertThat(runs.getString("find { it.system == 'lane-03' }.reason")).isEqualTo(
                     "1 device(s) failed at order 2 -- rolled back: 0 of 1 devices on their previous set again;"
-                            + " FAILED TO GO BACK: " + fleet.id("lane-03", "lane") + "; order 1 not sent back:"
+                            + " FAILED TO GO BACK: " + lanes.id("lane-03", "lane") + "; order 1 not sent back:"
                             + " 3 device(s) kept on their new set, a state the update passed through");
             for (String role : List.of("term-a", "term-b", "display")) {
-                ActionRecord lastGiven = last(fleet.devices.history(fleet.id("lane-03", role)));
+                ActionRecord lastGiven = last(lanes.devices.history(lanes.id("lane-03", role)));
                 assertThat(lastGiven.distributionSetId()).as("%s was not sent back", role)
-                        .isEqualTo(fleet.set(role.equals("display") ? "disp:2" : "term:2"));
-                assertThat(fleet.installedSetId(fleet.id("lane-03", role))).as(role)
-                        .isEqualTo(fleet.set(role.equals("display") ? "disp:2" : "term:2"));
+                        .isEqualTo(lanes.set(role.equals("display") ? "disp:2" : "term:2"));
+                assertThat(lanes.installedSetId(lanes.id("lane-03", role))).as(role)
+                        .isEqualTo(lanes.set(role.equals("display") ? "disp:2" : "term:2"));
             }
         }
     }
@@ -146,19 +146,19 @@ class SystemDeploymentEndToEndTest {
 
     @Test
     void aSystemWhoseDevicesRanNothingBeforeSaysSo() {
-        try (LaneFleet fleet = new LaneFleet("e2e-new-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.behaviour("lane-01", "term-a", Behaviour.fail());
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("e2e-new-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.behaviour("lane-01", "term-a", Behaviour.fail());
+            int manifest = lanes.manifest("2.0", "2");
 
-            int id = fleet.deploy(manifest, "\"maxFailed\": 0");
+            int id = lanes.deploy(manifest, "\"maxFailed\": 0");
             awaitState(id, "FAILED", WITHIN);
 
             assertThat(runs(id).getString("[0].reason")).isEqualTo("1 device(s) failed at order 1 -- rolled back: "
                     + "0 of 0 devices on their previous set again, 3 ran nothing before and were left as they are");
             assertThat(runs(id).getString("[0].components.lane[0].state")).isEqualTo("NOT_SENT");
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-01", "lane"))).isEmpty();
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-01", "lane"))).isEmpty();
         }
     }
 
@@ -180,26 +180,26 @@ class SystemDeploymentEndToEndTest {
 
     @Test
     void maxParallelIsNeverExceeded() {
-        try (LaneFleet fleet = new LaneFleet("e2e-par-").withSetsAndType()) {
+        try (Lanes lanes = new Lanes("e2e-par-").withSetsAndType()) {
             for (int i = 1; i <= 6; i++) {
-                fleet.system("lane-0" + i, "c01");
+                lanes.system("lane-0" + i, "c01");
             }
-            fleet.discovered(6);
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2");
+            lanes.discovered(6);
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 2");
             awaitState(id, "FINISHED", Duration.ofSeconds(180));
 
             assertThat(maxOverlap(runs(id))).isEqualTo(2);
-            assertThat(LaneFleet.deployment(id).getString("summary")).isEqualTo("6 of 6 updated, 0 rolled back");
+            assertThat(Lanes.deployment(id).getString("summary")).isEqualTo("6 of 6 updated, 0 rolled back");
         }
     }
 
     @Test
     void centresGoOneAtATimeInTheGivenOrder() {
-        try (LaneFleet fleet = new LaneFleet("e2e-centre-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c02").system("lane-04", "c02")
+        try (Lanes lanes = new Lanes("e2e-centre-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c02").system("lane-04", "c02")
                     .system("lane-05", "c03");
-            fleet.discovered(5);
-            int id = fleet.deploy(fleet.manifest("2.0", "2"),
+            lanes.discovered(5);
+            int id = lanes.deploy(lanes.manifest("2.0", "2"),
                     "\"maxParallel\": 4, \"byCentre\": true, \"groups\": [\"c02\", \"c01\"]");
             awaitState(id, "FINISHED", Duration.ofSeconds(180));
 
@@ -218,15 +218,15 @@ class SystemDeploymentEndToEndTest {
 
     @Test
     void moreFailuresThanAllowedStopNewSystemsAndEndFailed() {
-        try (LaneFleet fleet = new LaneFleet("e2e-budget-").withSetsAndType()) {
+        try (Lanes lanes = new Lanes("e2e-budget-").withSetsAndType()) {
             for (int i = 1; i <= 5; i++) {
-                fleet.system("lane-0" + i, "c01");
+                lanes.system("lane-0" + i, "c01");
             }
-            fleet.discovered(5);
+            lanes.discovered(5);
             for (int i = 1; i <= 3; i++) {
-                fleet.behaviour("lane-0" + i, "display", Behaviour.failFor(fleet.set("disp:2")));
+                lanes.behaviour("lane-0" + i, "display", Behaviour.failFor(lanes.set("disp:2")));
             }
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 1");
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 1");
             JsonPath failed = awaitState(id, "FAILED", Duration.ofSeconds(180));
 
             assertThat(failed.getInt("counts.rolledBack")).isEqualTo(2);
@@ -234,16 +234,16 @@ class SystemDeploymentEndToEndTest {
             JsonPath runs = runs(id);
             assertThat(runs.getList("findAll { it.state == 'PENDING' }.system"))
                     .containsExactly("lane-03", "lane-04", "lane-05");
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-04", "display"))).isEmpty();
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-04", "display"))).isEmpty();
         }
     }
 
     @Test
     void pauseHoldsNewSystemsBackAndResumeGoesOn() {
-        try (LaneFleet fleet = new LaneFleet("e2e-pause-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
-            fleet.discovered(3);
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1");
+        try (Lanes lanes = new Lanes("e2e-pause-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(200)
                     .body("state", org.hamcrest.Matchers.equalTo("PAUSED"));
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(409)
@@ -251,21 +251,21 @@ class SystemDeploymentEndToEndTest {
 
             org.awaitility.Awaitility.await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
                     .until(() -> runs(id).getList("findAll { it.state != 'PENDING' }").size() <= 1);
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-02", "term-a"))).isEmpty();
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-02", "term-a"))).isEmpty();
 
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200);
             awaitState(id, "FINISHED", Duration.ofSeconds(180));
-            assertThat(LaneFleet.deployment(id).getString("summary")).isEqualTo("3 of 3 updated, 0 rolled back");
+            assertThat(Lanes.deployment(id).getString("summary")).isEqualTo("3 of 3 updated, 0 rolled back");
         }
     }
 
     @Test
     void abortSkipsWhatHasNotStartedAndLetsTheRunningSystemFinish() {
-        try (LaneFleet fleet = new LaneFleet("e2e-abort-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
-            fleet.discovered(3);
-            fleet.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(3)));
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1");
+        try (Lanes lanes = new Lanes("e2e-abort-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            lanes.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(3)));
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
             org.awaitility.Awaitility.await().atMost(WITHIN)
                     .until(() -> "RUNNING".equals(runs(id).getString("[0].state")));
 
@@ -274,7 +274,7 @@ class SystemDeploymentEndToEndTest {
 
             assertThat(aborted.getInt("counts.skipped")).isEqualTo(2);
             assertThat(runs(id).getString("[0].state")).isEqualTo("SUCCEEDED");
-            assertThat(fleet.installedSetId(fleet.id("lane-01", "lane"))).isEqualTo(fleet.set("app:2"));
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "lane"))).isEqualTo(lanes.set("app:2"));
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(409);
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
         }
@@ -282,11 +282,11 @@ class SystemDeploymentEndToEndTest {
 
     @Test
     void aFinishedSystemRolledBackByHandGoesBackToItsPhotograph() {
-        try (LaneFleet fleet = new LaneFleet("e2e-manual-").withSetsAndType()) {
-            fleet.system("lane-07", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "");
+        try (Lanes lanes = new Lanes("e2e-manual-").withSetsAndType()) {
+            lanes.system("lane-07", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "");
             awaitState(id, "FINISHED", WITHIN);
             int runId = runs(id).getInt("[0].id");
 
@@ -297,8 +297,8 @@ class SystemDeploymentEndToEndTest {
 
             assertThat(runs(id).getString("[0].reason")).isEqualTo("rolled back by hand (lane 7 is not scoring) -- "
                     + "rolled back: 4 of 4 devices on their previous set again");
-            assertThat(fleet.installedSetId(fleet.id("lane-07", "lane"))).isEqualTo(fleet.set("app:1"));
-            assertThat(fleet.installedSetId(fleet.id("lane-07", "term-b"))).isEqualTo(fleet.set("term:1"));
+            assertThat(lanes.installedSetId(lanes.id("lane-07", "lane"))).isEqualTo(lanes.set("app:1"));
+            assertThat(lanes.installedSetId(lanes.id("lane-07", "term-b"))).isEqualTo(lanes.set("term:1"));
             JsonPath events = Api.viewer().get("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/events")
                     .then().statusCode(200).extract().jsonPath();
             assertThat(events.getString("find { it.type == 'ROLLBACK_REQUESTED' }.actor")).isEqualTo("admin");
@@ -315,22 +315,22 @@ class SystemDeploymentEndToEndTest {
 
     @Test
     void aRolledBackSystemTakenAgainIsPhotographedAfreshAndNoLongerCountsAsFailed() {
-        try (LaneFleet fleet = new LaneFleet("e2e-retry-").withSetsAndType()) {
-            fleet.system("lane-07", "c01").system("lane-08", "c01");
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-07", "lane", Behaviour.failFor(fleet.set("app:2")));
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 0");
+        try (Lanes lanes = new Lanes("e2e-retry-").withSetsAndType()) {
+            lanes.system("lane-07", "c01").system("lane-08", "c01");
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-07", "lane", Behaviour.failFor(lanes.set("app:2")));
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 0");
             awaitState(id, "FAILED", WITHIN);
             int runId = runs(id).getInt("find { it.system == 'lane-07' }.id");
             assertThat(runs(id).getString("find { it.system == 'lane-08' }.state")).isEqualTo("PENDING");
 
-            fleet.behaviour("lane-07", "lane", Behaviour.succeed());
+            lanes.behaviour("lane-07", "lane", Behaviour.succeed());
             Api.admin().body("{\"reason\": \"lane 7 PSU replaced\"}")
                     .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry").then().statusCode(200)
                     .body("state", org.hamcrest.Matchers.equalTo("PENDING"))
                     .body("attempt", org.hamcrest.Matchers.equalTo(2));
-            assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("RUNNING");
+            assertThat(Lanes.deployment(id).getString("state")).isEqualTo("RUNNING");
 
             JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(180));
             assertThat(done.getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
@@ -338,7 +338,7 @@ class SystemDeploymentEndToEndTest {
                     .then().statusCode(200).extract().jsonPath();
             assertThat(events.getList("findAll { it.type == 'SNAPSHOT' }")).hasSize(2);
             assertThat(events.getString("find { it.type == 'TAKEN_AGAIN' }.message")).contains("lane 7 PSU replaced");
-            assertThat(fleet.installedSetId(fleet.id("lane-07", "lane"))).isEqualTo(fleet.set("app:2"));
+            assertThat(lanes.installedSetId(lanes.id("lane-07", "lane"))).isEqualTo(lanes.set("app:2"));
             Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry")
                     .then().statusCode(409).contentType("application/problem+json");
         }
@@ -346,8 +346,8 @@ class SystemDeploymentEndToEndTest {
 
     @Test
     void badDeploymentsAreRefusedWithFieldErrorsAndCommandsOutOfPlaceAnswer409() {
-        try (LaneFleet fleet = new LaneFleet("e2e-bad-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("e2e-bad-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
             String[][] cases = {
                     {"{\"manifestId\": " + manifest + "}", "name", "is required"},
                     {"{\"name\": \"x\"}", "manifestId", "is required"},

@@ -5,7 +5,7 @@ import io.qawk.orchestrator.testkit.ProcessFreeze;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -24,8 +24,8 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -60,14 +60,14 @@ class UnobservedTimeEndToEndTest {
      */
     @Test
     void hawkbitFrozenLongerThanTheOrderTimeoutWhileOrder1IsOutRollsNothingBack() {
-        try (LaneFleet fleet = new LaneFleet("uo-freeze-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
-            fleet.preinstall("1");
+        try (Lanes lanes = new Lanes("uo-freeze-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            lanes.preinstall("1");
             List<String> order1 = Stream.of("lane-01", "lane-02")
-                    .flatMap(s -> ORDER_1.stream().map(r -> fleet.id(s, r))).toList();
-            order1.forEach(d -> fleet.devices.setBehaviour(d, Behaviour.silent()));
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2, \"orderTimeoutSeconds\": "
+                    .flatMap(s -> ORDER_1.stream().map(r -> lanes.id(s, r))).toList();
+            order1.forEach(d -> lanes.devices.setBehaviour(d, Behaviour.silent()));
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 2, \"orderTimeoutSeconds\": "
                     + ORDER_TIMEOUT_SECONDS);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
                     .until(() -> order1.stream().allMatch(d -> "ASSIGNED".equals(deviceState(id, d))));
@@ -79,7 +79,7 @@ class UnobservedTimeEndToEndTest {
                         .until(() -> runs(id).<String>getList("state").stream().allMatch("RUNNING"::equals));
                 frozen = freeze.length();
             }
-            order1.forEach(d -> fleet.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(2))));
+            order1.forEach(d -> lanes.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(2))));
 
             JsonPath done = finished(id, Duration.ofSeconds(150));
             JsonPath runs = runs(id);
@@ -113,17 +113,17 @@ class UnobservedTimeEndToEndTest {
      */
     @Test
     void hawkbitFrozenWhileOneSystemSoaksAndADeviceWaitsToVerifyFailsNeitherAndTheSoakEndsLaterByTheFrozenTime() {
-        try (LaneFleet fleet = new LaneFleet("uo-soak-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            String soaks = fleet.id("lane-01", "lane");
-            String waits = fleet.id("lane-02", "lane");
-            fleet.devices.setAttributes(soaks, Map.of("lane_state", "scoring"));
-            fleet.devices.setAttributes(waits, Map.of("lane_state", "scoring"));
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            fleet.devices.reportAfterInstall(soaks, fleet.prefix + "app:2", Map.of("app_version", "2"));
-            int manifest = fleet.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
-            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"verifyTimeoutSeconds\": 15, \"soakSeconds\": 12");
+        try (Lanes lanes = new Lanes("uo-soak-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            String soaks = lanes.id("lane-01", "lane");
+            String waits = lanes.id("lane-02", "lane");
+            lanes.devices.setAttributes(soaks, Map.of("lane_state", "scoring"));
+            lanes.devices.setAttributes(waits, Map.of("lane_state", "scoring"));
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            lanes.devices.reportAfterInstall(soaks, lanes.prefix + "app:2", Map.of("app_version", "2"));
+            int manifest = lanes.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
+            int id = lanes.deploy(manifest, "\"maxParallel\": 2, \"verifyTimeoutSeconds\": 15, \"soakSeconds\": 12");
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
                     .until(() -> "VERIFYING".equals(runs(id).getString(run("lane-01") + ".state"))
                             && "VERIFYING".equals(deviceState(id, waits)));
@@ -138,7 +138,7 @@ class UnobservedTimeEndToEndTest {
             }
             // the lane computer reports its version once hawkBit answers again, as a device that reconnects does
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
-            fleet.devices.setAttributes(waits, Map.of("app_version", "2"));
+            lanes.devices.setAttributes(waits, Map.of("app_version", "2"));
 
             JsonPath done = finished(id, Duration.ofSeconds(150));
             JsonPath runs = runs(id);
@@ -168,13 +168,13 @@ class UnobservedTimeEndToEndTest {
      */
     @Test
     void aDeviceThatNeverReportsWhileHawkbitAnswersStillTimesOutOnTime() {
-        try (LaneFleet fleet = new LaneFleet("uo-hang-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            String hangs = fleet.id("lane-01", "term-a");
-            fleet.devices.setBehaviour(hangs, Behaviour.silent());
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxFailed\": 1, \"orderTimeoutSeconds\": "
+        try (Lanes lanes = new Lanes("uo-hang-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            String hangs = lanes.id("lane-01", "term-a");
+            lanes.devices.setBehaviour(hangs, Behaviour.silent());
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxFailed\": 1, \"orderTimeoutSeconds\": "
                     + ORDER_TIMEOUT_SECONDS);
             await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300))
                     .until(() -> !"RUNNING".equals(runs(id).getString("[0].state")));
@@ -182,7 +182,7 @@ class UnobservedTimeEndToEndTest {
             List<Map<String, Object>> events = events(id, runId);
             Instant sent = at(events, "ORDER_SENT");
             Instant timedOut = at(events, "ROLLBACK_STARTED");
-            fleet.devices.setBehaviour(hangs, Behaviour.succeed()); // back, in time to go back with the others
+            lanes.devices.setBehaviour(hangs, Behaviour.succeed()); // back, in time to go back with the others
 
             awaitState(id, "FINISHED", Duration.ofSeconds(90));
             JsonPath runs = runs(id);
@@ -230,8 +230,8 @@ class UnobservedTimeEndToEndTest {
         AssertionError notFinished;
         try {
             await().atMost(within).pollInterval(Duration.ofMillis(500))
-                    .until(() -> List.of("FINISHED", "FAILED").contains(LaneFleet.deployment(id).getString("state")));
-            JsonPath deployment = LaneFleet.deployment(id);
+                    .until(() -> List.of("FINISHED", "FAILED").contains(Lanes.deployment(id).getString("state")));
+            JsonPath deployment = Lanes.deployment(id);
             if ("FINISHED".equals(deployment.getString("state"))) {
                 return deployment;
             }
@@ -239,7 +239,7 @@ class UnobservedTimeEndToEndTest {
                     + whereItStands(id));
         } catch (ConditionTimeoutException e) {
             notFinished = new AssertionError("deployment " + id + " not FINISHED within " + within + " but "
-                    + LaneFleet.deployment(id).getString("state") + ":" + whereItStands(id), e);
+                    + Lanes.deployment(id).getString("state") + ":" + whereItStands(id), e);
         }
         throw notFinished;
     }

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
@@ -14,8 +14,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -56,34 +56,34 @@ class VerifiedUpdateEndToEndTest {
      */
     @Test
     void aLaneComputerThatFinishesButReportsTheOldVersionSendsItsSystemBackAndWaitedForItsTerminalsToVerify() {
-        try (LaneFleet fleet = new LaneFleet("ver-").withSetsAndType()) {
-            fleet.system("lane-07", "c01");
-            String lane = fleet.id("lane-07", "lane");
-            String termA = fleet.id("lane-07", "term-a");
-            String termB = fleet.id("lane-07", "term-b");
-            fleet.devices.reportAfterInstall(lane, fleet.prefix + "app:1", Map.of("app_version", "1"));
-            fleet.devices.reportAfterInstall(termB, fleet.prefix + "term:2", Map.of("term_version", "2"));
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            await().atMost(WITHIN).until(() -> "1".equals(fleet.hawkbit.attributes(lane).get("app_version")));
-            int manifest = fleet.manifest("2.0", "2", Map.of("terminal", "attribute.term_version==2",
+        try (Lanes lanes = new Lanes("ver-").withSetsAndType()) {
+            lanes.system("lane-07", "c01");
+            String lane = lanes.id("lane-07", "lane");
+            String termA = lanes.id("lane-07", "term-a");
+            String termB = lanes.id("lane-07", "term-b");
+            lanes.devices.reportAfterInstall(lane, lanes.prefix + "app:1", Map.of("app_version", "1"));
+            lanes.devices.reportAfterInstall(termB, lanes.prefix + "term:2", Map.of("term_version", "2"));
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            await().atMost(WITHIN).until(() -> "1".equals(lanes.hawkbit.attributes(lane).get("app_version")));
+            int manifest = lanes.manifest("2.0", "2", Map.of("terminal", "attribute.term_version==2",
                     "lane", "attribute.app_version==2"));
 
-            int d = fleet.deploy(manifest, "\"verifyTimeoutSeconds\": 15");
+            int d = lanes.deploy(manifest, "\"verifyTimeoutSeconds\": 15");
 
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
                     "VERIFYING".equals(deviceState(d, "lane-07", "terminal", termA))
                             && "SUCCEEDED".equals(deviceState(d, "lane-07", "terminal", termB))
-                            && "SUCCEEDED".equals(deviceState(d, "lane-07", "display", fleet.id("lane-07", "display"))));
+                            && "SUCCEEDED".equals(deviceState(d, "lane-07", "display", lanes.id("lane-07", "display"))));
             // every terminal finished in hawkBit, one of them has not said it works: the lane computer waits
             await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(500))
                     .until(() -> "WAITING".equals(deviceState(d, "lane-07", "lane", lane))
                             && "VERIFYING".equals(deviceState(d, "lane-07", "terminal", termA)));
-            assertThat(fleet.hawkbit.actions(lane)).as("only the preinstall").hasSize(1);
+            assertThat(lanes.hawkbit.actions(lane)).as("only the preinstall").hasSize(1);
             assertThat(run(d, "lane-07").getString("components.terminal.find { it.controllerId == '" + termA
                     + "' }.verify")).isEqualTo("attribute.term_version==2");
 
-            fleet.devices.setAttributes(termA, Map.of("term_version", "2"));
+            lanes.devices.setAttributes(termA, Map.of("term_version", "2"));
 
             JsonPath end = awaitState(d, "FAILED", WITHIN);
             assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back");
@@ -91,10 +91,10 @@ class VerifiedUpdateEndToEndTest {
             assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
             assertThat(run.getString("reason")).isEqualTo("at order 2: " + lane + " finished but does not report"
                     + " attribute.app_version==2 (reports 1) -- rolled back: 4 of 4 devices on their previous set again");
-            assertThat(fleet.hawkbit.actions(lane)).as("the preinstall, ours, the way back").hasSize(3);
+            assertThat(lanes.hawkbit.actions(lane)).as("the preinstall, ours, the way back").hasSize(3);
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
                 String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
-                assertThat(fleet.installedSetId(fleet.id("lane-07", role))).as(role).isEqualTo(fleet.set(set + ":1"));
+                assertThat(lanes.installedSetId(lanes.id("lane-07", role))).as(role).isEqualTo(lanes.set(set + ":1"));
             }
             List<Map<String, Object>> events = events(d, run.getInt("id"));
             assertThat(events).extracting(e -> e.get("message")).contains(
@@ -118,16 +118,16 @@ class VerifiedUpdateEndToEndTest {
      */
     @Test
     void aSoakOf20sSendsBackTheSystemWhoseHealthFlipsAndEndsTheSteadyOneAfterTheSoakNotBefore() {
-        try (LaneFleet fleet = new LaneFleet("soak-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
-            fleet.system("lane-08", "c01").system("lane-09", "c01");
-            String flips = fleet.id("lane-08", "lane");
-            String steady = fleet.id("lane-09", "lane");
-            fleet.devices.setAttributes(flips, Map.of("lane_state", "scoring"));
-            fleet.devices.setAttributes(steady, Map.of("lane_state", "scoring"));
-            fleet.discovered(2);
-            fleet.preinstall("1");
+        try (Lanes lanes = new Lanes("soak-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
+            lanes.system("lane-08", "c01").system("lane-09", "c01");
+            String flips = lanes.id("lane-08", "lane");
+            String steady = lanes.id("lane-09", "lane");
+            lanes.devices.setAttributes(flips, Map.of("lane_state", "scoring"));
+            lanes.devices.setAttributes(steady, Map.of("lane_state", "scoring"));
+            lanes.discovered(2);
+            lanes.preinstall("1");
 
-            int d = fleet.deploy(fleet.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 1, \"soakSeconds\": 20");
+            int d = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 1, \"soakSeconds\": 20");
 
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
                     runs(d).<String>getList("state").equals(List.of("VERIFYING", "VERIFYING")));
@@ -136,12 +136,12 @@ class VerifiedUpdateEndToEndTest {
             assertThat(Instant.parse(soaking.getString("soakEndsAt"))).isEqualTo(started.plusSeconds(20));
             assertThat(soaking.getLong("soakSecondsLeft")).isBetween(1L, 20L);
             assertThat(soaking.getString("reason")).startsWith("every component is on its set; verifying:");
-            assertThat(LaneFleet.deployment(d).getString("summary")).isEqualTo("0 of 2 updated, 0 rolled back, 2 verifying");
+            assertThat(Lanes.deployment(d).getString("summary")).isEqualTo("0 of 2 updated, 0 rolled back, 2 verifying");
             await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                     assertThat(RestAssured.get("/q/metrics").asString()).containsPattern("qawk_runs\\{state=\"verifying\"} [2-9]")
                             .containsPattern("qawk_soak_left_seconds [1-9]"));
 
-            fleet.devices.setAttributes(flips, Map.of("lane_state", "idle"));
+            lanes.devices.setAttributes(flips, Map.of("lane_state", "idle"));
 
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
                     "ROLLED_BACK".equals(run(d, "lane-08").getString("state")));
@@ -161,8 +161,8 @@ class VerifiedUpdateEndToEndTest {
             assertThat(Instant.parse(done.getString("endedAt"))).isAfterOrEqualTo(started.plusSeconds(20));
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
                 String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
-                assertThat(fleet.installedSetId(fleet.id("lane-09", role))).as(role).isEqualTo(fleet.set(set + ":2"));
-                assertThat(fleet.installedSetId(fleet.id("lane-08", role))).as(role).isEqualTo(fleet.set(set + ":1"));
+                assertThat(lanes.installedSetId(lanes.id("lane-09", role))).as(role).isEqualTo(lanes.set(set + ":2"));
+                assertThat(lanes.installedSetId(lanes.id("lane-08", role))).as(role).isEqualTo(lanes.set(set + ":1"));
             }
             assertThat(events(d, run(d, "lane-08").getInt("id"))).extracting(e -> e.get("type"))
                     .contains("SOAK_STARTED", "SYSTEM_UNHEALTHY", "ROLLBACK_STARTED", "ROLLED_BACK");

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.evidence;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -17,7 +17,7 @@ import java.time.Duration;
 import java.util.List;
 import javax.sql.DataSource;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -41,8 +41,8 @@ class EvidenceEndToEndTest {
 
     @Test
     void aDeploymentThatHasNotEndedHasNoRecordYet() {
-        try (LaneFleet fleet = new LaneFleet("ev-draft-").withSetsAndType()) {
-            int id = Api.admin().body("{\"name\": \"ev-draft\", \"manifestId\": " + fleet.manifest("2.0", "2") + "}")
+        try (Lanes lanes = new Lanes("ev-draft-").withSetsAndType()) {
+            int id = Api.admin().body("{\"name\": \"ev-draft\", \"manifestId\": " + lanes.manifest("2.0", "2") + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
             Api.viewer().get(evidence(id)).then().statusCode(409)
                     .contentType("application/problem+json")
@@ -55,13 +55,13 @@ class EvidenceEndToEndTest {
 
     @Test
     void theRecordOfADeploymentWithARollbackHoldsWhatHappenedAndItsDigestFindsAnEdit() throws SQLException {
-        try (LaneFleet fleet = new LaneFleet("ev-back-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
-            int manifest = fleet.manifest("2.0", "2");
-            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1");
+        try (Lanes lanes = new Lanes("ev-back-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-02", "lane", Behaviour.failFor(lanes.set("app:2")));
+            int manifest = lanes.manifest("2.0", "2");
+            int id = lanes.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1");
             awaitState(id, "FINISHED", WITHIN);
             // sealed when it ended, before anyone asked for it
             org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -41,37 +41,37 @@ class GuardEndToEndTest {
 
     static final String WHY = "fw 2 speaks only to app 2";
     static final List<String> SYSTEMS = List.of("s1", "s2", "s3");
-    private LaneFleet fleet;
+    private Lanes lanes;
     private String p;
 
     @BeforeEach
     void threeLanesOnOne() {
-        if (fleet != null) {
+        if (lanes != null) {
             return;
         }
-        fleet = new LaneFleet("grd-").withSetsAndType();
-        p = fleet.prefix;
+        lanes = new Lanes("grd-").withSetsAndType();
+        p = lanes.prefix;
         type("watch");
-        SYSTEMS.forEach(s -> fleet.system(s, "c01"));
-        fleet.discovered(3);
-        fleet.preinstall("1");
-        fleet.device("solo-1", Map.of("device_type", "solo"));
-        fleet.device("solo-2", Map.of("device_type", "solo"));
-        LaneFleet.sync();
+        SYSTEMS.forEach(s -> lanes.system(s, "c01"));
+        lanes.discovered(3);
+        lanes.preinstall("1");
+        lanes.device("solo-1", Map.of("device_type", "solo"));
+        lanes.device("solo-2", Map.of("device_type", "solo"));
+        Lanes.sync();
         // installs take long from here on: what the guard stops must not have finished before it acts
         for (String s : SYSTEMS) {
-            fleet.behaviour(s, "term-a", Behaviour.succeedAfter(Duration.ofSeconds(90)));
-            fleet.behaviour(s, "term-b", Behaviour.succeedAfter(Duration.ofSeconds(90)));
+            lanes.behaviour(s, "term-a", Behaviour.succeedAfter(Duration.ofSeconds(90)));
+            lanes.behaviour(s, "term-b", Behaviour.succeedAfter(Duration.ofSeconds(90)));
         }
     }
 
     @AfterAll
     void stop() {
-        fleet.close();
+        lanes.close();
     }
 
     private void type(String guard) {
-        fleet.firmwareNeedsApp(WHY, guard);
+        lanes.firmwareNeedsApp(WHY, guard);
     }
 
     private String terminals() {
@@ -79,7 +79,7 @@ class GuardEndToEndTest {
     }
 
     private JsonPath threats(String query) {
-        return Api.viewer().get("/qawk/v1/threats?systemTypeId=" + fleet.typeId + query)
+        return Api.viewer().get("/qawk/v1/threats?systemTypeId=" + lanes.typeId + query)
                 .then().statusCode(200).extract().jsonPath();
     }
 
@@ -91,21 +91,21 @@ class GuardEndToEndTest {
     }
 
     private JsonPath holds() {
-        return Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + fleet.typeId)
+        return Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + lanes.typeId)
                 .then().statusCode(200).extract().jsonPath();
     }
 
     private List<String> allTerminals() {
         List<String> ids = new ArrayList<>();
         SYSTEMS.forEach(s -> {
-            ids.add(fleet.id(s, "term-a"));
-            ids.add(fleet.id(s, "term-b"));
+            ids.add(lanes.id(s, "term-a"));
+            ids.add(lanes.id(s, "term-b"));
         });
         return ids;
     }
 
     private boolean hasOpenAction(String controllerId) {
-        return fleet.hawkbit.actions(controllerId).stream()
+        return lanes.hawkbit.actions(controllerId).stream()
                 .anyMatch(a -> "pending".equals(a.path("status").asText()) || a.path("active").asBoolean(false));
     }
 
@@ -114,21 +114,21 @@ class GuardEndToEndTest {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(allTerminals()).noneMatch(this::hasOpenAction));
         for (String t : allTerminals()) {
-            assertThat(fleet.installedSetId(t)).as(t).isEqualTo(fleet.set("term:1"));
+            assertThat(lanes.installedSetId(t)).as(t).isEqualTo(lanes.set("term:1"));
         }
     }
 
     private void awaitRollout(long id, String status) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
-                .until(() -> status.equals(fleet.hawkbit.rollout(id).path("status").asText()));
+                .until(() -> status.equals(lanes.hawkbit.rollout(id).path("status").asText()));
     }
 
     @Test
     @Order(1)
     void aRolloutOverTerminalsIsListedBeforeItStartsWithItsSystemsAndTheRule() {
-        long rollout = fleet.hawkbit.createRollout(p + "terminals-2.0", fleet.set("term:2"), terminals(), 1);
+        long rollout = lanes.hawkbit.createRollout(p + "terminals-2.0", lanes.set("term:2"), terminals(), 1);
         awaitRollout(rollout, "ready");
-        LaneFleet.sync();
+        Lanes.sync();
 
         Map<String, Object> t = threat("rollout", rollout);
         assertThat(t).as("the rollout is listed before it starts").isNotNull();
@@ -155,9 +155,9 @@ class GuardEndToEndTest {
                 .body(containsString("qawk_threats{source=\"rollout\",system_type=\"" + p + "lane\"}"));
         assertThat(allTerminals()).as("watching moves nothing").noneMatch(this::hasOpenAction);
 
-        fleet.hawkbit.deleteRollout(rollout);
+        lanes.hawkbit.deleteRollout(rollout);
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            LaneFleet.sync();
+            Lanes.sync();
             assertThat(threat("rollout", rollout)).as("a deleted rollout is no threat").isNull();
         });
     }
@@ -166,31 +166,31 @@ class GuardEndToEndTest {
     @Order(2)
     void aRolloutOverDevicesInNoSystemIsNoThreat() {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() ->
-                fleet.hawkbit.findTargetIds("attribute.device_type==" + p + "solo").size() == 2);
-        long rollout = fleet.hawkbit.createRollout(p + "solo-2.0", fleet.set("term:2"),
+                lanes.hawkbit.findTargetIds("attribute.device_type==" + p + "solo").size() == 2);
+        long rollout = lanes.hawkbit.createRollout(p + "solo-2.0", lanes.set("term:2"),
                 "attribute.device_type==" + p + "solo", 1);
         awaitRollout(rollout, "ready");
-        assertThat(fleet.hawkbit.rollout(rollout).path("totalTargets").asLong()).isEqualTo(2);
-        LaneFleet.sync();
+        assertThat(lanes.hawkbit.rollout(rollout).path("totalTargets").asLong()).isEqualTo(2);
+        Lanes.sync();
         List<Long> listed = Api.viewer().get("/qawk/v1/threats").then().statusCode(200).extract().jsonPath()
                 .getList("content.hawkbitId", Long.class);
         assertThat(listed).doesNotContain(rollout);
-        fleet.hawkbit.deleteRollout(rollout);
+        lanes.hawkbit.deleteRollout(rollout);
     }
 
     @Test
     @Order(3)
     void withHoldAStartedRolloutIsPausedAndNoMemberEndsOnTheNewSet() {
         type("hold");
-        long rollout = fleet.hawkbit.createRollout(p + "terminals-2.0-now", fleet.set("term:2"), terminals(), 1);
+        long rollout = lanes.hawkbit.createRollout(p + "terminals-2.0-now", lanes.set("term:2"), terminals(), 1);
         awaitRollout(rollout, "ready");
-        fleet.hawkbit.startRollout(rollout);
+        lanes.hawkbit.startRollout(rollout);
         awaitRollout(rollout, "running");
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
                 .until(() -> allTerminals().stream().allMatch(this::hasOpenAction));
-        LaneFleet.sync();
+        Lanes.sync();
 
-        assertThat(fleet.hawkbit.rollout(rollout).path("status").asText()).isEqualTo("paused");
+        assertThat(lanes.hawkbit.rollout(rollout).path("status").asText()).isEqualTo("paused");
         assertThat(threat("rollout", rollout).get("action")).isEqualTo("held");
         List<Map<String, Object>> holds = holds().getList("content");
         Map<String, Object> pause = holds.stream().filter(h -> "paused".equals(h.get("what"))
@@ -206,19 +206,19 @@ class GuardEndToEndTest {
         assertThat(audit.getList("content.detail", String.class)).contains((String) pause.get("reason"));
 
         terminalsStayOnOne();
-        LaneFleet.sync();
-        assertThat(fleet.hawkbit.rollout(rollout).path("status").asText()).as("paused once, still paused")
+        Lanes.sync();
+        assertThat(lanes.hawkbit.rollout(rollout).path("status").asText()).as("paused once, still paused")
                 .isEqualTo("paused");
-        fleet.hawkbit.deleteRollout(rollout);
+        lanes.hawkbit.deleteRollout(rollout);
     }
 
     @Test
     @Order(4)
     void withHoldAnAssignmentByHandOnAMemberIsCancelled() {
-        String device = fleet.id("s2", "term-a");
-        fleet.hawkbit.assign(fleet.set("term:2"), List.of(device));
+        String device = lanes.id("s2", "term-a");
+        lanes.hawkbit.assign(lanes.set("term:2"), List.of(device));
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            LaneFleet.sync();
+            Lanes.sync();
             List<Map<String, Object>> hand = threats("&source=assignment").getList("content");
             assertThat(hand).anySatisfy(t -> {
                 assertThat(t.get("name")).isEqualTo("assignment of " + p + "term:2 to " + device);
@@ -233,33 +233,33 @@ class GuardEndToEndTest {
     @Test
     @Order(5)
     void aTargetFilterWithAnAutoAssignedSetOverMembersIsSwitchedOffWithHoldAndGivenBackWithOneCommand() {
-        long filter = fleet.hawkbit.createTargetFilter(p + "all terminals", terminals());
-        fleet.hawkbit.autoAssign(filter, fleet.set("term:2"));
+        long filter = lanes.hawkbit.createTargetFilter(p + "all terminals", terminals());
+        lanes.hawkbit.autoAssign(filter, lanes.set("term:2"));
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            LaneFleet.sync();
+            Lanes.sync();
             Map<String, Object> t = threat("autoAssignment", filter);
             assertThat(t).isNotNull();
             assertThat(t.get("action")).isEqualTo("held");
             assertThat(cast(t.get("systems"))).hasSize(3);
         });
-        assertThat(fleet.hawkbit.targetFilter(filter).path("autoAssignDistributionSet").isNull()).isTrue();
+        assertThat(lanes.hawkbit.targetFilter(filter).path("autoAssignDistributionSet").isNull()).isTrue();
         Map<String, Object> off = holds().<Map<String, Object>>getList("content").stream()
                 .filter(h -> "switched_off".equals(h.get("what"))).findFirst().orElseThrow();
         assertThat((String) off.get("reason")).startsWith("switched off the auto-assignment of " + p
                 + "term:2 on hawkBit target filter " + p + "all terminals: ").contains(WHY);
         terminalsStayOnOne();
-        LaneFleet.sync();
+        Lanes.sync();
         assertThat(threat("autoAssignment", filter).get("action")).as("still listed, held").isEqualTo("held");
 
         Api.viewer().post("/qawk/v1/threats/holds/" + off.get("id") + "/release").then().statusCode(403);
         Api.admin().post("/qawk/v1/threats/holds/" + off.get("id") + "/release").then().statusCode(200)
                 .body("releasedBy", equalTo("admin"));
-        JsonNode back = fleet.hawkbit.targetFilter(filter);
-        assertThat(back.path("autoAssignDistributionSet").asLong()).isEqualTo(fleet.set("term:2"));
+        JsonNode back = lanes.hawkbit.targetFilter(filter);
+        assertThat(back.path("autoAssignDistributionSet").asLong()).isEqualTo(lanes.set("term:2"));
         Api.admin().post("/qawk/v1/threats/holds/" + off.get("id") + "/release").then().statusCode(409)
                 .contentType("application/problem+json");
         Api.admin().post("/qawk/v1/threats/holds/99999999/release").then().statusCode(404);
-        fleet.hawkbit.deleteTargetFilter(filter);
+        lanes.hawkbit.deleteTargetFilter(filter);
     }
 
     /**
@@ -271,29 +271,29 @@ class GuardEndToEndTest {
     @Order(6)
     void aHeldRolloutMeetingAQawkDeploymentLeavesTheSystemItDrivesToIt() {
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            LaneFleet.sync();
+            Lanes.sync();
             assertThat(allTerminals()).as("nothing left open by the tests before").noneMatch(this::hasOpenAction);
         });
-        fleet.behaviour("s1", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(20)));
-        fleet.behaviour("s1", "term-b", Behaviour.succeedAfter(Duration.ofSeconds(20)));
+        lanes.behaviour("s1", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(20)));
+        lanes.behaviour("s1", "term-b", Behaviour.succeedAfter(Duration.ofSeconds(20)));
         int manifest = Api.admin().body("""
                 {"name": "%s2.0 app first", "systemTypeId": %d, "components": [
                   {"componentType": "lane", "distributionSetId": %d, "order": 1},
                   {"componentType": "terminal", "distributionSetId": %d, "order": 2},
                   {"componentType": "display", "distributionSetId": %d, "order": 2}]}
-                """.formatted(p, fleet.typeId, fleet.set("app:2"), fleet.set("term:2"), fleet.set("disp:1")))
+                """.formatted(p, lanes.typeId, lanes.set("app:2"), lanes.set("term:2"), lanes.set("disp:1")))
                 .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
-        int deployment = fleet.deploy(manifest, "\"systems\": [\"s1\"]");
-        List<String> s1Terminals = List.of(fleet.id("s1", "term-a"), fleet.id("s1", "term-b"));
+        int deployment = lanes.deploy(manifest, "\"systems\": [\"s1\"]");
+        List<String> s1Terminals = List.of(lanes.id("s1", "term-a"), lanes.id("s1", "term-b"));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300))
                 .until(() -> s1Terminals.stream().allMatch(this::hasOpenAction));
 
-        long rollout = fleet.hawkbit.createRollout(p + "terminals-2.0-meet", fleet.set("term:2"), terminals(), 1);
+        long rollout = lanes.hawkbit.createRollout(p + "terminals-2.0-meet", lanes.set("term:2"), terminals(), 1);
         awaitRollout(rollout, "ready");
-        fleet.hawkbit.startRollout(rollout);
+        lanes.hawkbit.startRollout(rollout);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            LaneFleet.sync();
-            assertThat(fleet.hawkbit.rollout(rollout).path("status").asText()).isEqualTo("paused");
+            Lanes.sync();
+            assertThat(lanes.hawkbit.rollout(rollout).path("status").asText()).isEqualTo("paused");
         });
         List<String> cancelledOn = holds().<Map<String, Object>>getList("content").stream()
                 .filter(h -> "cancelled".equals(h.get("what")) && ((Number) h.get("hawkbitId")).longValue() == rollout)
@@ -304,20 +304,20 @@ class GuardEndToEndTest {
                 .allMatch(r -> r.matches("cancelled hawkBit action \\d+ \\(" + p + "term:2\\) on " + p
                         + "(s[23])-term-[ab] of rollout " + p + "terminals-2.0-meet: " + p + "\\1-term-[ab] runs .*"));
 
-        LaneFleet.awaitState(deployment, "FINISHED", Duration.ofSeconds(150));
-        assertThat(LaneFleet.runs(deployment).getString("find { it.system == 's1' }.state")).isEqualTo("SUCCEEDED");
+        Lanes.awaitState(deployment, "FINISHED", Duration.ofSeconds(150));
+        assertThat(Lanes.runs(deployment).getString("find { it.system == 's1' }.state")).isEqualTo("SUCCEEDED");
         for (String t : s1Terminals) {
-            assertThat(fleet.installedSetId(t)).as(t).isEqualTo(fleet.set("term:2"));
+            assertThat(lanes.installedSetId(t)).as(t).isEqualTo(lanes.set("term:2"));
         }
-        assertThat(fleet.installedSetId(fleet.id("s1", "lane"))).isEqualTo(fleet.set("app:2"));
+        assertThat(lanes.installedSetId(lanes.id("s1", "lane"))).isEqualTo(lanes.set("app:2"));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(allTerminals().stream().filter(t -> !s1Terminals.contains(t))).noneMatch(this::hasOpenAction));
         for (String t : allTerminals()) {
             if (!s1Terminals.contains(t)) {
-                assertThat(fleet.installedSetId(t)).as(t).isEqualTo(fleet.set("term:1"));
+                assertThat(lanes.installedSetId(t)).as(t).isEqualTo(lanes.set("term:1"));
             }
         }
-        fleet.hawkbit.deleteRollout(rollout);
+        lanes.hawkbit.deleteRollout(rollout);
     }
 
     @SuppressWarnings("unchecked")

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.hostile;
 import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -29,8 +29,8 @@ import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.awaitState;
-import static io.qawk.orchestrator.testsupport.LaneFleet.runs;
+import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
+import static io.qawk.orchestrator.testsupport.Lanes.runs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -75,21 +75,21 @@ class HawkbitTroubleTest {
     @Test
     @Order(1)
     void anOutageInTheMiddleOfADeploymentFailsNothingAndTheDeploymentFinishesAfterwards() {
-        try (LaneFleet fleet = new LaneFleet("ht-out-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
-            fleet.preinstall("1");
+        try (Lanes lanes = new Lanes("ht-out-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            lanes.preinstall("1");
             // lane-02's computer fails on the new app: that system must go back (a device's failure, not hawkBit's)
-            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(4)));
-            int manifest = fleet.manifest("2.0", "2");
+            lanes.behaviour("lane-02", "lane", Behaviour.failFor(lanes.set("app:2")));
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(4)));
+            int manifest = lanes.manifest("2.0", "2");
             double serverErrors = requests("server_error");
             double transportErrors = requests("transport_error");
             assertThat(readiness()).isEqualTo(200);
 
             // an order timeout shorter than the long run's outage (-Dqawk.outage.seconds=180): time hawkBit was away
             // must not count toward it
-            int id = fleet.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": 45");
+            int id = lanes.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": 45");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
                     .until(() -> runs(id).getList("findAll { it.state == 'RUNNING' }").size() == 2);
 
@@ -130,8 +130,8 @@ class HawkbitTroubleTest {
                     .isEqualTo("1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again");
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
                 String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
-                assertThat(fleet.installedSetId(fleet.id("lane-01", role))).as(role).isEqualTo(fleet.set(set + ":2"));
-                assertThat(fleet.installedSetId(fleet.id("lane-02", role))).as(role).isEqualTo(fleet.set(set + ":1"));
+                assertThat(lanes.installedSetId(lanes.id("lane-01", role))).as(role).isEqualTo(lanes.set(set + ":2"));
+                assertThat(lanes.installedSetId(lanes.id("lane-02", role))).as(role).isEqualTo(lanes.set(set + ":1"));
             }
             // every human command is on the record with who gave it; the engine's own steps carry no actor
             int runId = runs.getInt("find { it.system == 'lane-01' }.id");
@@ -141,20 +141,20 @@ class HawkbitTroubleTest {
             assertThat(events.getString("find { it.type == 'PAUSED' }.actor")).isEqualTo("admin");
             assertThat(events.getString("find { it.type == 'RESUMED' }.actor")).isEqualTo("admin");
             assertThat(events.<String>getList("findAll { it.type == 'ASSIGNED' }.actor")).containsOnlyNulls();
-            assertThat(LaneFleet.deployment(id).getString("createdBy")).isIn("admin", null);
+            assertThat(Lanes.deployment(id).getString("createdBy")).isIn("admin", null);
         }
     }
 
     @Test
     @Order(2)
     void aTargetDeletedInHawkbitDuringARunFailsThatDeviceAndSendsTheSystemBack() throws Exception {
-        try (LaneFleet fleet = new LaneFleet("ht-del-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(60)));
-            int id = fleet.deploy(fleet.manifest("2.0", "2"), "");
-            String victim = fleet.id("lane-01", "term-a");
+        try (Lanes lanes = new Lanes("ht-del-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(60)));
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "");
+            String victim = lanes.id("lane-01", "term-a");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300)).until(() ->
                     "ASSIGNED".equals(runs(id).getString("[0].components.terminal.find { it.controllerId == '"
                             + victim + "' }.state")));
@@ -173,9 +173,9 @@ class HawkbitTroubleTest {
             assertThat(run.getString("[0].components.terminal.find { it.controllerId == '" + victim + "' }.detail"))
                     .contains("the target was deleted in hawkBit");
             assertThat(run.getString("[0].reason")).startsWith("1 device(s) failed at order 1 -- rolled back");
-            assertThat(fleet.installedSetId(fleet.id("lane-01", "term-b"))).isEqualTo(fleet.set("term:1"));
-            assertThat(fleet.installedSetId(fleet.id("lane-01", "display"))).isEqualTo(fleet.set("disp:1"));
-            assertThat(fleet.hawkbit.actions(fleet.id("lane-01", "lane"))).as("order 2 never sent").hasSize(1);
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "term-b"))).isEqualTo(lanes.set("term:1"));
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "display"))).isEqualTo(lanes.set("disp:1"));
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-01", "lane"))).as("order 2 never sent").hasSize(1);
         }
     }
 

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.hostile;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.qawk.orchestrator.testsupport.Tables;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -115,12 +115,12 @@ class RequestReferencesTest {
         Map<String, String> found = references();
         assertThat(found.keySet()).as("references in the API's request bodies, each needing a case here")
                 .containsExactlyInAnyOrderElementsOf(CASES.keySet());
-        try (LaneFleet fleet = new LaneFleet("ref-").withSetsAndType()) {
-            int manifest = fleet.manifest("2.0", "2");
-            int channel = fleet.channel("ch", "");
+        try (Lanes lanes = new Lanes("ref-").withSetsAndType()) {
+            int manifest = lanes.manifest("2.0", "2");
+            int channel = lanes.channel("ch", "");
             long draft = Api.admin().body("{\"name\": \"ref-draft\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().<Integer>path("id");
-            Ids ids = new Ids(fleet.typeId, manifest, fleet.set("app:2"), channel, draft);
+            Ids ids = new Ids(lanes.typeId, manifest, lanes.set("app:2"), channel, draft);
             List<String> before = Tables.dump(dataSource, TABLES);
             List<String> wrong = new ArrayList<>();
             CASES.forEach((name, caseOf) -> {

@@ -85,15 +85,15 @@ class AttributeCheckTest {
         assertThat(plan.queries()).hasSize(171);
         assertThat(plan.queries().size()).isLessThanOrEqualTo(2 * 20_000 / 500 + 2 * 71);
         // 100,000 devices: a row per centre (100 systems), 100 colours of 1,000 devices (2 queries each)
-        assertThat(AttributeCheck.plan(KEYS, fleet(100_000, 400), 3000).queries()).hasSize(250 + 2 * 100);
+        assertThat(AttributeCheck.plan(KEYS, lanes(100_000, 400), 3000).queries()).hasSize(250 + 2 * 100);
         // 2,000 devices in 5 centres: the constant 2·√(systems) dominates
-        assertThat(AttributeCheck.plan(KEYS, fleet(2_000, 400), 3000).queries().size())
+        assertThat(AttributeCheck.plan(KEYS, lanes(2_000, 400), 3000).queries().size())
                 .isLessThanOrEqualTo(2 * 2_000 / 500 + 2 * 23);
         AttributeCheck.Plan narrow = AttributeCheck.plan(KEYS, devices, 400);
         narrow.queries().forEach(q -> assertThat(q.fiql().length()).isLessThanOrEqualTo(400));
     }
 
-    private static List<DeviceRecord> fleet(int devices, int perCentre) {
+    private static List<DeviceRecord> lanes(int devices, int perCentre) {
         List<DeviceRecord> out = new ArrayList<>();
         for (int i = 0; i < devices; i++) {
             out.add(device("controller-" + i, "lane-" + (i / 4), "c" + (i / perCentre)));

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.inventory;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -37,16 +37,16 @@ class ConfigurationIdEndToEndTest {
 
     @Test
     void equalMixesShareOneIdThatStaysTheSameAcrossSyncs() throws Exception {
-        try (LaneFleet fleet = new LaneFleet("cid-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
-            fleet.discovered(3);
-            fleet.preinstall("1");
-            fleet.hawkbit.assign(fleet.set("app:2"), List.of(fleet.id("lane-03", "lane")));
+        try (Lanes lanes = new Lanes("cid-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            lanes.preinstall("1");
+            lanes.hawkbit.assign(lanes.set("app:2"), List.of(lanes.id("lane-03", "lane")));
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThat(fleet.installedSetId(fleet.id("lane-03", "lane"))).isEqualTo(fleet.set("app:2")));
-            LaneFleet.sync();
+                    assertThat(lanes.installedSetId(lanes.id("lane-03", "lane"))).isEqualTo(lanes.set("app:2")));
+            Lanes.sync();
 
-            JsonPath systems = systems(fleet);
+            JsonPath systems = systems(lanes);
             String id1 = systems.getString("content.find { it.system == 'lane-01' }.configurationId");
             assertThat(id1).matches("[0-9a-f]{12}");
             assertThat(systems.getString("content.find { it.system == 'lane-02' }.configurationId")).isEqualTo(id1);
@@ -55,25 +55,25 @@ class ConfigurationIdEndToEndTest {
             assertThat(id3).isEqualTo(expected("display=cid-disp:1", "lane=cid-app:2", "terminal=cid-term:1"));
             assertThat(id1).isEqualTo(expected("display=cid-disp:1", "lane=cid-app:1", "terminal=cid-term:1"));
 
-            JsonPath census = census(fleet);
+            JsonPath census = census(lanes);
             assertThat(census.getList("content.configurationId")).containsExactly(id1, id3);
-            assertThat(Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems/lane-02").then()
+            assertThat(Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems/lane-02").then()
                     .statusCode(200).extract().path("configurationId").toString()).isEqualTo(id1);
 
-            LaneFleet.sync();
-            LaneFleet.sync();
-            assertThat(census(fleet).getList("content.configurationId")).containsExactly(id1, id3);
-            assertThat(systems(fleet).getList("content.configurationId")).containsExactly(id1, id1, id3);
+            Lanes.sync();
+            Lanes.sync();
+            assertThat(census(lanes).getList("content.configurationId")).containsExactly(id1, id3);
+            assertThat(systems(lanes).getList("content.configurationId")).containsExactly(id1, id1, id3);
         }
     }
 
-    private static JsonPath systems(LaneFleet fleet) {
-        return Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems").then().statusCode(200)
+    private static JsonPath systems(Lanes lanes) {
+        return Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems").then().statusCode(200)
                 .extract().jsonPath();
     }
 
-    private static JsonPath census(LaneFleet fleet) {
-        return Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/versions").then().statusCode(200)
+    private static JsonPath census(Lanes lanes) {
+        return Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/versions").then().statusCode(200)
                 .extract().jsonPath();
     }
 }

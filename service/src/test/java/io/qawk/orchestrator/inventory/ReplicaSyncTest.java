@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.inventory;
 
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -35,9 +35,9 @@ class ReplicaSyncTest {
 
     @Test
     void twoRebuildsAtOnceNeverFailEachOther() throws Exception {
-        try (LaneFleet fleet = new LaneFleet("rsync-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c02").system("lane-03", "c01");
-            fleet.discovered(3);
+        try (Lanes lanes = new Lanes("rsync-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c02").system("lane-03", "c01");
+            lanes.discovered(3);
             ExecutorService two = Executors.newFixedThreadPool(2);
             List<String> failures = new ArrayList<>();
             try {
@@ -66,8 +66,8 @@ class ReplicaSyncTest {
                 two.shutdownNow();
             }
             assertThat(failures).as("rebuilds that failed the other's").isEmpty();
-            LaneFleet.sync();
-            fleet.discovered(3);
+            Lanes.sync();
+            lanes.discovered(3);
         }
     }
 

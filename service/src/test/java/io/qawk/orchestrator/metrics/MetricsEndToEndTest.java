@@ -6,7 +6,7 @@ import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.channel.config.ChartFiles;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -21,7 +21,7 @@ import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import static io.qawk.orchestrator.testsupport.LaneFleet.channelView;
+import static io.qawk.orchestrator.testsupport.Lanes.channelView;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -41,26 +41,26 @@ class MetricsEndToEndTest {
 
     @Test
     void aReleaseWithARollbackMovesTheMetersAndEveryDashboardAndAlertQueriesExposedMetrics() throws Exception {
-        try (LaneFleet fleet = new LaneFleet("met-").withSetsAndType()) {
-            fleet.system("lane-01", "c01", "ch").system("lane-02", "c01", "ch");
-            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
-            int channel = fleet.channel("ch", "\"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 1}");
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            fleet.standalone("kiosk-1", "ch");
+        try (Lanes lanes = new Lanes("met-").withSetsAndType()) {
+            lanes.system("lane-01", "c01", "ch").system("lane-02", "c01", "ch");
+            lanes.behaviour("lane-02", "lane", Behaviour.failFor(lanes.set("app:2")));
+            int channel = lanes.channel("ch", "\"orchestrator\": {\"maxParallel\": 2, \"maxFailed\": 1}");
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            lanes.standalone("kiosk-1", "ch");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThat(fleet.hawkbit.findTargetIds("attribute.device_type==" + fleet.prefix + "solo")).hasSize(1));
-            long solo = fleet.hawkbit.createDistributionSet(fleet.prefix + "solo", "2");
-            int manifest = fleet.manifest("2.0", "2");
+                    assertThat(lanes.hawkbit.findTargetIds("attribute.device_type==" + lanes.prefix + "solo")).hasSize(1));
+            long solo = lanes.hawkbit.createDistributionSet(lanes.prefix + "solo", "2");
+            int manifest = lanes.manifest("2.0", "2");
 
             Api.admin().body("{\"distributionSetId\": " + solo + ", \"manifestId\": " + manifest + "}")
                     .put("/qawk/v1/fleets/" + channel).then().statusCode(200);
             int deployment = channelView(channel).getInt("release.deploymentId");
-            assertThat(LaneFleet.awaitState(deployment, "FINISHED", WITHIN).getString("summary"))
+            assertThat(Lanes.awaitState(deployment, "FINISHED", WITHIN).getString("summary"))
                     .isEqualTo("1 of 2 updated, 1 rolled back");
-            LaneFleet.sync();
+            Lanes.sync();
 
-            String ch = "fleet=\"" + fleet.prefix + "ch\"";
+            String ch = "fleet=\"" + lanes.prefix + "ch\"";
             await().atMost(Duration.ofSeconds(40)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() -> {
                 String m = scrape();
                 assertThat(value(m, "qawk_rollbacks_total", "cause=\"failure\"")).isGreaterThanOrEqualTo(1);
@@ -81,7 +81,7 @@ class MetricsEndToEndTest {
             String m = scrape();
             assertThat(m).contains("qawk_hawkbit_requests_seconds_bucket{").contains("qawk_run_duration_seconds_bucket{")
                     .contains("qawk_fleet_releases_halted ").contains("qawk_rollbacks_failed_total ");
-            assertThat(m).doesNotContain(fleet.id("lane-01", "lane")).doesNotContain("system=\"");
+            assertThat(m).doesNotContain(lanes.id("lane-01", "lane")).doesNotContain("system=\"");
 
             Set<String> exposed = exposedNames(m);
             Map<String, Set<String>> queried = queriedByChart();

@@ -100,37 +100,37 @@ class ChaosIT {
         int recovered = 0;
         List<Long> roundSeconds = new ArrayList<>();
 
-        try (RelFleet fleet = new RelFleet("rel-chaos-", SharedHawkbit.get(), RelFleet.LANE)) {
+        try (RelLanes lanes = new RelLanes("rel-chaos-", SharedHawkbit.get(), RelLanes.LANE)) {
             QawkApi api = service.api();
             for (int i = 1; i <= SYSTEMS; i++) {
-                fleet.system(String.format("lane-%02d", i), "c0" + (1 + i % 2));
+                lanes.system(String.format("lane-%02d", i), "c0" + (1 + i % 2));
             }
-            int type = fleet.createType(api);
-            fleet.awaitDiscovered(api, type);
-            fleet.preinstall(1);
+            int type = lanes.createType(api);
+            lanes.awaitDiscovered(api, type);
+            lanes.preinstall(1);
             Map<String, Long> running = new HashMap<>();
-            fleet.allDevices().forEach(id -> running.put(id, fleet.setFor(id, 1)));
+            lanes.allDevices().forEach(id -> running.put(id, lanes.setFor(id, 1)));
 
             while (kills < KILLS && rounds < KILLS * 2 + 2) {
                 rounds++;
                 Instant roundStart = Instant.now();
                 int version = rounds + 1;
-                List<String> systems = fleet.systemNames();
+                List<String> systems = lanes.systemNames();
                 Set<String> failing = new LinkedHashSet<>();
                 while (failing.size() < FAILING_PER_ROUND) {
                     failing.add(systems.get(random.nextInt(systems.size())));
                 }
-                for (String device : fleet.allDevices()) {
-                    fleet.behaviour(device, Behaviour.succeedAfter(Duration.ofMillis(300 + random.nextInt(2200))));
+                for (String device : lanes.allDevices()) {
+                    lanes.behaviour(device, Behaviour.succeedAfter(Duration.ofMillis(300 + random.nextInt(2200))));
                 }
                 for (String system : failing) {
-                    List<String> ds = fleet.devicesOf(system);
+                    List<String> ds = lanes.devicesOf(system);
                     String bad = ds.get(random.nextInt(ds.size()));
-                    fleet.behaviour(bad, Behaviour.failFor(fleet.setFor(bad, version))
+                    lanes.behaviour(bad, Behaviour.failFor(lanes.setFor(bad, version))
                             .withDelay(Duration.ofMillis(random.nextInt(1200))));
                 }
-                int manifest = fleet.manifest(api, type, version);
-                Map<String, Long> baseline = fleet.actionBaseline();
+                int manifest = lanes.manifest(api, type, version);
+                Map<String, Long> baseline = lanes.actionBaseline();
                 int id = api.deploy("rel-chaos-" + version, manifest, systems,
                         "\"maxParallel\": 3, \"maxFailed\": 100, \"byCentre\": false");
                 List<Census> seen = new ArrayList<>();
@@ -182,7 +182,7 @@ class ChaosIT {
                     lost += gone.size();
                     gone.forEach(g -> problems.add("round " + version + " (at the end): " + g));
                 }
-                DeploymentCheck.Result r = DeploymentCheck.check(api, fleet, id, baseline, running, failing);
+                DeploymentCheck.Result r = DeploymentCheck.check(api, lanes, id, baseline, running, failing);
                 r.problems().forEach(p -> problems.add("round " + version + ": " + p));
                 actionsChecked += r.actionsChecked();
                 duplicates += r.duplicates();

@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.reliability;
 
 import io.qawk.orchestrator.testkit.reliability.QawkApi;
-import io.qawk.orchestrator.testkit.reliability.RelFleet;
+import io.qawk.orchestrator.testkit.reliability.RelLanes;
 
 import java.util.List;
 import java.util.Map;
@@ -23,9 +23,9 @@ final class Gaps {
     }
 
     /** The order-1 devices of these systems. */
-    static List<String> firstOrder(RelFleet fleet, List<String> systems) {
-        return systems.stream().flatMap(s -> fleet.devicesOf(s).stream())
-                .filter(d -> fleet.role(d).order() == 1).toList();
+    static List<String> firstOrder(RelLanes lanes, List<String> systems) {
+        return systems.stream().flatMap(s -> lanes.devicesOf(s).stream())
+                .filter(d -> lanes.role(d).order() == 1).toList();
     }
 
     /** Whether every one of {@code devices} is in {@code state} in the deployment's runs. */

@@ -68,26 +68,26 @@ class HardStopIT {
     @Test
     void aDeploymentKilledMidWaySurvivesARestartWithoutAssigningAnythingTwice() {
         Instant t0 = Instant.now();
-        try (RelFleet fleet = new RelFleet("rel-hard-", SharedHawkbit.get(), RelFleet.LANE)) {
+        try (RelLanes lanes = new RelLanes("rel-hard-", SharedHawkbit.get(), RelLanes.LANE)) {
             QawkApi api = service.api();
             for (int i = 1; i <= 6; i++) {
-                fleet.system("lane-0" + i, "c01");
+                lanes.system("lane-0" + i, "c01");
             }
-            int type = fleet.createType(api);
-            fleet.awaitDiscovered(api, type);
-            fleet.preinstall(1);
+            int type = lanes.createType(api);
+            lanes.awaitDiscovered(api, type);
+            lanes.preinstall(1);
             // some devices slow: the lane computers of three systems and a terminal of two others
             for (int i = 1; i <= 3; i++) {
-                fleet.behaviour(fleet.id("lane-0" + i, "lane"), Behaviour.succeedAfter(Duration.ofSeconds(5)));
+                lanes.behaviour(lanes.id("lane-0" + i, "lane"), Behaviour.succeedAfter(Duration.ofSeconds(5)));
             }
-            fleet.behaviour(fleet.id("lane-04", "term-a"), Behaviour.succeedAfter(Duration.ofSeconds(4)));
-            fleet.behaviour(fleet.id("lane-05", "display"), Behaviour.succeedAfter(Duration.ofSeconds(3)));
-            int manifest = fleet.manifest(api, type, 2);
-            Map<String, Long> baseline = fleet.actionBaseline();
+            lanes.behaviour(lanes.id("lane-04", "term-a"), Behaviour.succeedAfter(Duration.ofSeconds(4)));
+            lanes.behaviour(lanes.id("lane-05", "display"), Behaviour.succeedAfter(Duration.ofSeconds(3)));
+            int manifest = lanes.manifest(api, type, 2);
+            Map<String, Long> baseline = lanes.actionBaseline();
             Map<String, Long> ranBefore = new HashMap<>();
-            fleet.allDevices().forEach(id -> ranBefore.put(id, fleet.setFor(id, 1)));
+            lanes.allDevices().forEach(id -> ranBefore.put(id, lanes.setFor(id, 1)));
 
-            int id = api.deploy("rel-hard", manifest, fleet.systemNames(), "\"maxParallel\": 3");
+            int id = api.deploy("rel-hard", manifest, lanes.systemNames(), "\"maxParallel\": 3");
 
             // 1st kill: at a random moment once a system is under way and a device was given its set
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100)).until(() -> {
@@ -125,12 +125,12 @@ class HardStopIT {
             long recovered = end.eventIds().keySet().stream().flatMap(run -> api.events(id, run).stream())
                     .filter(e -> "RECOVERED".equals(e.get("type"))).count();
             System.out.printf("[hardstop] RECOVERED events: %d; hawkBit's action list carries set links: %s%n", recovered,
-                    fleet.hawkbit.actions(fleet.allDevices().get(0)).get(0).path("_links").has("distributionset"));
-            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+                    lanes.hawkbit.actions(lanes.allDevices().get(0)).get(0).path("_links").has("distributionset"));
+            DeploymentCheck.Result result = DeploymentCheck.check(api, lanes, id, baseline, ranBefore, Set.of());
             // and the preinstalled set: still exactly one action for it
-            for (String device : fleet.allDevices()) {
-                long v1 = fleet.setFor(device, 1);
-                assertThat(fleet.actions(device).stream().filter(a -> a.setId() == v1)).as(device).hasSize(1);
+            for (String device : lanes.allDevices()) {
+                long v1 = lanes.setFor(device, 1);
+                assertThat(lanes.actions(device).stream().filter(a -> a.setId() == v1)).as(device).hasSize(1);
             }
             System.out.printf("[hardstop] %d devices, %d hawkBit actions checked, %d duplicates, %d kills, "
                             + "restarts took %s, whole test %d s%n", result.devices(), result.actionsChecked(),
@@ -150,24 +150,24 @@ class HardStopIT {
      */
     @Test
     void anAssignmentHawkbitTookJustBeforeTheCrashIsAdoptedNotSentAgain() {
-        try (RelFleet fleet = new RelFleet("rel-adopt-", SharedHawkbit.get(), RelFleet.LANE)) {
+        try (RelLanes lanes = new RelLanes("rel-adopt-", SharedHawkbit.get(), RelLanes.LANE)) {
             QawkApi api = service.api();
             int systems = 3; // each a try at the window; the freeze lands in it on the first as a rule
             for (int i = 1; i <= systems; i++) {
-                fleet.system("lane-0" + i, "c01");
+                lanes.system("lane-0" + i, "c01");
             }
-            int type = fleet.createType(api);
-            fleet.awaitDiscovered(api, type);
-            fleet.preinstall(1);
+            int type = lanes.createType(api);
+            lanes.awaitDiscovered(api, type);
+            lanes.preinstall(1);
             for (int i = 1; i <= systems; i++) {
-                String bad = fleet.id("lane-0" + i, "term-a");
-                fleet.behaviour(bad, Behaviour.failFor(fleet.setFor(bad, 2)).withDelay(Duration.ZERO));
+                String bad = lanes.id("lane-0" + i, "term-a");
+                lanes.behaviour(bad, Behaviour.failFor(lanes.setFor(bad, 2)).withDelay(Duration.ZERO));
             }
-            int manifest = fleet.manifest(api, type, 2);
-            Map<String, Long> baseline = fleet.actionBaseline();
+            int manifest = lanes.manifest(api, type, 2);
+            Map<String, Long> baseline = lanes.actionBaseline();
             Map<String, Long> ranBefore = new HashMap<>();
-            fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
-            int id = api.deploy("rel-adopt", manifest, fleet.systemNames(), "\"maxParallel\": 1, \"maxFailed\": 100");
+            lanes.allDevices().forEach(d -> ranBefore.put(d, lanes.setFor(d, 1)));
+            int id = api.deploy("rel-adopt", manifest, lanes.systemNames(), "\"maxParallel\": 1, \"maxFailed\": 100");
 
             int caught = 0;
             for (int attempt = 0; attempt < systems && caught == 0; attempt++) {
@@ -180,7 +180,7 @@ class HardStopIT {
                 // systems), takes the assignment at once and answers ASSIGNMENT_ANSWER_DELAY later, and only then does
                 // the engine record it. The service is frozen the moment hawkBit shows the action, inside that window.
                 boolean shown = bad != null && awaitQuietly(Duration.ofSeconds(20), Duration.ofMillis(50), () ->
-                        fleet.actions(bad).stream().anyMatch(a -> a.id() > baseline.get(bad)));
+                        lanes.actions(bad).stream().anyMatch(a -> a.id() > baseline.get(bad)));
                 service.freeze();
                 boolean stillIntent = bad != null && probe.devicesIn(id, "ASSIGNING").contains(bad);
                 boolean tookIt = stillIntent && shown;
@@ -188,7 +188,7 @@ class HardStopIT {
                         stillIntent ? "before the answer was recorded" : "too late", tookIt);
                 if (tookIt) {
                     // the device fails the set it was given while the service stands still, then the service dies
-                    awaitQuietly(Duration.ofSeconds(30), () -> "error".equals(fleet.hawkbit.updateStatus(bad)));
+                    awaitQuietly(Duration.ofSeconds(30), () -> "error".equals(lanes.hawkbit.updateStatus(bad)));
                     service.kill();
                     caught++;
                     System.out.printf("[hardstop] froze with the intent of %s stored and hawkBit's action created; "
@@ -203,8 +203,8 @@ class HardStopIT {
                     .until(() -> "FINISHED".equals(api.state(id)));
             long recovered = api.runs(id).stream().flatMap(r -> api.events(id, QawkApi.runId(r)).stream())
                     .filter(e -> "RECOVERED".equals(e.get("type"))).count();
-            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore,
-                    new java.util.HashSet<>(fleet.systemNames()));
+            DeploymentCheck.Result result = DeploymentCheck.check(api, lanes, id, baseline, ranBefore,
+                    new java.util.HashSet<>(lanes.systemNames()));
             System.out.printf("[hardstop] adopt: caught %d crash(es) after hawkBit took the call, %d RECOVERED event(s), "
                     + "%d actions checked, %d duplicates, problems %s%n", caught, recovered, result.actionsChecked(),
                     result.duplicates(), result.problems());
@@ -223,28 +223,28 @@ class HardStopIT {
      */
     @Test
     void aRestartDuringVerificationAndSoakContinuesBothWhereTheyStood() {
-        try (RelFleet fleet = new RelFleet("rel-soak-", SharedHawkbit.get(), RelFleet.LANE)) {
+        try (RelLanes lanes = new RelLanes("rel-soak-", SharedHawkbit.get(), RelLanes.LANE)) {
             QawkApi api = service.api();
-            fleet.system("lane-01", "c01");
-            fleet.system("lane-02", "c01");
-            int type = fleet.createType(api);
-            fleet.awaitDiscovered(api, type);
-            fleet.preinstall(1);
-            String soaks = fleet.id("lane-01", "lane");
-            String waits = fleet.id("lane-02", "lane");
-            fleet.devices.reportAfterInstall(soaks, fleet.prefix + "app:2", Map.of("app_version", "2"));
-            int manifest = fleet.manifest(api, type, 2, Map.of("lane", "attribute.app_version==2"));
-            Map<String, Long> baseline = fleet.actionBaseline();
+            lanes.system("lane-01", "c01");
+            lanes.system("lane-02", "c01");
+            int type = lanes.createType(api);
+            lanes.awaitDiscovered(api, type);
+            lanes.preinstall(1);
+            String soaks = lanes.id("lane-01", "lane");
+            String waits = lanes.id("lane-02", "lane");
+            lanes.devices.reportAfterInstall(soaks, lanes.prefix + "app:2", Map.of("app_version", "2"));
+            int manifest = lanes.manifest(api, type, 2, Map.of("lane", "attribute.app_version==2"));
+            Map<String, Long> baseline = lanes.actionBaseline();
             Map<String, Long> ranBefore = new HashMap<>();
-            fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
-            int id = api.deploy("rel-soak", manifest, fleet.systemNames(),
+            lanes.allDevices().forEach(d -> ranBefore.put(d, lanes.setFor(d, 1)));
+            int id = api.deploy("rel-soak", manifest, lanes.systemNames(),
                     "\"maxParallel\": 2, \"soakSeconds\": 12, \"verifyTimeoutSeconds\": 600");
 
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200)).until(() ->
-                    "VERIFYING".equals(run(api, id, fleet.prefix + "lane-01").get("state"))
-                            && "VERIFYING".equals(device(api, id, fleet.prefix + "lane-02", waits).get("state")));
-            Object soakEnds = run(api, id, fleet.prefix + "lane-01").get("soakEndsAt");
-            Object verifyingSince = device(api, id, fleet.prefix + "lane-02", waits).get("verifyingSince");
+                    "VERIFYING".equals(run(api, id, lanes.prefix + "lane-01").get("state"))
+                            && "VERIFYING".equals(device(api, id, lanes.prefix + "lane-02", waits).get("state")));
+            Object soakEnds = run(api, id, lanes.prefix + "lane-01").get("soakEndsAt");
+            Object verifyingSince = device(api, id, lanes.prefix + "lane-02", waits).get("verifyingSince");
             assertThat(soakEnds).isNotNull();
             assertThat(verifyingSince).isNotNull();
 
@@ -254,13 +254,13 @@ class HardStopIT {
             System.out.printf("[hardstop] soak: killed with lane-01 soaking until %s and %s verifying since %s;"
                     + " back at %s%n", soakEnds, waits, verifyingSince, back);
 
-            Map<String, Object> waiting = device(api, id, fleet.prefix + "lane-02", waits);
+            Map<String, Object> waiting = device(api, id, lanes.prefix + "lane-02", waits);
             assertThat(waiting.get("state")).as("still waiting to verify, not failed nor forgotten").isEqualTo("VERIFYING");
             assertThat(waiting.get("verifyingSince")).as("its verify timeout counts from where it stood")
                     .isEqualTo(verifyingSince);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> "SUCCEEDED".equals(run(api, id, fleet.prefix + "lane-01").get("state")));
-            Map<String, Object> soaked = run(api, id, fleet.prefix + "lane-01");
+                    .until(() -> "SUCCEEDED".equals(run(api, id, lanes.prefix + "lane-01").get("state")));
+            Map<String, Object> soaked = run(api, id, lanes.prefix + "lane-01");
             // issue 32: time Qawk was not running is not time the system was healthy; a restart within an observation's
             // freshness moves nothing, a longer one moves the stored end on by exactly the gap the timeline names
             long extended = api.events(id, ((Number) soaked.get("id")).intValue()).stream()
@@ -273,11 +273,11 @@ class HardStopIT {
             Instant ended = Instant.parse((String) soaked.get("endedAt"));
             assertThat(ended).isAfterOrEqualTo(Instant.parse((String) soaked.get("soakEndsAt")));
 
-            fleet.devices.setAttributes(waits, Map.of("app_version", "2"));
+            lanes.devices.setAttributes(waits, Map.of("app_version", "2"));
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
                     .until(() -> "FINISHED".equals(api.state(id)));
             assertThat(api.deployment(id).getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
-            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+            DeploymentCheck.Result result = DeploymentCheck.check(api, lanes, id, baseline, ranBefore, Set.of());
             assertThat(result.problems()).isEmpty();
             assertThat(result.duplicates()).isZero();
         }
@@ -294,20 +294,20 @@ class HardStopIT {
     void qawkDownLongerThanTheOrderTimeoutWhileOrder1IsOutRollsNothingBack() {
         int orderTimeout = 15;
         Duration down = Duration.ofSeconds(orderTimeout + 10);
-        try (RelFleet fleet = new RelFleet("rel-down-", SharedHawkbit.get(), RelFleet.LANE)) {
+        try (RelLanes lanes = new RelLanes("rel-down-", SharedHawkbit.get(), RelLanes.LANE)) {
             QawkApi api = service.api();
-            fleet.system("lane-01", "c01");
-            fleet.system("lane-02", "c01");
-            int type = fleet.createType(api);
-            fleet.awaitDiscovered(api, type);
-            fleet.preinstall(1);
-            List<String> order1 = Gaps.firstOrder(fleet, fleet.systemNames());
-            order1.forEach(d -> fleet.behaviour(d, Behaviour.silent()));
-            int manifest = fleet.manifest(api, type, 2);
-            Map<String, Long> baseline = fleet.actionBaseline();
+            lanes.system("lane-01", "c01");
+            lanes.system("lane-02", "c01");
+            int type = lanes.createType(api);
+            lanes.awaitDiscovered(api, type);
+            lanes.preinstall(1);
+            List<String> order1 = Gaps.firstOrder(lanes, lanes.systemNames());
+            order1.forEach(d -> lanes.behaviour(d, Behaviour.silent()));
+            int manifest = lanes.manifest(api, type, 2);
+            Map<String, Long> baseline = lanes.actionBaseline();
             Map<String, Long> ranBefore = new HashMap<>();
-            fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, 1)));
-            int id = api.deploy("rel-down", manifest, fleet.systemNames(),
+            lanes.allDevices().forEach(d -> ranBefore.put(d, lanes.setFor(d, 1)));
+            int id = api.deploy("rel-down", manifest, lanes.systemNames(),
                     "\"maxParallel\": 2, \"orderTimeoutSeconds\": " + orderTimeout);
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
                     .until(() -> Gaps.allIn(api, id, order1, "ASSIGNED"));
@@ -319,13 +319,13 @@ class HardStopIT {
             service.restart();
             System.out.printf("[hardstop] down: killed with order 1 out, back %d s later (order timeout %d s)%n",
                     Duration.between(killed, Instant.now()).toSeconds(), orderTimeout);
-            order1.forEach(d -> fleet.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
+            order1.forEach(d -> lanes.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
 
             await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofMillis(500))
                     .until(() -> Set.of("FINISHED", "FAILED").contains(api.state(id)));
             String reasons = Gaps.reasons(api, id);
             assertThat(api.deployment(id).getString("summary")).as(reasons).isEqualTo("2 of 2 updated, 0 rolled back");
-            DeploymentCheck.Result result = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+            DeploymentCheck.Result result = DeploymentCheck.check(api, lanes, id, baseline, ranBefore, Set.of());
             assertThat(result.problems()).isEmpty();
             assertThat(result.duplicates()).isZero();
             Gaps.messages(api, id).forEach((system, messages) -> assertThat(Gaps.gap(messages))

@@ -6,7 +6,7 @@ import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testkit.reliability.DeploymentCheck;
 import io.qawk.orchestrator.testkit.reliability.Probe;
 import io.qawk.orchestrator.testkit.reliability.QawkApi;
-import io.qawk.orchestrator.testkit.reliability.RelFleet;
+import io.qawk.orchestrator.testkit.reliability.RelLanes;
 import io.qawk.orchestrator.testkit.reliability.ReliabilityPostgres;
 import io.qawk.orchestrator.testkit.reliability.ServiceProcess;
 import org.junit.jupiter.api.AfterAll;
@@ -76,24 +76,24 @@ class LongFreezeIT {
         List<String> summary = new ArrayList<>();
         summary.add(String.format("long freeze run: %d s interruptions, order timeout %d s, seed %d", SECONDS,
                 ORDER_TIMEOUT, SEED));
-        try (RelFleet fleet = new RelFleet("rel-longfreeze-", SharedHawkbit.get(), RelFleet.LANE)) {
+        try (RelLanes lanes = new RelLanes("rel-longfreeze-", SharedHawkbit.get(), RelLanes.LANE)) {
             QawkApi api = service.api();
             for (int i = 1; i <= 6; i++) {
-                fleet.system("lane-0" + i, "c01");
+                lanes.system("lane-0" + i, "c01");
             }
-            int type = fleet.createType(api);
-            fleet.awaitDiscovered(api, type);
-            fleet.preinstall(1);
+            int type = lanes.createType(api);
+            lanes.awaitDiscovered(api, type);
+            lanes.preinstall(1);
             int version = 1;
             for (Interruption interruption : Interruption.values()) {
                 version++;
                 Map<String, Long> ranBefore = new HashMap<>();
                 int from = version - 1;
-                fleet.allDevices().forEach(d -> ranBefore.put(d, fleet.setFor(d, from)));
-                fleet.allDevices().forEach(d -> fleet.behaviour(d,
+                lanes.allDevices().forEach(d -> ranBefore.put(d, lanes.setFor(d, from)));
+                lanes.allDevices().forEach(d -> lanes.behaviour(d,
                         Behaviour.succeedAfter(Duration.ofMillis(1000 + random.nextInt(9000)))));
-                Map<String, Long> baseline = fleet.actionBaseline();
-                int id = api.deploy("rel-longfreeze-" + version, fleet.manifest(api, type, version), fleet.systemNames(),
+                Map<String, Long> baseline = lanes.actionBaseline();
+                int id = api.deploy("rel-longfreeze-" + version, lanes.manifest(api, type, version), lanes.systemNames(),
                         "\"maxParallel\": 6, \"orderTimeoutSeconds\": " + ORDER_TIMEOUT);
                 await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
                         .until(() -> probe.deviceStates(id).getOrDefault("ASSIGNED", 0) > 0);
@@ -105,7 +105,7 @@ class LongFreezeIT {
                 await().atMost(length.plusSeconds(300)).pollInterval(Duration.ofSeconds(1))
                         .until(() -> Set.of("FINISHED", "FAILED").contains(api.state(id)));
                 String outcome = api.deployment(id).getString("summary");
-                DeploymentCheck.Result check = DeploymentCheck.check(api, fleet, id, baseline, ranBefore, Set.of());
+                DeploymentCheck.Result check = DeploymentCheck.check(api, lanes, id, baseline, ranBefore, Set.of());
                 long named = Gaps.messages(api, id).values().stream().filter(m -> Gaps.gap(m).isPresent()).count();
                 String line = String.format("%-14s %d s (devices then: %s): %s; %d of 6 timelines name the gap;"
                                 + " %d actions checked, %d duplicates, problems %s", interruption,

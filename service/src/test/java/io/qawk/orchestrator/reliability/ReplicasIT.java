@@ -74,28 +74,28 @@ class ReplicasIT {
 
     @Test
     void twoReplicasAssignEverythingOnceAndTheSurvivorFinishesWhenOneIsKilled() {
-        try (RelFleet fleet = new RelFleet("rel-rep-", SharedHawkbit.get(), RelFleet.KIOSK)) {
+        try (RelLanes lanes = new RelLanes("rel-rep-", SharedHawkbit.get(), RelLanes.KIOSK)) {
             for (int i = 1; i <= 12; i++) {
                 String system = String.format("kiosk-%02d", i);
                 if (i % 2 == 1) {
-                    fleet.system(system, "c01", "head");
+                    lanes.system(system, "c01", "head");
                 } else {
-                    fleet.system(system, "c01");
+                    lanes.system(system, "c01");
                 }
             }
             QawkApi apiA = a.api();
             QawkApi apiB = b.api();
-            int type = fleet.createType(apiA);
-            fleet.awaitDiscovered(apiA, type);
-            fleet.awaitDiscovered(apiB, type);
-            fleet.preinstall(1);
-            fleet.allDevices().forEach(d -> fleet.behaviour(d, Behaviour.succeedAfter(Duration.ofMillis(500 + (d.hashCode() & 0x7ff)))));
+            int type = lanes.createType(apiA);
+            lanes.awaitDiscovered(apiA, type);
+            lanes.awaitDiscovered(apiB, type);
+            lanes.preinstall(1);
+            lanes.allDevices().forEach(d -> lanes.behaviour(d, Behaviour.succeedAfter(Duration.ofMillis(500 + (d.hashCode() & 0x7ff)))));
 
             // 1. both replicas, one deployment of 12 systems
             Map<String, Long> ran = new HashMap<>();
-            fleet.allDevices().forEach(d -> ran.put(d, fleet.setFor(d, 1)));
-            Map<String, Long> baseline = fleet.actionBaseline();
-            int first = apiA.deploy("rel-rep-2", fleet.manifest(apiA, type, 2), fleet.systemNames(), "\"maxParallel\": 6");
+            lanes.allDevices().forEach(d -> ran.put(d, lanes.setFor(d, 1)));
+            Map<String, Long> baseline = lanes.actionBaseline();
+            int first = apiA.deploy("rel-rep-2", lanes.manifest(apiA, type, 2), lanes.systemNames(), "\"maxParallel\": 6");
             Set<String> holders = ConcurrentHashMap.newKeySet();
             Instant t1 = Instant.now();
             await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(50)).until(() -> {
@@ -106,18 +106,18 @@ class ReplicasIT {
                 return "FINISHED".equals(apiB.state(first));
             });
             long firstSeconds = Duration.between(t1, Instant.now()).toSeconds();
-            DeploymentCheck.Result r1 = DeploymentCheck.check(apiB, fleet, first, baseline, ran, Set.of());
+            DeploymentCheck.Result r1 = DeploymentCheck.check(apiB, lanes, first, baseline, ran, Set.of());
             System.out.printf("[replicas] deployment 1: %s in %d s; engine lock seen held by %s; %d actions checked, "
                     + "%d duplicates, problems %s%n", apiA.deployment(first).getString("summary"), firstSeconds, holders,
                     r1.actionsChecked(), r1.duplicates(), r1.problems());
             assertThat(r1.problems()).isEmpty();
             assertThat(r1.duplicates()).isZero();
-            assertThat(r1.actionsChecked()).isEqualTo(fleet.allDevices().size());
+            assertThat(r1.actionsChecked()).isEqualTo(lanes.allDevices().size());
 
             // 2. kill the replica that holds the lock in the middle of the next deployment; the other finishes it
-            fleet.allDevices().forEach(d -> ran.put(d, fleet.setFor(d, 2)));
-            Map<String, Long> baseline2 = fleet.actionBaseline();
-            int second = apiA.deploy("rel-rep-3", fleet.manifest(apiA, type, 3), fleet.systemNames(), "\"maxParallel\": 6");
+            lanes.allDevices().forEach(d -> ran.put(d, lanes.setFor(d, 2)));
+            Map<String, Long> baseline2 = lanes.actionBaseline();
+            int second = apiA.deploy("rel-rep-3", lanes.manifest(apiA, type, 3), lanes.systemNames(), "\"maxParallel\": 6");
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(100))
                     .until(() -> probe.deviceStates(second).getOrDefault("ASSIGNED", 0) > 0);
             AtomicBoolean killed = new AtomicBoolean();
@@ -143,7 +143,7 @@ class ReplicasIT {
                     .until(() -> "FINISHED".equals(survivor.api().state(second)));
             Duration toFinish = Duration.between(killedAt, Instant.now());
             Census after = Census.read(survivor.api(), second);
-            DeploymentCheck.Result r2 = DeploymentCheck.check(survivor.api(), fleet, second, baseline2, ran, Set.of());
+            DeploymentCheck.Result r2 = DeploymentCheck.check(survivor.api(), lanes, second, baseline2, ran, Set.of());
             System.out.printf("[replicas] deployment 2: killed %s while it held the lock (%s before the kill); %s took over "
                             + "after %d ms and finished %d s later: %s; %d actions checked, %d duplicates, problems %s%n",
                     victim[0], before, survivorName, takeover.toMillis(), toFinish.toSeconds(),
@@ -153,7 +153,7 @@ class ReplicasIT {
             assertThat(before.lostIn(after)).isEmpty();
             assertThat(r2.problems()).isEmpty();
             assertThat(r2.duplicates()).isZero();
-            assertThat(r2.actionsChecked()).isEqualTo(fleet.allDevices().size());
+            assertThat(r2.actionsChecked()).isEqualTo(lanes.allDevices().size());
         }
     }
 
@@ -175,20 +175,20 @@ class ReplicasIT {
         }
         int orderTimeout = 15;
         Duration frozenFor = Duration.ofSeconds(orderTimeout + 10);
-        try (RelFleet fleet = new RelFleet("rel-frozen-", SharedHawkbit.get(), RelFleet.KIOSK)) {
-            fleet.system("kiosk-01", "c01");
-            fleet.system("kiosk-02", "c01");
+        try (RelLanes lanes = new RelLanes("rel-frozen-", SharedHawkbit.get(), RelLanes.KIOSK)) {
+            lanes.system("kiosk-01", "c01");
+            lanes.system("kiosk-02", "c01");
             QawkApi apiA = a.api();
-            int type = fleet.createType(apiA);
-            fleet.awaitDiscovered(apiA, type);
-            fleet.awaitDiscovered(b.api(), type);
-            fleet.preinstall(1);
-            List<String> order1 = Gaps.firstOrder(fleet, fleet.systemNames());
-            order1.forEach(d -> fleet.behaviour(d, Behaviour.silent()));
+            int type = lanes.createType(apiA);
+            lanes.awaitDiscovered(apiA, type);
+            lanes.awaitDiscovered(b.api(), type);
+            lanes.preinstall(1);
+            List<String> order1 = Gaps.firstOrder(lanes, lanes.systemNames());
+            order1.forEach(d -> lanes.behaviour(d, Behaviour.silent()));
             Map<String, Long> ran = new HashMap<>();
-            fleet.allDevices().forEach(d -> ran.put(d, fleet.setFor(d, 1)));
-            Map<String, Long> baseline = fleet.actionBaseline();
-            int id = apiA.deploy("rel-frozen-2", fleet.manifest(apiA, type, 2), fleet.systemNames(),
+            lanes.allDevices().forEach(d -> ran.put(d, lanes.setFor(d, 1)));
+            Map<String, Long> baseline = lanes.actionBaseline();
+            int id = apiA.deploy("rel-frozen-2", lanes.manifest(apiA, type, 2), lanes.systemNames(),
                     "\"maxParallel\": 2, \"orderTimeoutSeconds\": " + orderTimeout);
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
                     .until(() -> Gaps.allIn(apiA, id, order1, "ASSIGNED"));
@@ -215,7 +215,7 @@ class ReplicasIT {
                             holder.name(), hawkbit.length().toMillis());
                 }
                 // hawkBit answers again (into the frozen replica's socket, unread); the devices finish meanwhile
-                order1.forEach(d -> fleet.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
+                order1.forEach(d -> lanes.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
                 ServiceProcess other = holder == a ? b : a;
                 await().during(frozenFor).atMost(frozenFor.plusSeconds(20)).pollInterval(Duration.ofMillis(500))
                         .until(() -> {
@@ -237,7 +237,7 @@ class ReplicasIT {
                     .until(() -> Set.of("FINISHED", "FAILED").contains(apiA.state(id)));
             String reasons = Gaps.reasons(apiA, id);
             assertThat(apiA.deployment(id).getString("summary")).as(reasons).isEqualTo("2 of 2 updated, 0 rolled back");
-            DeploymentCheck.Result result = DeploymentCheck.check(apiA, fleet, id, baseline, ran, Set.of());
+            DeploymentCheck.Result result = DeploymentCheck.check(apiA, lanes, id, baseline, ran, Set.of());
             assertThat(result.problems()).isEmpty();
             assertThat(result.duplicates()).isZero();
             Gaps.messages(apiA, id).forEach((system, messages) -> assertThat(Gaps.gap(messages))
@@ -274,43 +274,43 @@ class ReplicasIT {
         int lost = 0;
         Set<String> holdersSeen = new LinkedHashSet<>();
 
-        try (RelFleet fleet = new RelFleet("rel-replong-", SharedHawkbit.get(), RelFleet.KIOSK)) {
+        try (RelLanes lanes = new RelLanes("rel-replong-", SharedHawkbit.get(), RelLanes.KIOSK)) {
             for (int i = 1; i <= 12; i++) {
                 String system = String.format("kiosk-%02d", i);
                 if (i % 2 == 1) {
-                    fleet.system(system, "c01", "head");
+                    lanes.system(system, "c01", "head");
                 } else {
-                    fleet.system(system, "c01");
+                    lanes.system(system, "c01");
                 }
             }
-            int type = fleet.createType(a.api());
-            fleet.awaitDiscovered(a.api(), type);
-            fleet.awaitDiscovered(b.api(), type);
-            fleet.preinstall(1);
+            int type = lanes.createType(a.api());
+            lanes.awaitDiscovered(a.api(), type);
+            lanes.awaitDiscovered(b.api(), type);
+            lanes.preinstall(1);
             Map<String, Long> running = new HashMap<>();
-            fleet.allDevices().forEach(id -> running.put(id, fleet.setFor(id, 1)));
+            lanes.allDevices().forEach(id -> running.put(id, lanes.setFor(id, 1)));
 
             while (kills < LONG_KILLS && rounds < LONG_KILLS * 2 + 2) {
                 rounds++;
                 Instant roundStart = Instant.now();
                 int version = rounds + 1;
-                List<String> systems = fleet.systemNames();
+                List<String> systems = lanes.systemNames();
                 Set<String> failing = new LinkedHashSet<>();
                 while (failing.size() < ChaosIT.FAILING_PER_ROUND) {
                     failing.add(systems.get(random.nextInt(systems.size())));
                 }
-                for (String device : fleet.allDevices()) {
-                    fleet.behaviour(device, Behaviour.succeedAfter(Duration.ofMillis(300 + random.nextInt(2200))));
+                for (String device : lanes.allDevices()) {
+                    lanes.behaviour(device, Behaviour.succeedAfter(Duration.ofMillis(300 + random.nextInt(2200))));
                 }
                 for (String system : failing) {
-                    List<String> ds = fleet.devicesOf(system);
+                    List<String> ds = lanes.devicesOf(system);
                     String bad = ds.get(random.nextInt(ds.size()));
-                    fleet.behaviour(bad, Behaviour.failFor(fleet.setFor(bad, version))
+                    lanes.behaviour(bad, Behaviour.failFor(lanes.setFor(bad, version))
                             .withDelay(Duration.ofMillis(random.nextInt(1200))));
                 }
                 QawkApi starter = (random.nextBoolean() ? a : b).api();
-                int manifest = fleet.manifest(starter, type, version);
-                Map<String, Long> baseline = fleet.actionBaseline();
+                int manifest = lanes.manifest(starter, type, version);
+                Map<String, Long> baseline = lanes.actionBaseline();
                 int id = starter.deploy("rel-replong-" + version, manifest, systems,
                         "\"maxParallel\": 6, \"maxFailed\": 100");
                 List<Census> seen = new ArrayList<>();
@@ -394,7 +394,7 @@ class ReplicasIT {
                     lost += gone.size();
                     gone.forEach(g -> problems.add("round " + version + " (at the end): " + g));
                 }
-                DeploymentCheck.Result r = DeploymentCheck.check(a.api(), fleet, id, baseline, running, failing);
+                DeploymentCheck.Result r = DeploymentCheck.check(a.api(), lanes, id, baseline, running, failing);
                 r.problems().forEach(p -> problems.add("round " + version + ": " + p));
                 actionsChecked += r.actionsChecked();
                 duplicates += r.duplicates();

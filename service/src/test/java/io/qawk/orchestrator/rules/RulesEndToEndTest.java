@@ -2,7 +2,7 @@ package io.qawk.orchestrator.rules;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -36,43 +36,43 @@ import static org.hamcrest.Matchers.equalTo;
 class RulesEndToEndTest {
 
     static final String WHY = "app 2 speaks the v2 terminal protocol";
-    private LaneFleet fleet;
+    private Lanes lanes;
     private String p;
     private int v1;
     private int v2;
 
     @BeforeEach
     void lanesOnTheirVersions() {
-        if (fleet != null) {
+        if (lanes != null) {
             return;
         }
-        fleet = new LaneFleet("rul-").withSetsAndType();
-        p = fleet.prefix;
-        Api.admin().body(typeWithRules(p + "app:[2,)", p + "term:[2,)")).put("/qawk/v1/systemtypes/" + fleet.typeId)
+        lanes = new Lanes("rul-").withSetsAndType();
+        p = lanes.prefix;
+        Api.admin().body(typeWithRules(p + "app:[2,)", p + "term:[2,)")).put("/qawk/v1/systemtypes/" + lanes.typeId)
                 .then().statusCode(200).body("rules[0].why", equalTo(WHY))
                 .body("rules[0].if.lane", equalTo(p + "app:[2,)"));
         for (String s : List.of("s1", "s2", "s3", "s4", "s5", "s6", "s7")) {
-            fleet.system(s, "c01");
+            lanes.system(s, "c01");
         }
-        fleet.discovered(7);
+        lanes.discovered(7);
         install("1", "s1", "s2", "s3");
         install("2", "s4", "s5", "s6", "s7");
         // s6's second terminal is given the old firmware directly in hawkBit, as a technician might
-        assignByHand(fleet.id("s6", "term-b"), "term:1");
-        v2 = fleet.manifest("m-2.0", "2");
+        assignByHand(lanes.id("s6", "term-b"), "term:1");
+        v2 = lanes.manifest("m-2.0", "2");
         v1 = Api.admin().body("""
                 {"name": "%sm-1.0", "systemTypeId": %d, "components": [
                   {"componentType": "terminal", "distributionSetId": %d},
                   {"componentType": "display", "distributionSetId": %d},
                   {"componentType": "lane", "distributionSetId": %d}]}
-                """.formatted(p, fleet.typeId, fleet.set("term:1"), fleet.set("disp:1"), fleet.set("app:1")))
+                """.formatted(p, lanes.typeId, lanes.set("term:1"), lanes.set("disp:1"), lanes.set("app:1")))
                 .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
-        LaneFleet.sync();
+        Lanes.sync();
     }
 
     @AfterAll
     void stop() {
-        fleet.close();
+        lanes.close();
     }
 
     private String typeWithRules(String ifApp, String thenTerm) {
@@ -88,33 +88,33 @@ class RulesEndToEndTest {
 
     private void install(String version, String... systems) {
         Map<String, String> roleSet = Map.of("lane", "app", "term-a", "term", "term-b", "term", "display", "disp");
-        roleSet.forEach((role, set) -> fleet.hawkbit.assign(fleet.set(set + ":" + version),
-                java.util.Arrays.stream(systems).map(s -> fleet.id(s, role)).toList()));
+        roleSet.forEach((role, set) -> lanes.hawkbit.assign(lanes.set(set + ":" + version),
+                java.util.Arrays.stream(systems).map(s -> lanes.id(s, role)).toList()));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             for (String s : systems) {
                 for (String role : roleSet.keySet()) {
-                    assertThat(fleet.hawkbit.installedDsId(fleet.id(s, role))).as(s + " " + role)
-                            .contains(fleet.set(roleSet.get(role) + ":" + version));
+                    assertThat(lanes.hawkbit.installedDsId(lanes.id(s, role))).as(s + " " + role)
+                            .contains(lanes.set(roleSet.get(role) + ":" + version));
                 }
             }
         });
     }
 
     private void assignByHand(String controllerId, String set) {
-        fleet.hawkbit.assign(fleet.set(set), List.of(controllerId));
+        lanes.hawkbit.assign(lanes.set(set), List.of(controllerId));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(fleet.hawkbit.installedDsId(controllerId)).contains(fleet.set(set)));
+                assertThat(lanes.hawkbit.installedDsId(controllerId)).contains(lanes.set(set)));
     }
 
     private JsonPath systems(String query) {
-        return Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems?limit=100" + query)
+        return Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems?limit=100" + query)
                 .then().statusCode(200).extract().jsonPath();
     }
 
     @Test
     @Order(1)
     void theCensusCountsEachMixAfterASync() {
-        JsonPath census = Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/versions")
+        JsonPath census = Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/versions")
                 .then().statusCode(200).extract().jsonPath();
         assertThat(census.getLong("systems")).isEqualTo(7);
         assertThat(census.getLong("broken")).isEqualTo(1);
@@ -144,22 +144,22 @@ class RulesEndToEndTest {
         assertThat(all.getString("content.find { it.system == 's1' }.on.name")).isEqualTo(p + "m-1.0");
         assertThat(all.getMap("content.find { it.system == 's6' }.on")).isNull();
         assertThat(all.getString("content.find { it.system == 's6' }.broken.reason")).isEqualTo(
-                fleet.id("s6", "lane") + " runs " + p + "app:2 with " + fleet.id("s6", "term-b") + " on " + p
+                lanes.id("s6", "lane") + " runs " + p + "app:2 with " + lanes.id("s6", "term-b") + " on " + p
                         + "term:1 (rules[0] needs terminal on " + p + "term:[2,)) — " + WHY);
-        Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems/s6").then().statusCode(200)
+        Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems/s6").then().statusCode(200)
                 .body("broken.rule", equalTo(0)).body("versions.lane", equalTo(List.of(p + "app:2")))
                 .body("on", equalTo(null));
-        Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems/s4").then().statusCode(200)
+        Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems/s4").then().statusCode(200)
                 .body("on.name", equalTo(p + "m-2.0")).body("broken", equalTo(null));
     }
 
     @Test
     @Order(2)
     void badFiltersAreRefusedNamingThem() {
-        Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems?on=x&off=999999&broken=maybe")
+        Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems?on=x&off=999999&broken=maybe")
                 .then().statusCode(400).contentType("application/problem+json")
                 .body("errors.field", org.hamcrest.Matchers.contains("on", "broken"));
-        Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems?off=999999")
+        Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems?off=999999")
                 .then().statusCode(400).body("errors[0].field", equalTo("off"))
                 .body("errors[0].message", containsString("not a manifest of system type"));
     }
@@ -175,7 +175,7 @@ class RulesEndToEndTest {
         Api.admin().body(manifest("together", "2", 1, 1)).post("/qawk/v1/manifests").then().statusCode(400)
                 .body("errors[0].field", equalTo("components[0].order"))
                 .body("errors[0].message", containsString("put lane after terminal: order 2"));
-        Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
+        Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + lanes.typeId).then().statusCode(200)
                 .body("name", org.hamcrest.Matchers.containsInAnyOrder(p + "m-1.0", p + "m-2.0"));
         // an edit that turns a good manifest backwards is refused too, and changes nothing
         Api.admin().body(manifest("m-2.0", "2", 1, 2)).put("/qawk/v1/manifests/" + v2).then().statusCode(400);
@@ -194,7 +194,7 @@ class RulesEndToEndTest {
                 {"name": "%sderived-2.0", "systemTypeId": %d, "components": [
                   {"componentType": "lane", "distributionSetId": %d},
                   {"componentType": "terminal", "distributionSetId": %d}]}
-                """.formatted(p, fleet.typeId, fleet.set("app:2"), fleet.set("term:2")))
+                """.formatted(p, lanes.typeId, lanes.set("app:2"), lanes.set("term:2")))
                 .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
         Api.viewer().get("/qawk/v1/manifests/" + id).then().statusCode(200)
                 .body("components.find { it.componentType == 'lane' }.order", equalTo(2))
@@ -207,13 +207,13 @@ class RulesEndToEndTest {
     void badRulesAreRefusedNamingTheFieldAndNothingIsStored() {
         String bad = typeWithRules(p + "app:[2,)", p + "term:[2,)").replace("\"then\": {\"terminal\"",
                 "\"then\": {\"device9\"");
-        Api.admin().body(bad).put("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(400)
+        Api.admin().body(bad).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(400)
                 .contentType("application/problem+json")
                 .body("errors[0].field", equalTo("rules[0].then.device9"));
-        Api.admin().body(typeWithRules(p + "app:[2,1]", p + "term:[2,)")).put("/qawk/v1/systemtypes/" + fleet.typeId)
+        Api.admin().body(typeWithRules(p + "app:[2,1]", p + "term:[2,)")).put("/qawk/v1/systemtypes/" + lanes.typeId)
                 .then().statusCode(400).body("errors[0].field", equalTo("rules[0].if.lane"))
                 .body("errors[0].message", containsString("Range defies version ordering"));
-        Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
+        Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200)
                 .body("rules[0].then.terminal", equalTo(p + "term:[2,)"));
     }
 
@@ -223,39 +223,39 @@ class RulesEndToEndTest {
         assertThat(systems("&broken=true").getList("content.system")).containsExactly("s6");
         assertThat(brokenGauge()).isEqualTo(1.0);
 
-        assignByHand(fleet.id("s7", "term-a"), "term:1");
-        LaneFleet.sync();
+        assignByHand(lanes.id("s7", "term-a"), "term:1");
+        Lanes.sync();
 
         assertThat(systems("&broken=true").getList("content.system")).containsExactly("s6", "s7");
         assertThat(systems("").getString("content.find { it.system == 's7' }.broken.reason"))
-                .startsWith(fleet.id("s7", "lane") + " runs " + p + "app:2 with " + fleet.id("s7", "term-a") + " on "
+                .startsWith(lanes.id("s7", "lane") + " runs " + p + "app:2 with " + lanes.id("s7", "term-a") + " on "
                         + p + "term:1");
         assertThat(brokenGauge()).isEqualTo(2.0);
         // nothing was done to it: the terminal still runs what it was given by hand
-        assertThat(fleet.hawkbit.installedDsId(fleet.id("s7", "term-a"))).contains(fleet.set("term:1"));
+        assertThat(lanes.hawkbit.installedDsId(lanes.id("s7", "term-a"))).contains(lanes.set("term:1"));
     }
 
     @Test
     @Order(4)
     void aSystemWhoseUntouchedTerminalBreaksARuleForTheNewAppIsHeldAndTheOthersAreUpdated() {
         // s2's terminals are given the new firmware first, so the new app may follow there; s1's stay on the old one
-        fleet.hawkbit.assign(fleet.set("term:2"), List.of(fleet.id("s2", "term-a"), fleet.id("s2", "term-b")));
+        lanes.hawkbit.assign(lanes.set("term:2"), List.of(lanes.id("s2", "term-a"), lanes.id("s2", "term-b")));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            assertThat(fleet.hawkbit.installedDsId(fleet.id("s2", "term-a"))).contains(fleet.set("term:2"));
-            assertThat(fleet.hawkbit.installedDsId(fleet.id("s2", "term-b"))).contains(fleet.set("term:2"));
+            assertThat(lanes.hawkbit.installedDsId(lanes.id("s2", "term-a"))).contains(lanes.set("term:2"));
+            assertThat(lanes.hawkbit.installedDsId(lanes.id("s2", "term-b"))).contains(lanes.set("term:2"));
         });
-        LaneFleet.sync();
+        Lanes.sync();
         // the new app and display, terminals untouched: the manifest check leaves the terminals to the plan
         int appOnly = Api.admin().body("""
                 {"name": "%sapp-only-2.0", "systemTypeId": %d, "components": [
                   {"componentType": "display", "distributionSetId": %d, "order": 1},
                   {"componentType": "lane", "distributionSetId": %d, "order": 2}]}
-                """.formatted(p, fleet.typeId, fleet.set("disp:2"), fleet.set("app:2")))
+                """.formatted(p, lanes.typeId, lanes.set("disp:2"), lanes.set("app:2")))
                 .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
         String request = """
                 {"name": "%sheld", "manifestId": %d, "systems": ["s1", "s2"], "maxParallel": 2}
                 """.formatted(p, appOnly);
-        String held = "held: s1 would run " + p + "app:2 with " + fleet.id("s1", "term-a") + " on " + p
+        String held = "held: s1 would run " + p + "app:2 with " + lanes.id("s1", "term-a") + " on " + p
                 + "term:1 at order 2 (rules[0] needs terminal on " + p + "term:[2,)) — " + WHY;
 
         JsonPath preview = Api.admin().body(request).post("/qawk/v1/systemdeployments/plan")
@@ -272,21 +272,21 @@ class RulesEndToEndTest {
         assertThat(plan.getString("systems.find { it.system == 's2' }.waiting")).isNull();
         Map<String, Integer> actionsBefore = new java.util.HashMap<>();
         for (String role : List.of("lane", "term-a", "term-b", "display")) {
-            actionsBefore.put(role, fleet.hawkbit.actions(fleet.id("s1", role)).size());
+            actionsBefore.put(role, lanes.hawkbit.actions(lanes.id("s1", role)).size());
         }
 
         Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
         await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(LaneFleet.runs(id).getString("find { it.system == 's2' }.state")).isEqualTo("SUCCEEDED"));
+                assertThat(Lanes.runs(id).getString("find { it.system == 's2' }.state")).isEqualTo("SUCCEEDED"));
 
-        JsonPath runs = LaneFleet.runs(id);
+        JsonPath runs = Lanes.runs(id);
         assertThat(runs.getString("find { it.system == 's1' }.state")).isEqualTo("PENDING");
         assertThat(runs.getString("find { it.system == 's1' }.reason")).isEqualTo(held);
         for (String role : List.of("lane", "term-a", "term-b", "display")) {
-            assertThat(fleet.hawkbit.actions(fleet.id("s1", role))).as("s1 %s was assigned nothing", role)
+            assertThat(lanes.hawkbit.actions(lanes.id("s1", role))).as("s1 %s was assigned nothing", role)
                     .hasSize(actionsBefore.get(role));
         }
-        assertThat(fleet.hawkbit.installedDsId(fleet.id("s2", "lane"))).contains(fleet.set("app:2"));
+        assertThat(lanes.hawkbit.installedDsId(lanes.id("s2", "lane"))).contains(lanes.set("app:2"));
         Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
 
         // s6 breaks the rule now (a terminal given the old firmware by hand); the full manifest mends it at order 1
@@ -297,11 +297,11 @@ class RulesEndToEndTest {
                 .extract().jsonPath();
         assertThat(mendPlan.getBoolean("systems[0].held")).isFalse();
         assertThat(mendPlan.getString("systems[0].mends")).startsWith("breaks a rule now and this manifest mends it: "
-                + fleet.id("s6", "lane") + " runs " + p + "app:2 with " + fleet.id("s6", "term-b") + " on " + p + "term:1");
+                + lanes.id("s6", "lane") + " runs " + p + "app:2 with " + lanes.id("s6", "term-b") + " on " + p + "term:1");
         Api.admin().post("/qawk/v1/systemdeployments/" + mend + "/start").then().statusCode(200);
-        LaneFleet.awaitState(mend, "FINISHED", Duration.ofSeconds(120));
-        assertThat(LaneFleet.runs(mend).getString("[0].state")).isEqualTo("SUCCEEDED");
-        assertThat(fleet.hawkbit.installedDsId(fleet.id("s6", "term-b"))).contains(fleet.set("term:2"));
+        Lanes.awaitState(mend, "FINISHED", Duration.ofSeconds(120));
+        assertThat(Lanes.runs(mend).getString("[0].state")).isEqualTo("SUCCEEDED");
+        assertThat(lanes.hawkbit.installedDsId(lanes.id("s6", "term-b"))).contains(lanes.set("term:2"));
     }
 
     private double brokenGauge() {
@@ -317,7 +317,7 @@ class RulesEndToEndTest {
                 {"name": "%s%s", "systemTypeId": %d, "components": [
                   {"componentType": "lane", "distributionSetId": %d, "order": %d},
                   {"componentType": "terminal", "distributionSetId": %d, "order": %d}]}
-                """.formatted(p, name, fleet.typeId, fleet.set("app:" + version), laneOrder,
-                fleet.set("term:" + version), terminalOrder);
+                """.formatted(p, name, lanes.typeId, lanes.set("app:" + version), laneOrder,
+                lanes.set("term:" + version), terminalOrder);
     }
 }

@@ -4,7 +4,7 @@ import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.qawk.orchestrator.testkit.DeviceSpec;
 import io.qawk.orchestrator.hostile.HostileProfile;
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
@@ -39,7 +39,7 @@ class HostileDeviceValuesTest {
     @Test
     void hostileSystemNamesAreJustNames() {
         HawkbitProxy.heal();
-        try (LaneFleet fleet = new LaneFleet("hv-").withSetsAndType()) {
+        try (Lanes lanes = new Lanes("hv-").withSetsAndType()) {
             Map<String, String> systemOf = new LinkedHashMap<>();
             List<DeviceSpec> specs = new ArrayList<>();
             int n = 0;
@@ -57,19 +57,19 @@ class HostileDeviceValuesTest {
                 decoyIds.add(id);
                 specs.add(DeviceSpec.of(id, Map.of("device", DECOYS.get(i), "device_type", "hv-terminal", "centerid", "c01")));
             }
-            fleet.devices.addDevices(specs);
+            lanes.devices.addDevices(specs);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThat(fleet.hawkbit.findTargetIds("attribute.device_type==hv-*")).hasSize(specs.size()));
-            LaneFleet.sync();
+                    assertThat(lanes.hawkbit.findTargetIds("attribute.device_type==hv-*")).hasSize(specs.size()));
+            Lanes.sync();
 
-            JsonPath systems = Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems?limit=100")
+            JsonPath systems = Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems?limit=100")
                     .then().statusCode(200).extract().jsonPath();
             List<String> expected = new ArrayList<>(HOSTILE);
             expected.addAll(DECOYS);
             assertThat(systems.<String>getList("content.system")).containsExactlyInAnyOrderElementsOf(expected);
             for (String system : HOSTILE) {
                 JsonPath one = Api.viewer().urlEncodingEnabled(false)
-                        .get("/qawk/v1/systemtypes/" + fleet.typeId + "/systems/"
+                        .get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems/"
                                 + URLEncoder.encode(system, StandardCharsets.UTF_8).replace("+", "%20"))
                         .then().statusCode(200).extract().jsonPath();
                 assertThat(one.getString("system")).isEqualTo(system);
@@ -77,22 +77,22 @@ class HostileDeviceValuesTest {
             }
 
             // a deployment over exactly the hostile systems
-            int manifest = fleet.manifest("2.0", "2");
+            int manifest = lanes.manifest("2.0", "2");
             StringBuilder names = new StringBuilder();
             for (String system : HOSTILE) {
                 names.append(names.length() == 0 ? "" : ", ").append(json(system));
             }
-            int id = fleet.deploy(manifest, "\"maxParallel\": 6, \"systems\": [" + names + "]");
-            JsonPath done = LaneFleet.awaitState(id, "FINISHED", Duration.ofSeconds(180));
+            int id = lanes.deploy(manifest, "\"maxParallel\": 6, \"systems\": [" + names + "]");
+            JsonPath done = Lanes.awaitState(id, "FINISHED", Duration.ofSeconds(180));
             assertThat(done.getString("summary")).isEqualTo(HOSTILE.size() + " of " + HOSTILE.size()
                     + " updated, 0 rolled back");
-            assertThat(LaneFleet.runs(id).<String>getList("system")).containsExactlyInAnyOrderElementsOf(HOSTILE);
+            assertThat(Lanes.runs(id).<String>getList("system")).containsExactlyInAnyOrderElementsOf(HOSTILE);
             for (Map.Entry<String, String> device : systemOf.entrySet()) {
                 String set = device.getKey().endsWith("lane") ? "app:2" : "term:2";
-                assertThat(fleet.installedSetId(device.getKey())).as(device.getValue()).isEqualTo(fleet.set(set));
+                assertThat(lanes.installedSetId(device.getKey())).as(device.getValue()).isEqualTo(lanes.set(set));
             }
             for (String decoy : decoyIds) {
-                assertThat(fleet.hawkbit.actions(decoy)).as("decoy %s untouched", decoy).isEmpty();
+                assertThat(lanes.hawkbit.actions(decoy)).as("decoy %s untouched", decoy).isEmpty();
             }
         }
     }

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.security;
 import io.qawk.orchestrator.testkit.keycloak.KeycloakServer;
 import io.qawk.orchestrator.testkit.keycloak.SharedKeycloak;
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
@@ -38,10 +38,10 @@ class SignInWithProviderTest {
         String alice = keycloak.userToken("alice");
         String victor = keycloak.userToken("victor");
         String nina = keycloak.userToken("nina");
-        try (LaneFleet fleet = new LaneFleet("oidc-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("oidc-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
             int id = as(alice).body("{\"name\": \"oidc-start\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
 

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.ui;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,7 +31,7 @@ class ApprovalScreenTest {
 
     @Test
     void anApproverApprovesOnTheScreenAndTheCreatorCannot() {
-        try (LaneFleet fleet = new LaneFleet("apscr-").withSetsAndType()) {
+        try (Lanes lanes = new Lanes("apscr-").withSetsAndType()) {
             Api.admin().body("""
                     {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
                      "components": [
@@ -39,9 +39,9 @@ class ApprovalScreenTest {
                        {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
                        {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
                      "approval": "required"}
-                    """.formatted(fleet.prefix)).put("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200);
-            int manifest = fleet.manifest("2.0", "2");
-            int id = Api.admin().body("{\"name\": \"" + fleet.prefix + "d\", \"manifestId\": " + manifest + "}")
+                    """.formatted(lanes.prefix)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            int manifest = lanes.manifest("2.0", "2");
+            int id = Api.admin().body("{\"name\": \"" + lanes.prefix + "d\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
             String view = "[data-approval='" + id + "']";
             URI drawer = URI.create(page.toString().replace("127.0.0.1", "localhost") + "#deployment-" + id);
@@ -49,7 +49,7 @@ class ApprovalScreenTest {
             try (Browser admin = Browser.start("admin", Api.ADMIN_PASSWORD)) {
                 admin.open(drawer);
                 admin.await(WITHIN, d -> !admin.all(view + " [data-approval-state='awaiting']").isEmpty());
-                assertThat(admin.find(view + " [data-approval-rule]").getText()).contains(fleet.prefix + "lane")
+                assertThat(admin.find(view + " [data-approval-rule]").getText()).contains(lanes.prefix + "lane")
                         .contains("other than admin");
                 assertThat(admin.all("[data-key='approve-" + id + "']")).as("the creator, no approver").isEmpty();
             }
@@ -67,7 +67,7 @@ class ApprovalScreenTest {
                 assertThat(approver.all("[data-key='approve-" + id + "']")).isEmpty();
                 approver.screenshot("approval-approved");
             }
-            assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("DRAFT");
+            assertThat(Lanes.deployment(id).getString("state")).isEqualTo("DRAFT");
         }
     }
 }

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.ui;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -32,8 +32,8 @@ class CensusScreenTest extends ScreenTest {
 
     @Test
     void aSystemBreakingARuleIsRedOnItsRowAndInItsTypesCensus() {
-        try (LaneFleet fleet = new LaneFleet("cen-").withSetsAndType()) {
-            String p = fleet.prefix;
+        try (Lanes lanes = new Lanes("cen-").withSetsAndType()) {
+            String p = lanes.prefix;
             Api.admin().body("""
                     {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
                      "components": [
@@ -41,20 +41,20 @@ class CensusScreenTest extends ScreenTest {
                        {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
                        {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
                      "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"}, "why": "%2$s"}]}
-                    """.formatted(p, WHY)).put("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200);
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
-            fleet.discovered(3);
-            fleet.preinstall("2");
-            fleet.manifest("2.0", "2");
+                    """.formatted(p, WHY)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            lanes.preinstall("2");
+            lanes.manifest("2.0", "2");
             // a technician gives lane-03's first terminal the old firmware directly in hawkBit
-            String term = fleet.id("lane-03", "term-a");
-            fleet.hawkbit.assign(fleet.set("term:1"), List.of(term));
+            String term = lanes.id("lane-03", "term-a");
+            lanes.hawkbit.assign(lanes.set("term:1"), List.of(term));
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThat(fleet.hawkbit.installedDsId(term)).contains(fleet.set("term:1")));
-            LaneFleet.sync();
+                    assertThat(lanes.hawkbit.installedDsId(term)).contains(lanes.set("term:1")));
+            Lanes.sync();
 
             browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
-            String card = "article[data-systemtype='" + fleet.typeId + "']";
+            String card = "article[data-systemtype='" + lanes.typeId + "']";
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census] .bar")).isEmpty());
             assertThat(browser.find(card + " [data-census] .words").getText())
                     .isEqualTo("2 on " + p + "2.0, 1 breaking a rule");
@@ -63,18 +63,18 @@ class CensusScreenTest extends ScreenTest {
             assertThat(red.getCssValue("background-image")).contains("rgb(179, 38, 30)");
             assertThat(browser.find(card + " [data-type-broken]").getText()).isEqualTo("1 breaking a rule");
 
-            browser.click("[data-key='type-census-" + fleet.typeId + "']");
+            browser.click("[data-key='type-census-" + lanes.typeId + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census-list] tbody tr")).isEmpty());
             List<WebElement> mixes = browser.all(card + " [data-census-list] tbody tr");
             assertThat(mixes).hasSize(2);
             assertThat(mixes.get(1).getText()).contains("terminal " + p + "term:1, " + p + "term:2").contains(WHY);
 
-            browser.click("[data-key='type-systems-" + fleet.typeId + "']");
+            browser.click("[data-key='type-systems-" + lanes.typeId + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-broken='lane-03']")).isEmpty());
             WebElement pill = browser.find(card + " [data-broken='lane-03']");
             assertThat(pill.getText()).isEqualTo("broken");
             assertThat(pill.getCssValue("background-color")).isEqualTo("rgba(179, 38, 30, 1)");
-            assertThat(browser.find(card + " td[data-runs='lane-03']").getText()).contains(fleet.id("lane-03", "lane")
+            assertThat(browser.find(card + " td[data-runs='lane-03']").getText()).contains(lanes.id("lane-03", "lane")
                     + " runs " + p + "app:2 with " + term + " on " + p + "term:1").contains(WHY);
             assertThat(browser.find(card + " td[data-runs='lane-01']").getText()).isEqualTo("on " + p + "2.0");
             assertThat(browser.all(card + " [data-broken]")).hasSize(1);
@@ -84,27 +84,27 @@ class CensusScreenTest extends ScreenTest {
 
     @Test
     void whatLanesOnTheirFactorySetsRunIsSavedAsABaselineFromTheCensus() {
-        try (LaneFleet fleet = new LaneFleet("cbs-").withSetsAndType()) {
-            String p = fleet.prefix;
-            fleet.system("lane-01", "c01").system("lane-02", "c01");
-            fleet.discovered(2);
-            fleet.preinstall("1");
-            LaneFleet.sync();
+        try (Lanes lanes = new Lanes("cbs-").withSetsAndType()) {
+            String p = lanes.prefix;
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            Lanes.sync();
 
             browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
-            String card = "article[data-systemtype='" + fleet.typeId + "']";
+            String card = "article[data-systemtype='" + lanes.typeId + "']";
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census] .bar")).isEmpty());
             // what is known, in words: no manifest names what they run, and where to save it
             assertThat(browser.find(card + " [data-census] .words").getText()).isEqualTo("2 on a mix no manifest names");
             assertThat(browser.find(card + " [data-census-hint]").getText())
                     .isEqualTo("No manifest names what 2 of them run: under “What they run”, save a mix as a manifest"
                             + " (a baseline) and they are on it.");
-            browser.click("[data-key='type-census-" + fleet.typeId + "']");
+            browser.click("[data-key='type-census-" + lanes.typeId + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census-list] tbody tr")).isEmpty());
             assertThat(browser.find(card + " [data-census-list] tr[data-mix='0'] [data-known]").getText())
                     .isEqualTo("no manifest names it (the type has no rules to check it against)");
 
-            browser.click("[data-key='census-save-" + fleet.typeId + "-0']");
+            browser.click("[data-key='census-save-" + lanes.typeId + "-0']");
             String dialog = "#census-save-dialog";
             browser.await(WITHIN, d -> browser.find(dialog).isDisplayed());
             assertThat(browser.find(dialog).getText()).contains("2 system(s) of " + p + "lane run display " + p + "disp:1 · lane " + p + "app:1")
@@ -116,7 +116,7 @@ class CensusScreenTest extends ScreenTest {
             String error = dialog + " .field:has(> [name='name']) > .field-error";
             browser.await(WITHIN, d -> !browser.find(error).getText().isEmpty());
             assertThat(name.getAttribute("aria-invalid")).isEqualTo("true");
-            assertThat(Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
+            assertThat(Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + lanes.typeId).then().statusCode(200)
                     .extract().jsonPath().getList("name")).isEmpty();
 
             name.sendKeys(p + "baseline");
@@ -127,7 +127,7 @@ class CensusScreenTest extends ScreenTest {
             assertThat(browser.find("#notice").getText()).isEqualTo("Manifest “" + p + "baseline” saved: the 2 system(s)"
                     + " running that mix are on it.");
             assertThat(browser.all(card + " [data-census-hint]")).isEmpty();
-            assertThat(Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
+            assertThat(Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + lanes.typeId).then().statusCode(200)
                     .extract().jsonPath().getList("components.distributionSet.flatten()"))
                     .containsExactlyInAnyOrder(p + "app:1", p + "term:1", p + "disp:1");
             browser.screenshot("census-saved-as-baseline");

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.ui;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -46,7 +46,7 @@ class GuardScreenTest {
     @TestHTTPResource("/ui/")
     URL page;
 
-    private LaneFleet fleet;
+    private Lanes lanes;
     private String p;
     private String card;
     private Browser admin;
@@ -54,17 +54,17 @@ class GuardScreenTest {
 
     @BeforeEach
     void threeLanesOnOne() {
-        if (fleet != null) {
+        if (lanes != null) {
             return;
         }
-        fleet = new LaneFleet("gscr-").withSetsAndType();
-        p = fleet.prefix;
-        card = "article[data-systemtype='" + fleet.typeId + "']";
+        lanes = new Lanes("gscr-").withSetsAndType();
+        p = lanes.prefix;
+        card = "article[data-systemtype='" + lanes.typeId + "']";
         type("watch");
-        List.of("s1", "s2", "s3").forEach(s -> fleet.system(s, "c01"));
-        fleet.discovered(3);
-        fleet.preinstall("1");
-        LaneFleet.sync();
+        List.of("s1", "s2", "s3").forEach(s -> lanes.system(s, "c01"));
+        lanes.discovered(3);
+        lanes.preinstall("1");
+        Lanes.sync();
         admin = Browser.start("admin", Api.ADMIN_PASSWORD);
     }
 
@@ -78,14 +78,14 @@ class GuardScreenTest {
                 viewer.close();
             }
         } finally {
-            if (fleet != null) {
-                fleet.close();
+            if (lanes != null) {
+                lanes.close();
             }
         }
     }
 
     private void type(String guard) {
-        fleet.firmwareNeedsApp(WHY, guard);
+        lanes.firmwareNeedsApp(WHY, guard);
     }
 
     private String terminals() {
@@ -106,11 +106,11 @@ class GuardScreenTest {
 
     /** Opens the type's list of systems and one system's view (its devices, threats and holds). */
     private void openSystem(Browser b, String system) {
-        b.await(WITHIN, d -> present(b, "[data-key='type-systems-" + fleet.typeId + "']"));
+        b.await(WITHIN, d -> present(b, "[data-key='type-systems-" + lanes.typeId + "']"));
         if (b.all(card + " [data-system='" + system + "']").isEmpty()) {
-            b.click("[data-key='type-systems-" + fleet.typeId + "']");
+            b.click("[data-key='type-systems-" + lanes.typeId + "']");
         }
-        String devices = "[data-key='sys-dev-" + fleet.typeId + "/" + system + "']";
+        String devices = "[data-key='sys-dev-" + lanes.typeId + "/" + system + "']";
         b.await(WITHIN, d -> present(b, devices));
         if (!present(b, card + " [data-system-guard='" + system + "']")) {
             b.click(devices);
@@ -121,10 +121,10 @@ class GuardScreenTest {
     @Test
     @Order(1)
     void aRolloutOverTerminalsIsOnTheTypesCardWithTheRulesReasonAndInEachSystemsView() {
-        long rollout = fleet.hawkbit.createRollout(p + "terminals-2.0", fleet.set("term:2"), terminals(), 1);
+        long rollout = lanes.hawkbit.createRollout(p + "terminals-2.0", lanes.set("term:2"), terminals(), 1);
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(300))
-                .until(() -> "ready".equals(fleet.hawkbit.rollout(rollout).path("status").asText()));
-        LaneFleet.sync();
+                .until(() -> "ready".equals(lanes.hawkbit.rollout(rollout).path("status").asText()));
+        Lanes.sync();
 
         admin.open(ui());
         String threat = card + " [data-threats] [data-threat='rollout-" + rollout + "']";
@@ -148,10 +148,10 @@ class GuardScreenTest {
         assertThat(text(admin, card + " [data-threatened='s1']")).isEqualTo("1 threat");
         admin.screenshot("guard-threat-on-card");
 
-        fleet.hawkbit.deleteRollout(rollout);
+        lanes.hawkbit.deleteRollout(rollout);
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            LaneFleet.sync();
-            assertThat(Api.viewer().get("/qawk/v1/threats?systemTypeId=" + fleet.typeId).then().statusCode(200)
+            Lanes.sync();
+            assertThat(Api.viewer().get("/qawk/v1/threats?systemTypeId=" + lanes.typeId).then().statusCode(200)
                     .extract().jsonPath().getList("content.hawkbitId", Long.class)).doesNotContain(rollout);
         });
         admin.await(WITHIN, d -> !present(admin, threat) && present(admin, view + " [data-no-threats]"));
@@ -162,21 +162,21 @@ class GuardScreenTest {
     @Test
     @Order(2)
     void aBrokenSystemOffersMendToAnAdminOnlyRefusalsInTheApisWordsThenTheDraftsPlanWithStart() {
-        String term = fleet.id("s3", "term-a");
-        fleet.hawkbit.assign(fleet.set("term:2"), List.of(term));
+        String term = lanes.id("s3", "term-a");
+        lanes.hawkbit.assign(lanes.set("term:2"), List.of(term));
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                assertThat(fleet.hawkbit.installedDsId(term)).contains(fleet.set("term:2")));
-        LaneFleet.sync();
-        String mendPath = "/qawk/v1/systemtypes/" + fleet.typeId + "/systems/s3/mend";
+                assertThat(lanes.hawkbit.installedDsId(term)).contains(lanes.set("term:2")));
+        Lanes.sync();
+        String mendPath = "/qawk/v1/systemtypes/" + lanes.typeId + "/systems/s3/mend";
         // no manifest yet: nothing mends it; what the API says (a 409 creates nothing) is what the screen must say
         String refusal = Api.admin().post(mendPath).then().statusCode(409).extract().path("detail");
         assertThat(refusal).startsWith("no manifest of " + p + "lane mends s3");
 
         admin.open(ui());
         openSystem(admin, "s3");
-        String mend = "[data-key='sys-mend-" + fleet.typeId + "/s3']";
+        String mend = "[data-key='sys-mend-" + lanes.typeId + "/s3']";
         admin.await(WITHIN, d -> present(admin, mend));
-        assertThat(admin.all("[data-key^='sys-mend-" + fleet.typeId + "/']")).as("only the broken system").hasSize(1);
+        assertThat(admin.all("[data-key^='sys-mend-" + lanes.typeId + "/']")).as("only the broken system").hasSize(1);
         admin.click(mend);
         admin.await(WITHIN, d -> admin.find("#confirm-dialog").isDisplayed());
         assertThat(text(admin, "#confirm-dialog")).contains("Mend s3?", WHY, "Nothing moves until you start it");
@@ -193,7 +193,7 @@ class GuardScreenTest {
         assertThat(viewer.all("[data-key^='sys-mend-']")).isEmpty();
         assertThat(viewer.all(card + " button")).noneMatch(b -> b.getText().startsWith("Mend"));
 
-        fleet.manifest("1.0", "1");
+        lanes.manifest("1.0", "1");
         admin.click(mend);
         admin.await(WITHIN, d -> admin.find("#confirm-dialog").isDisplayed());
         admin.click("#confirm-confirm");
@@ -202,8 +202,8 @@ class GuardScreenTest {
         Matcher m = Pattern.compile("#deployment-(\\d+)$").matcher(admin.driver.getCurrentUrl());
         assertThat(m.find()).as(admin.driver.getCurrentUrl()).isTrue();
         int draft = Integer.parseInt(m.group(1));
-        assertThat(LaneFleet.deployment(draft).getString("state")).isEqualTo("DRAFT");
-        assertThat(LaneFleet.deployment(draft).getList("systems")).containsExactly("s3");
+        assertThat(Lanes.deployment(draft).getString("state")).isEqualTo("DRAFT");
+        assertThat(Lanes.deployment(draft).getList("systems")).containsExactly("s3");
         assertThat(text(admin, "#drawer-title")).isEqualTo("mend s3");
         assertThat(text(admin, "#drawer-body [data-mends='s3']"))
                 .startsWith("Taken: it breaks a rule now and this manifest mends it: ").contains(WHY);
@@ -213,10 +213,10 @@ class GuardScreenTest {
         admin.screenshot("guard-mend-plan");
 
         admin.click("[data-key='drawer-" + draft + "-start']");
-        LaneFleet.awaitState(draft, "FINISHED", WITHIN);
-        assertThat(LaneFleet.runs(draft).getString("[0].state")).isEqualTo("SUCCEEDED");
-        assertThat(fleet.installedSetId(term)).isEqualTo(fleet.set("term:1"));
-        LaneFleet.sync();
+        Lanes.awaitState(draft, "FINISHED", WITHIN);
+        assertThat(Lanes.runs(draft).getString("[0].state")).isEqualTo("SUCCEEDED");
+        assertThat(lanes.installedSetId(term)).isEqualTo(lanes.set("term:1"));
+        Lanes.sync();
         admin.await(WITHIN, d -> !present(admin, card + " [data-broken='s3']") && !present(admin, mend));
     }
 
@@ -226,18 +226,18 @@ class GuardScreenTest {
         type("hold");
         // hawkBit assigns an auto-assigned set within seconds: what the guard stops must not have finished before it acts
         for (String s : List.of("s1", "s2", "s3")) {
-            fleet.behaviour(s, "term-a", Behaviour.succeedAfter(Duration.ofSeconds(90)));
-            fleet.behaviour(s, "term-b", Behaviour.succeedAfter(Duration.ofSeconds(90)));
+            lanes.behaviour(s, "term-a", Behaviour.succeedAfter(Duration.ofSeconds(90)));
+            lanes.behaviour(s, "term-b", Behaviour.succeedAfter(Duration.ofSeconds(90)));
         }
-        long filter = fleet.hawkbit.createTargetFilter(p + "all terminals", terminals());
-        fleet.hawkbit.autoAssign(filter, fleet.set("term:2"));
+        long filter = lanes.hawkbit.createTargetFilter(p + "all terminals", terminals());
+        lanes.hawkbit.autoAssign(filter, lanes.set("term:2"));
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
-            LaneFleet.sync();
-            List<Map<String, Object>> held = Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + fleet.typeId
+            Lanes.sync();
+            List<Map<String, Object>> held = Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + lanes.typeId
                     + "&system=s1").then().statusCode(200).extract().jsonPath().getList("content");
             assertThat(held).anyMatch(x -> "switched_off".equals(x.get("what")));
         });
-        Map<String, Object> off = Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + fleet.typeId + "&system=s1")
+        Map<String, Object> off = Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + lanes.typeId + "&system=s1")
                 .then().statusCode(200).extract().jsonPath().<Map<String, Object>>getList("content").stream()
                 .filter(x -> "switched_off".equals(x.get("what"))).findFirst().orElseThrow();
         String reason = (String) off.get("reason");
@@ -271,8 +271,8 @@ class GuardScreenTest {
         assertThat(text(admin, hold + " [data-released]")).startsWith("released by admin");
         assertThat(admin.all(hold + " [data-key^='hold-release-']")).isEmpty();
         assertThat(text(admin, "#notice")).isEqualTo("Hold on " + p + "all terminals released by admin.");
-        assertThat(fleet.hawkbit.targetFilter(filter).path("autoAssignDistributionSet").asLong())
-                .isEqualTo(fleet.set("term:2"));
-        fleet.hawkbit.deleteTargetFilter(filter);
+        assertThat(lanes.hawkbit.targetFilter(filter).path("autoAssignDistributionSet").asLong())
+                .isEqualTo(lanes.set("term:2"));
+        lanes.hawkbit.deleteTargetFilter(filter);
     }
 }

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.ui;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -50,10 +50,10 @@ class NewFromScreenTest extends ScreenTest {
 
     @Test
     void aDeploymentIsPlannedBeforeAnythingExistsAndStartedFromTheForm() {
-        try (LaneFleet fleet = new LaneFleet("uin-").withSetsAndType()) {
-            fleet.systemOf("lane-01", "c01", "lane").systemOf("lane-02", "c02", "lane");
-            fleet.discovered(2);
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("uin-").withSetsAndType()) {
+            lanes.systemOf("lane-01", "c01", "lane").systemOf("lane-02", "c02", "lane");
+            lanes.discovered(2);
+            int manifest = lanes.manifest("2.0", "2");
             String form = "#deployment-form-dialog";
             openPageWith("tr[data-manifest='" + manifest + "']");
 
@@ -98,7 +98,7 @@ class NewFromScreenTest extends ScreenTest {
             assertThat(browser.find("#notice").getText()).isEqualTo("Deployment “uin 2.0 to c02” started.");
             int id = Api.viewer().get("/qawk/v1/systemdeployments").then().statusCode(200).extract().jsonPath()
                     .getInt("find { it.name == 'uin 2.0 to c02' }.id");
-            JsonPath started = LaneFleet.awaitState(id, "FINISHED", WITHIN);
+            JsonPath started = Lanes.awaitState(id, "FINISHED", WITHIN);
             assertThat(started.getList("groups")).containsExactly("c02");
             assertThat(started.getInt("maxParallel")).isEqualTo(1);
             assertThat(started.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
@@ -110,10 +110,10 @@ class NewFromScreenTest extends ScreenTest {
     /** Names that match nothing are shown in the plan before anything is created, and nothing is offered to start. */
     @Test
     void aNameThatMatchesNothingIsShownBeforeAnythingIsCreated() {
-        try (LaneFleet fleet = new LaneFleet("uiu-").withSetsAndType()) {
-            fleet.systemOf("lane-07", "c01", "lane");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("uiu-").withSetsAndType()) {
+            lanes.systemOf("lane-07", "c01", "lane");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
             String form = "#deployment-form-dialog";
             openPageWith("tr[data-manifest='" + manifest + "']");
             browser.js("localStorage.removeItem('qawk.draft.admin.deployment');");
@@ -139,14 +139,14 @@ class NewFromScreenTest extends ScreenTest {
 
     @Test
     void aManifestIsWrittenWithTheSetsHawkbitHas() {
-        try (LaneFleet fleet = new LaneFleet("uim-").withSetsAndType()) {
+        try (Lanes lanes = new Lanes("uim-").withSetsAndType()) {
             String form = "#manifest-form-dialog";
-            openPageWith("article[data-systemtype='" + fleet.typeId + "']");
+            openPageWith("article[data-systemtype='" + lanes.typeId + "']");
 
             browser.click("[data-key='new-manifest']");
             browser.await(WITHIN, d -> browser.find(form).isDisplayed());
             in(form, "name").sendKeys("uim-2.0");
-            new Select(in(form, "systemTypeId")).selectByValue(String.valueOf(fleet.typeId));
+            new Select(in(form, "systemTypeId")).selectByValue(String.valueOf(lanes.typeId));
             browser.await(WITHIN, d -> d.findElements(By.cssSelector(form + " tr[data-component]")).size() == 3);
             // hawkBit's sets are offered by name:version as one types
             in(form, "set-terminal").sendKeys("uim-term");
@@ -169,7 +169,7 @@ class NewFromScreenTest extends ScreenTest {
             browser.click("#manifest-submit");
             browser.await(WITHIN, d -> !browser.find(form).isDisplayed());
             assertThat(browser.find("#notice").getText()).isEqualTo("Manifest “uim-2.0” created.");
-            JsonPath created = Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
+            JsonPath created = Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + lanes.typeId).then().statusCode(200)
                     .extract().jsonPath().setRootPath("find { it.name == 'uim-2.0' }");
             assertThat(created.getList("components.distributionSet"))
                     .containsExactlyInAnyOrder("uim-app:2", "uim-term:2", "uim-disp:2");
@@ -201,7 +201,7 @@ class NewFromScreenTest extends ScreenTest {
             browser.click("#manifest-submit");
             browser.await(WITHIN, d -> !browser.find(form).isDisplayed());
             assertThat(browser.find("#notice").getText()).isEqualTo("Manifest “uim-yaml” created from YAML.");
-            Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + fleet.typeId).then().statusCode(200)
+            Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + lanes.typeId).then().statusCode(200)
                     .body("find { it.name == 'uim-yaml' }.components[0].distributionSet", org.hamcrest.Matchers.equalTo("uim-app:2"));
         }
     }

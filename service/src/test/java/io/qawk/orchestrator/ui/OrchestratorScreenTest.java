@@ -3,7 +3,7 @@ package io.qawk.orchestrator.ui;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -59,13 +59,13 @@ class OrchestratorScreenTest extends ScreenTest {
 
     @Test
     void aDeploymentIsFollowedLiveAndARolledBackSystemIsTakenAgainThroughTheDialog() {
-        try (LaneFleet fleet = new LaneFleet("ui-").withSetsAndType()) {
-            fleet.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
-            fleet.discovered(3);
-            fleet.preinstall("1");
-            fleet.behaviour("lane-02", "lane", Behaviour.failFor(fleet.set("app:2")));
-            fleet.behaviour("lane-03", "lane", Behaviour.silent()); // keeps lane-03 under way until we let it go
-            int manifest = fleet.manifest("2.0", "2");
+        try (Lanes lanes = new Lanes("ui-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-02", "lane", Behaviour.failFor(lanes.set("app:2")));
+            lanes.behaviour("lane-03", "lane", Behaviour.silent()); // keeps lane-03 under way until we let it go
+            int manifest = lanes.manifest("2.0", "2");
             int id = Api.admin().body("{\"name\": \"ui-lanes 2.0\", \"manifestId\": " + manifest
                             + ", \"maxParallel\": 1, \"maxFailed\": 1}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
@@ -116,11 +116,11 @@ class OrchestratorScreenTest extends ScreenTest {
 
             // pause from the drawer, so that the system taken again stays pending where we can see it
             browser.click("[data-key='drawer-" + id + "-pause']");
-            browser.await(WITHIN, d -> "PAUSED".equals(LaneFleet.deployment(id).getString("state"))
+            browser.await(WITHIN, d -> "PAUSED".equals(Lanes.deployment(id).getString("state"))
                     && !d.findElements(By.cssSelector("[data-key='drawer-" + id + "-resume']")).isEmpty());
 
             // take it again: the dialog says what will happen, and what to do instead
-            fleet.behaviour("lane-02", "lane", Behaviour.succeed());
+            lanes.behaviour("lane-02", "lane", Behaviour.succeed());
             browser.click("[data-key='run-retry-" + runId + "']");
             WebElement dialog = browser.find("#take-again-dialog");
             browser.await(WITHIN, d -> dialog.isDisplayed());
@@ -149,10 +149,10 @@ class OrchestratorScreenTest extends ScreenTest {
                     .contains("lane 2 PSU replaced");
 
             // resume, let lane-03 finish: everything ends updated
-            fleet.behaviour("lane-03", "lane", Behaviour.succeed());
+            lanes.behaviour("lane-03", "lane", Behaviour.succeed());
             browser.click("[data-key='drawer-" + id + "-resume']");
             browser.await(Duration.ofSeconds(180), d -> words(id).equals("3 of 3 updated, 0 rolled back"));
-            assertThat(LaneFleet.deployment(id).getString("state")).isEqualTo("FINISHED");
+            assertThat(Lanes.deployment(id).getString("state")).isEqualTo("FINISHED");
             assertThat(text("lane-02", ".pill")).isEqualTo("succeeded");
             assertThat(browser.find("#drawer").isDisplayed()).as("the drawer stayed open").isTrue();
             assertThat(browser.js("return window.qawkNoReload;")).isEqualTo("still the same page");
@@ -219,11 +219,11 @@ class OrchestratorScreenTest extends ScreenTest {
             assertThat(beta.findElements(By.tagName("b"))).as("names are text, never markup").isEmpty();
             browser.screenshot("channels");
 
-            browser.click("[data-key='fleet-promote-900']");
+            browser.click("[data-key='lanes-promote-900']");
             browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
             assertThat(browser.find("#confirm-dialog").getText()).contains("Promote dev's release to beta <b>x</b>?");
             browser.click("#confirm-confirm");
-            browser.click("[data-key='fleet-resume-901']");
+            browser.click("[data-key='lanes-resume-901']");
             browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
             browser.click("#confirm-confirm");
             browser.await(WITHIN, d -> posts.size() == 2);

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.ui;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
@@ -26,29 +26,29 @@ class OrchestratorScreenViewerTest extends ScreenTest {
 
     @Test
     void aViewerSeesEverythingButNoButtonThatChangesSomething() {
-        try (LaneFleet fleet = new LaneFleet("uiv-").withSetsAndType()) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            fleet.behaviour("lane-01", "term-a", Behaviour.fail());
-            int manifest = fleet.manifest("2.0", "2");
-            int failed = fleet.deploy(manifest, "\"maxFailed\": 0");
-            LaneFleet.awaitState(failed, "FAILED", WITHIN);
+        try (Lanes lanes = new Lanes("uiv-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.behaviour("lane-01", "term-a", Behaviour.fail());
+            int manifest = lanes.manifest("2.0", "2");
+            int failed = lanes.deploy(manifest, "\"maxFailed\": 0");
+            Lanes.awaitState(failed, "FAILED", WITHIN);
             int draft = Api.admin().body("{\"name\": \"uiv-draft\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
 
             browser.open(URI.create(page.toString().replace("127.0.0.1", "localhost")));
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-deployment='" + draft + "']")).isEmpty()
-                    && !d.findElements(By.cssSelector("article[data-systemtype='" + fleet.typeId + "']")).isEmpty());
+                    && !d.findElements(By.cssSelector("article[data-systemtype='" + lanes.typeId + "']")).isEmpty());
             assertThat(browser.find("#who").getText()).isEqualTo("Signed in as viewer — read only: actions are hidden");
             assertThat(browser.find("tr[data-deployment='" + failed + "'] .words").getText())
                     .isEqualTo("0 of 1 updated, 1 rolled back");
             // system types: components, match queries, the systems found and their devices
-            WebElement type = browser.find("article[data-systemtype='" + fleet.typeId + "']");
+            WebElement type = browser.find("article[data-systemtype='" + lanes.typeId + "']");
             assertThat(type.getText()).contains("uiv-lane").contains("attribute.device_type==uiv-terminal")
                     .contains("1 system found");
-            browser.click("[data-key='type-systems-" + fleet.typeId + "']");
-            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='sys-dev-" + fleet.typeId + "/lane-01']")).isEmpty());
-            browser.click("[data-key='sys-dev-" + fleet.typeId + "/lane-01']");
+            browser.click("[data-key='type-systems-" + lanes.typeId + "']");
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='sys-dev-" + lanes.typeId + "/lane-01']")).isEmpty());
+            browser.click("[data-key='sys-dev-" + lanes.typeId + "/lane-01']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-device='uiv-lane-01-term-b']")).isEmpty());
             // manifests: each component's set and order
             assertThat(browser.find("tr[data-manifest='" + manifest + "']").getText())

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.ui;
 
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -45,13 +45,13 @@ class ScreenViewsTest extends ScreenTest {
 
     @Test
     void aTypesRulesAreEditedWithTheRefusalAtTheRulesField() {
-        try (LaneFleet fleet = new LaneFleet("usr-").withSetsAndType()) {
-            String p = fleet.prefix;
-            String card = "article[data-systemtype='" + fleet.typeId + "']";
+        try (Lanes lanes = new Lanes("usr-").withSetsAndType()) {
+            String p = lanes.prefix;
+            String card = "article[data-systemtype='" + lanes.typeId + "']";
             openPageWith(card + " [data-rules]");
             assertThat(browser.find(card + " [data-rules]").getText()).contains("None: any mix of sets is allowed.");
 
-            browser.click("[data-key='type-rules-" + fleet.typeId + "']");
+            browser.click("[data-key='type-rules-" + lanes.typeId + "']");
             String dialog = "#rules-dialog";
             browser.await(WITHIN, d -> browser.find(dialog).isDisplayed());
             browser.click(dialog + " [data-key='rule-add']");
@@ -65,7 +65,7 @@ class ScreenViewsTest extends ScreenTest {
                     + " (its components: lane, terminal, display)");
             assertThat(browser.find(dialog + " [name='rules[0].then']").getAttribute("aria-invalid")).isEqualTo("true");
             assertThat(errorAt(dialog, "rules[0].if")).isEmpty();
-            assertThat(Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
+            assertThat(Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200)
                     .extract().jsonPath().getList("rules")).isEmpty();
             browser.screenshot("rules-refused");
 
@@ -75,7 +75,7 @@ class ScreenViewsTest extends ScreenTest {
             assertThat(browser.find(dialog).isDisplayed()).isFalse();
             assertThat(browser.find(card + " [data-rule='0']").getText()).isEqualTo("if lane " + p + "app:[2,) then terminal "
                     + p + "term:[2,) — app 2 speaks the v2 terminal protocol");
-            JsonPath type = Api.viewer().get("/qawk/v1/systemtypes/" + fleet.typeId).then().statusCode(200)
+            JsonPath type = Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200)
                     .extract().jsonPath();
             assertThat(type.getMap("rules[0].then")).isEqualTo(Map.of("terminal", p + "term:[2,)"));
             assertThat(type.getList("components.componentType")).containsExactly("lane", "terminal", "display");
@@ -84,8 +84,8 @@ class ScreenViewsTest extends ScreenTest {
 
     @Test
     void aChannelIsCreatedAndGivenAReleaseAndWhoDidItIsListed() {
-        try (LaneFleet fleet = new LaneFleet("usc-").withSetsAndType()) {
-            String p = fleet.prefix;
+        try (Lanes lanes = new Lanes("usc-").withSetsAndType()) {
+            String p = lanes.prefix;
             openPageWith("[data-key='new-channel']");
             browser.await(WITHIN, d -> browser.find("[data-key='new-channel']").isDisplayed()); // once the channels answered
             browser.click("[data-key='new-channel']");
@@ -107,19 +107,19 @@ class ScreenViewsTest extends ScreenTest {
             String row = "tr[data-fleet='" + id + "']";
             assertThat(browser.find(row).getText()).contains("no release yet");
 
-            browser.click("[data-key='fleet-release-" + id + "']");
+            browser.click("[data-key='lanes-release-" + id + "']");
             String release = "#release-form-dialog";
             browser.await(WITHIN, d -> browser.find(release).isDisplayed());
             browser.find(release + " [name='distributionSetId']").sendKeys(p + "app:9");
             browser.click(release + " [data-key='release-confirm']");
             browser.await(WITHIN, d -> !errorAt(release, "distributionSetId").isEmpty());
             assertThat(errorAt(release, "distributionSetId")).isEqualTo("hawkBit has no set " + p + "app:9");
-            assertThat(LaneFleet.channelView(id).getString("release")).isNull();
+            assertThat(Lanes.channelView(id).getString("release")).isNull();
 
             retype(browser.find(release + " [name='distributionSetId']"), p + "app");
             browser.click(release + " [data-key='release-confirm']");
             browser.await(WITHIN, d -> browser.find(row).getText().contains("set " + p + "app:2"));
-            assertThat(LaneFleet.channelView(id).getLong("release.distributionSetId")).isEqualTo(fleet.set("app:2"));
+            assertThat(Lanes.channelView(id).getLong("release.distributionSetId")).isEqualTo(lanes.set("app:2"));
 
             // who did what: the admin's two commands, and nothing by the viewer
             browser.click("[data-key='audit-toggle']");

@@ -3,7 +3,7 @@ package io.qawk.orchestrator.ui;
 import io.qawk.orchestrator.testkit.keycloak.KeycloakServer;
 import io.qawk.orchestrator.testkit.keycloak.SharedKeycloak;
 import io.qawk.orchestrator.testsupport.Api;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -57,11 +57,11 @@ class SignInScreenTest {
     @Test
     void anAdminSignsInOnTheProvidersPageStartsADeploymentAndIsNamedAsWhoStartedIt() {
         KeycloakServer keycloak = SharedKeycloak.get();
-        try (LaneFleet fleet = new LaneFleet("uisign-").as(() -> as(keycloak.userToken("alice"))).withSetsAndType();
+        try (Lanes lanes = new Lanes("uisign-").as(() -> as(keycloak.userToken("alice"))).withSetsAndType();
              Browser browser = Browser.start(null, null)) {
-            fleet.system("lane-01", "c01");
-            fleet.discovered(1);
-            int manifest = fleet.manifest("2.0", "2");
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
             int id = as(keycloak.userToken("alice")).body("{\"name\": \"uisign-2.0\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
 

@@ -27,7 +27,7 @@ public final class DeploymentCheck {
      * @param ranBefore     per device, the set it ran when the deployment started (what its photograph must say)
      * @param failing       systems (with prefix) expected to be rolled back; every other one must succeed
      */
-    public static Result check(QawkApi api, RelFleet fleet, int deploymentId, Map<String, Long> baseline,
+    public static Result check(QawkApi api, RelLanes lanes, int deploymentId, Map<String, Long> baseline,
                                Map<String, Long> ranBefore, Set<String> failing) {
         List<String> problems = new ArrayList<>();
         int checked = 0;
@@ -50,9 +50,9 @@ public final class DeploymentCheck {
                 if (!java.util.Objects.equals(from, ranBefore.get(id))) {
                     problems.add(id + ": photographed on set " + from + " but ran " + ranBefore.get(id));
                 }
-                List<RelFleet.Act> acts = fleet.actions(id).stream().filter(a -> a.id() > baseline.getOrDefault(id, 0L)).toList();
+                List<RelLanes.Act> acts = lanes.actions(id).stream().filter(a -> a.id() > baseline.getOrDefault(id, 0L)).toList();
                 checked += acts.size();
-                List<Long> sets = acts.stream().map(RelFleet.Act::setId).toList();
+                List<Long> sets = acts.stream().map(RelLanes.Act::setId).toList();
                 long forward = sets.stream().filter(s -> s == to).count();
                 long back = from == null ? 0 : sets.stream().filter(s -> s.equals(from)).count();
                 if (forward > 1 || back > 1) {
@@ -73,7 +73,7 @@ public final class DeploymentCheck {
                     problems.add(id + ": " + dState + " but hawkBit holds the assignments " + sets + ", expected "
                             + expectedSets);
                 }
-                long installed = fleet.installed(id);
+                long installed = lanes.installed(id);
                 if (installed != to && (from == null || installed != from)) {
                     onNeither++;
                 }

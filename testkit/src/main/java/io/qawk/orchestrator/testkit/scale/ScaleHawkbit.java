@@ -198,7 +198,7 @@ public final class ScaleHawkbit implements ScaleHawkbitTypes, AutoCloseable {
      * is {@code sys-<i>-<type>-<j>} with attributes {@code device=sys-<i>}, {@code device_type=<typePrefix><type>}
      * ({@code type = componentTypes[j % size]}) and {@code centerid=c<i % centres>}.
      */
-    public Fleet populate(int systems, int devicesPerSystem, List<String> componentTypes, int centres,
+    public Population populate(int systems, int devicesPerSystem, List<String> componentTypes, int centres,
             String typePrefix) {
         return store.populate(systems, devicesPerSystem, componentTypes, centres, typePrefix);
     }

@@ -122,7 +122,7 @@ public interface ScaleHawkbitTypes {
     }
 
     /** A fleet made by {@link #populate}: system names in order, and each system's controller ids. */
-    public record Fleet(List<String> systems, Map<String, List<String>> devicesBySystem, Map<String, String> typeOfDevice) {
+    public record Population(List<String> systems, Map<String, List<String>> devicesBySystem, Map<String, String> typeOfDevice) {
         public int deviceCount() {
             return typeOfDevice.size();
         }

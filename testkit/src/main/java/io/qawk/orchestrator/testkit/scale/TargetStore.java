@@ -192,7 +192,7 @@ final class TargetStore {
         });
     }
 
-    ScaleHawkbit.Fleet populate(int systems, int devicesPerSystem, List<String> componentTypes, int centres,
+    ScaleHawkbit.Population populate(int systems, int devicesPerSystem, List<String> componentTypes, int centres,
             String typePrefix) {
         List<String> names = new ArrayList<>(systems);
         Map<String, List<String>> bySystem = new LinkedHashMap<>();
@@ -214,7 +214,7 @@ final class TargetStore {
                 bySystem.put(system, List.copyOf(devices));
             }
         });
-        return new ScaleHawkbit.Fleet(List.copyOf(names), Collections.unmodifiableMap(bySystem),
+        return new ScaleHawkbit.Population(List.copyOf(names), Collections.unmodifiableMap(bySystem),
                 Collections.unmodifiableMap(typeOf));
     }
 

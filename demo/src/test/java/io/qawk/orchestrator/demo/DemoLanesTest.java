@@ -15,20 +15,20 @@ import org.junit.jupiter.api.Test;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
-import io.qawk.orchestrator.demo.DemoFleet.SystemTypeBody;
+import io.qawk.orchestrator.demo.DemoLanes.SystemTypeBody;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.DeviceSpec;
 
 /** The demo fleet's layout, checked without a hawkBit. */
-class DemoFleetTest {
+class DemoLanesTest {
 
-    private final List<DeviceSpec> devices = DemoFleet.devices(Duration.ofSeconds(2));
+    private final List<DeviceSpec> devices = DemoLanes.devices(Duration.ofSeconds(2));
 
     @Test
     void controllerIdsAreUniqueAndStable() {
         Set<String> ids = devices.stream().map(DeviceSpec::controllerId).collect(Collectors.toSet());
         assertThat(ids).hasSize(devices.size());
-        assertThat(DemoFleet.devices(Duration.ofSeconds(2))).isEqualTo(devices);
+        assertThat(DemoLanes.devices(Duration.ofSeconds(2))).isEqualTo(devices);
     }
 
     @Test
@@ -42,7 +42,7 @@ class DemoFleetTest {
             Map<String, Long> types = members.stream()
                     .collect(Collectors.groupingBy(d -> d.attributes().get("device_type"), TreeMap::new,
                             Collectors.counting()));
-            Map<String, Long> expected = system.equals(DemoFleet.INCOMPLETE_SYSTEM)
+            Map<String, Long> expected = system.equals(DemoLanes.INCOMPLETE_SYSTEM)
                     ? Map.of("device1", 1L, "device2", 2L)
                     : Map.of("device1", 1L, "device2", 2L, "device3", 1L);
             assertThat(types).as(system).isEqualTo(expected);
@@ -62,7 +62,7 @@ class DemoFleetTest {
                 .toList();
         assertThat(failing).extracting(DeviceSpec::controllerId).containsExactly("device-05-display");
         Behaviour b = failing.get(0).behaviour();
-        assertThat(failing.get(0).attributes()).containsEntry("device", DemoFleet.FAILING_SYSTEM)
+        assertThat(failing.get(0).attributes()).containsEntry("device", DemoLanes.FAILING_SYSTEM)
                 .containsEntry("device_type", "device3");
         assertThat(b.failsFor(null, "device3-fw", "2.0")).isTrue();
         assertThat(b.failsFor(null, "device3-fw", "1.0")).isFalse();
@@ -73,23 +73,23 @@ class DemoFleetTest {
     @Test
     void problemsAndStandaloneDevicesExist() {
         // matched by the device2 component but without a system key: a problem of the system type
-        DeviceSpec stray = devices.stream().filter(d -> d.controllerId().equals(DemoFleet.STRAY_DEVICE)).findFirst()
+        DeviceSpec stray = devices.stream().filter(d -> d.controllerId().equals(DemoLanes.STRAY_DEVICE)).findFirst()
                 .orElseThrow();
         assertThat(stray.attributes()).doesNotContainKey("device").containsEntry("device_type", "device2");
 
         // devices no component matches: standalone
-        Set<String> componentTypes = DemoFleet.systemType().components().stream()
+        Set<String> componentTypes = DemoLanes.systemType().components().stream()
                 .map(SystemTypeBody.Component::componentType).collect(Collectors.toSet());
         List<DeviceSpec> standalone = devices.stream()
                 .filter(d -> !componentTypes.contains(d.attributes().get("device_type"))).toList();
-        assertThat(standalone).hasSize(DemoFleet.KIOSKS).allSatisfy(d -> {
+        assertThat(standalone).hasSize(DemoLanes.KIOSKS).allSatisfy(d -> {
             assertThat(d.attributes()).doesNotContainKey("device").containsKey("centerid");
         });
     }
 
     @Test
     void systemTypeIsTheProductsDeviceSystem() {
-        SystemTypeBody type = DemoFleet.systemType();
+        SystemTypeBody type = DemoLanes.systemType();
         assertThat(type.name()).isEqualTo("device-system");
         assertThat(type.systemKey()).isEqualTo("attribute.device");
         assertThat(type.groupKey()).isEqualTo("attribute.centerid");
@@ -100,14 +100,14 @@ class DemoFleetTest {
 
     @Test
     void manifestUsesCreatedSetsAndPutsTheLaneComputerFirstAsTheRuleAsks() {
-        assertThat(new HashSet<>(DemoFleet.SETS)).hasSize(6);
-        assertThat(DemoFleet.SETS).extracting(DemoFleet.SetRef::label).containsExactly("app:1.0", "app:2.0",
+        assertThat(new HashSet<>(DemoLanes.SETS)).hasSize(6);
+        assertThat(DemoLanes.SETS).extracting(DemoLanes.SetRef::label).containsExactly("app:1.0", "app:2.0",
                 "device2-fw:1.0", "device2-fw:2.0", "device3-fw:1.0", "device3-fw:2.0");
-        assertThat(DemoFleet.MANIFEST_PARTS).allSatisfy(p -> assertThat(DemoFleet.SETS).contains(p.set()));
-        assertThat(DemoFleet.MANIFEST_PARTS).extracting(DemoFleet.ManifestPart::componentType)
+        assertThat(DemoLanes.MANIFEST_PARTS).allSatisfy(p -> assertThat(DemoLanes.SETS).contains(p.set()));
+        assertThat(DemoLanes.MANIFEST_PARTS).extracting(DemoLanes.ManifestPart::componentType)
                 .containsExactlyInAnyOrder("device1", "device2", "device3");
-        Map<String, Integer> orders = DemoFleet.MANIFEST_PARTS.stream()
-                .collect(Collectors.toMap(DemoFleet.ManifestPart::componentType, DemoFleet.ManifestPart::order));
+        Map<String, Integer> orders = DemoLanes.MANIFEST_PARTS.stream()
+                .collect(Collectors.toMap(DemoLanes.ManifestPart::componentType, DemoLanes.ManifestPart::order));
         // rules[0]: terminals on device2-fw 2.0 need the lane computer on app 2.0, so it goes before them;
         // rules[1]: a display on device3-fw 2.0 needs its terminals on device2-fw 2.0, so they go before it
         assertThat(orders).isEqualTo(Map.of("device1", 1, "device2", 2, "device3", 3));
@@ -115,20 +115,20 @@ class DemoFleetTest {
 
     @Test
     void theSystemTypeHasOneRuleTheManifestMeetsAndTheGuardOnlyWatches() throws Exception {
-        SystemTypeBody type = DemoFleet.systemType();
+        SystemTypeBody type = DemoLanes.systemType();
         assertThat(type.guard()).isEqualTo("watch");
-        assertThat(type.rules()).containsExactly(DemoFleet.RULE, DemoFleet.DISPLAY_RULE);
-        assertThat(DemoFleet.RULE.when()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
-        assertThat(DemoFleet.RULE.then()).isEqualTo(Map.of("device1", "app:[2.0,)"));
-        assertThat(DemoFleet.DISPLAY_RULE.when()).isEqualTo(Map.of("device3", "device3-fw:[2.0,)"));
-        assertThat(DemoFleet.DISPLAY_RULE.then()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
+        assertThat(type.rules()).containsExactly(DemoLanes.RULE, DemoLanes.DISPLAY_RULE);
+        assertThat(DemoLanes.RULE.when()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
+        assertThat(DemoLanes.RULE.then()).isEqualTo(Map.of("device1", "app:[2.0,)"));
+        assertThat(DemoLanes.DISPLAY_RULE.when()).isEqualTo(Map.of("device3", "device3-fw:[2.0,)"));
+        assertThat(DemoLanes.DISPLAY_RULE.then()).isEqualTo(Map.of("device2", "device2-fw:[2.0,)"));
         assertThat(type.rules()).allSatisfy(r -> assertThat(r.why()).isNotBlank());
 
         // the destination keeps it: the manifest's new sets meet both sides
-        Map<String, DemoFleet.SetRef> to = DemoFleet.MANIFEST_PARTS.stream()
-                .collect(Collectors.toMap(DemoFleet.ManifestPart::componentType, DemoFleet.ManifestPart::set));
-        assertThat(to.get("device2")).isEqualTo(DemoFleet.DEVICE2_FW_2);
-        assertThat(to.get("device1")).isEqualTo(DemoFleet.APP_2);
+        Map<String, DemoLanes.SetRef> to = DemoLanes.MANIFEST_PARTS.stream()
+                .collect(Collectors.toMap(DemoLanes.ManifestPart::componentType, DemoLanes.ManifestPart::set));
+        assertThat(to.get("device2")).isEqualTo(DemoLanes.DEVICE2_FW_2);
+        assertThat(to.get("device1")).isEqualTo(DemoLanes.APP_2);
 
         // the API's shape: "if", not the record's "when"
         JsonNode json = new ObjectMapper().valueToTree(type);
@@ -141,31 +141,31 @@ class DemoFleetTest {
 
     @Test
     void everyComponentStartsOnOneButTheDriftedLanesDisplayWhichBreaksTheSecondRule() {
-        Map<String, DemoFleet.SetRef> first = new TreeMap<>();
-        devices.forEach(d -> DemoFleet.firstSet(d).ifPresent(s -> first.put(d.controllerId(), s)));
-        assertThat(first).hasSize(devices.size() - DemoFleet.KIOSKS);
-        assertThat(first).containsEntry(DemoFleet.DRIFTED_SYSTEM + "-display", DemoFleet.DEVICE3_FW_2)
-                .containsEntry(DemoFleet.DRIFTED_SYSTEM + "-term-1", DemoFleet.DEVICE2_FW_1)
-                .containsEntry(DemoFleet.DRIFTED_SYSTEM + "-lane", DemoFleet.APP_1)
-                .containsEntry(DemoFleet.STRAY_DEVICE, DemoFleet.DEVICE2_FW_1);
-        assertThat(first.entrySet()).filteredOn(e -> !e.getKey().equals(DemoFleet.DRIFTED_SYSTEM + "-display"))
+        Map<String, DemoLanes.SetRef> first = new TreeMap<>();
+        devices.forEach(d -> DemoLanes.firstSet(d).ifPresent(s -> first.put(d.controllerId(), s)));
+        assertThat(first).hasSize(devices.size() - DemoLanes.KIOSKS);
+        assertThat(first).containsEntry(DemoLanes.DRIFTED_SYSTEM + "-display", DemoLanes.DEVICE3_FW_2)
+                .containsEntry(DemoLanes.DRIFTED_SYSTEM + "-term-1", DemoLanes.DEVICE2_FW_1)
+                .containsEntry(DemoLanes.DRIFTED_SYSTEM + "-lane", DemoLanes.APP_1)
+                .containsEntry(DemoLanes.STRAY_DEVICE, DemoLanes.DEVICE2_FW_1);
+        assertThat(first.entrySet()).filteredOn(e -> !e.getKey().equals(DemoLanes.DRIFTED_SYSTEM + "-display"))
                 .allSatisfy(e -> assertThat(e.getValue().version()).as(e.getKey()).isEqualTo("1.0"));
         // the drifted lane is neither the one whose display fails 2.0 nor the one without a display
-        assertThat(DemoFleet.DRIFTED_SYSTEM).isNotIn(DemoFleet.FAILING_SYSTEM, DemoFleet.INCOMPLETE_SYSTEM);
+        assertThat(DemoLanes.DRIFTED_SYSTEM).isNotIn(DemoLanes.FAILING_SYSTEM, DemoLanes.INCOMPLETE_SYSTEM);
     }
 
     @Test
     void theWaitingRolloutTakesTheNewTerminalFirmwareToEveryTerminalOnly() {
-        DemoFleet.RolloutRef r = DemoFleet.ROLLOUT;
-        assertThat(r.set()).isEqualTo(DemoFleet.DEVICE2_FW_2);
-        assertThat(DemoFleet.SETS).contains(r.set());
+        DemoLanes.RolloutRef r = DemoLanes.ROLLOUT;
+        assertThat(r.set()).isEqualTo(DemoLanes.DEVICE2_FW_2);
+        assertThat(DemoLanes.SETS).contains(r.set());
         // it reaches exactly the devices the type's device2 component matches: every terminal, and nothing else
-        String device2Match = DemoFleet.systemType().components().stream()
+        String device2Match = DemoLanes.systemType().components().stream()
                 .filter(c -> c.componentType().equals("device2")).findFirst().orElseThrow().match();
         assertThat(r.targetFilterQuery()).isEqualTo(device2Match);
         assertThat(r.groups()).isPositive();
         // ... and the rule it would break is the type's: its set meets the rule's "if" on device2
-        assertThat(DemoFleet.RULE.when()).containsKey("device2");
-        assertThat(DemoFleet.RULE.when().get("device2")).startsWith(r.set().name() + ":");
+        assertThat(DemoLanes.RULE.when()).containsKey("device2");
+        assertThat(DemoLanes.RULE.when().get("device2")).startsWith(r.set().name() + ":");
     }
 }

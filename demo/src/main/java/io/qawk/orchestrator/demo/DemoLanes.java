@@ -29,7 +29,7 @@ import io.qawk.orchestrator.testkit.DeviceSpec;
  * ({@link #DRIFTED_SYSTEM}), so the census finds it broken and a deployment holds it; and a rollout prepared in hawkBit
  * outside Qawk ({@link #ROLLOUT}: the new terminal firmware alone) waits there, so the guard has a threat to show.
  */
-public final class DemoFleet {
+public final class DemoLanes {
 
     public static final String SYSTEM_TYPE = "device-system";
     public static final String MANIFEST = "device-system-2.0";
@@ -123,7 +123,7 @@ public final class DemoFleet {
     public record RolloutRef(String name, SetRef set, String targetFilterQuery, int groups) {
     }
 
-    private DemoFleet() {
+    private DemoLanes() {
     }
 
     /**

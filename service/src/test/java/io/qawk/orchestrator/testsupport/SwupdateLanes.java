@@ -19,7 +19,7 @@ import java.util.Map;
  * through {@code identify} in their {@code swupdate.cfg}: {@code device} (the system), {@code device_type}
  * (the component), {@code centerid}, and their version ({@code app_version} / {@code disp_version}).
  */
-public final class SwupdateFleet implements AutoCloseable {
+public final class SwupdateLanes implements AutoCloseable {
 
     public final String prefix;
     public final SwupdateDevices devices;
@@ -33,7 +33,7 @@ public final class SwupdateFleet implements AutoCloseable {
         SwupdateDevices.unavailable().ifPresent(why -> Assumptions.abort("SWUpdate device tests skipped: " + why));
     }
 
-    public SwupdateFleet(String prefix) {
+    public SwupdateLanes(String prefix) {
         this.prefix = prefix;
         this.devices = new SwupdateDevices(SharedHawkbit.get(), 1);
         this.hawkbit = new HawkbitFixtures(SharedHawkbit.get());
@@ -60,7 +60,7 @@ public final class SwupdateFleet implements AutoCloseable {
     }
 
     /** The system type: controller and display by {@code device_type}, systems by {@code device}. */
-    public SwupdateFleet type() {
+    public SwupdateLanes type() {
         typeId = Api.admin().body("""
                 {"name": "%1$sctrl-display", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
                  "components": [
@@ -71,7 +71,7 @@ public final class SwupdateFleet implements AutoCloseable {
     }
 
     /** A system of two SWUpdate devices on version 1.0, {@code <prefix><system>-ctrl} and {@code -display}. */
-    public SwupdateFleet system(String system) {
+    public SwupdateLanes system(String system) {
         devices.add(id(system, "ctrl"), Map.of("device", prefix + system, "device_type", prefix + "ctrl",
                 "centerid", "c01", "app_version", "1.0"));
         devices.add(id(system, "display"), Map.of("device", prefix + system, "device_type", prefix + "display",
@@ -96,12 +96,12 @@ public final class SwupdateFleet implements AutoCloseable {
                 .map(id -> Map.of("id", id)).toList();
         hawkbit.post("/rest/v1/distributionsets/" + set("app:1.0") + "/assignedTargets?offline=true", ctrls);
         hawkbit.post("/rest/v1/distributionsets/" + set("disp:1.0") + "/assignedTargets?offline=true", displays);
-        LaneFleet.awaitInSync(hawkbit, all, Duration.ofSeconds(30));
+        Lanes.awaitInSync(hawkbit, all, Duration.ofSeconds(30));
     }
 
     /** Waits until hawkBit has every device's attributes (sent by SWUpdate at its start), then syncs once. */
     public void discovered(int systems) {
-        LaneFleet.awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, Api.admin(), Api.viewer());
+        Lanes.awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, Api.admin(), Api.viewer());
     }
 
     /** The manifest: the controller at order 1, the display at order 2, each verified by what it reports. */
@@ -126,7 +126,7 @@ public final class SwupdateFleet implements AutoCloseable {
 
     /** The run of {@code system} in deployment {@code deployment}. */
     public JsonPath run(int deployment, String system) {
-        return new JsonPath(LaneFleet.runs(deployment).prettify())
+        return new JsonPath(Lanes.runs(deployment).prettify())
                 .setRootPath("find { it.system == '" + prefix + system + "' }");
     }
 

@@ -22,7 +22,7 @@ import static org.awaitility.Awaitility.await;
  * Simulated systems in the real hawkBit, for the reliability tests. A system has devices in roles; a role fills a
  * component that gets a distribution set named {@code <prefix><setName>} at an order. Everything carries the prefix.
  */
-public final class RelFleet implements AutoCloseable {
+public final class RelLanes implements AutoCloseable {
 
     /** A device role: its component type, the set name the component runs, and the component's order. */
     public record Role(String role, String componentType, String setName, int order) {
@@ -47,7 +47,7 @@ public final class RelFleet implements AutoCloseable {
     private final Map<Long, Long> setOfAction = new ConcurrentHashMap<>();
     private final List<Role> roles;
 
-    public RelFleet(String prefix, HawkbitServer server, List<Role> roles) {
+    public RelLanes(String prefix, HawkbitServer server, List<Role> roles) {
         this.prefix = prefix;
         this.roles = roles;
         this.devices = new DeviceSimulator(server);
@@ -55,7 +55,7 @@ public final class RelFleet implements AutoCloseable {
     }
 
     /** Adds a system with devices in the given roles (all roles when none given). */
-    public RelFleet system(String system, String centre, String... only) {
+    public RelLanes system(String system, String centre, String... only) {
         List<String> wanted = only.length == 0 ? roles.stream().map(Role::role).toList() : List.of(only);
         List<DeviceSpec> specs = new ArrayList<>();
         for (Role r : roles) {

@@ -23,7 +23,7 @@ import static org.awaitility.Awaitility.await;
  * Lanes of the product description in a real hawkBit: per system a lane computer (order 2) and two terminals and a
  * score display (order 1). Everything carries a prefix, so fleets of different tests never see each other.
  */
-public final class LaneFleet implements AutoCloseable {
+public final class Lanes implements AutoCloseable {
 
     public final String prefix;
     public final DeviceSimulator devices;
@@ -34,26 +34,26 @@ public final class LaneFleet implements AutoCloseable {
     private Supplier<RequestSpecification> admin = Api::admin;
     private Supplier<RequestSpecification> viewer = Api::viewer;
 
-    public LaneFleet(String prefix) {
+    public Lanes(String prefix) {
         this.prefix = prefix;
         this.devices = new DeviceSimulator(SharedHawkbit.get());
         this.hawkbit = new HawkbitFixtures(SharedHawkbit.get());
     }
 
     /** Sets up the fleet through the API as someone else than the basic-auth test users (e.g. with a token). */
-    public LaneFleet as(Supplier<RequestSpecification> who) {
+    public Lanes as(Supplier<RequestSpecification> who) {
         this.admin = who;
         this.viewer = who;
         return this;
     }
 
     /** Creates the sets {@code <prefix>app}, {@code -term}, {@code -disp} in versions 1 and 2, and the system type. */
-    public LaneFleet withSetsAndType() {
+    public Lanes withSetsAndType() {
         return withSetsAndType(Map.of());
     }
 
     /** The same, with health queries for some components ({@code lane}, {@code terminal}, {@code display}). */
-    public LaneFleet withSetsAndType(Map<String, String> health) {
+    public Lanes withSetsAndType(Map<String, String> health) {
         for (String name : List.of("app", "term", "disp")) {
             for (String version : List.of("1", "2")) {
                 sets.put(name + ":" + version, hawkbit.createDistributionSet(prefix + name, version));
@@ -115,12 +115,12 @@ public final class LaneFleet implements AutoCloseable {
     }
 
     /** Adds a lane system of four devices in a centre; ids are {@code <prefix><system>-lane|-term-a|-term-b|-display}. */
-    public LaneFleet system(String system, String centre) {
+    public Lanes system(String system, String centre) {
         return system(system, centre, null);
     }
 
     /** A lane system whose devices report {@code channel=<prefix><channel>} (null: no channel attribute). */
-    public LaneFleet system(String system, String centre, String channel) {
+    public Lanes system(String system, String centre, String channel) {
         List<DeviceSpec> specs = List.of(
                 spec(system, "lane", "lane", centre, channel), spec(system, "term-a", "terminal", centre, channel),
                 spec(system, "term-b", "terminal", centre, channel), spec(system, "display", "display", centre, channel));
@@ -130,7 +130,7 @@ public final class LaneFleet implements AutoCloseable {
     }
 
     /** A lane system of only some of the four roles ({@code lane}, {@code term-a}, {@code term-b}, {@code display}). */
-    public LaneFleet systemOf(String system, String centre, String... roles) {
+    public Lanes systemOf(String system, String centre, String... roles) {
         Map<String, String> types = Map.of("lane", "lane", "term-a", "terminal", "term-b", "terminal", "display", "display");
         List<DeviceSpec> specs = java.util.Arrays.stream(roles).map(r -> spec(system, r, types.get(r), centre, null)).toList();
         devices.addDevices(specs);
@@ -139,7 +139,7 @@ public final class LaneFleet implements AutoCloseable {
     }
 
     /** A device that belongs to no system, in a channel. */
-    public LaneFleet standalone(String name, String channel) {
+    public Lanes standalone(String name, String channel) {
         DeviceSpec spec = DeviceSpec.of(prefix + name, Map.of("device_type", prefix + "solo", "channel", prefix + channel));
         devices.addDevices(List.of(spec));
         all.add(spec.controllerId());
@@ -150,7 +150,7 @@ public final class LaneFleet implements AutoCloseable {
      * Any other device: id {@code <prefix><name>}, the attributes as given (values are not prefixed) except that
      * {@code device_type} (required) is prefixed, like every device of the fleet.
      */
-    public LaneFleet device(String name, Map<String, String> attributes) {
+    public Lanes device(String name, Map<String, String> attributes) {
         Map<String, String> a = new java.util.HashMap<>(attributes);
         a.put("device_type", prefix + attributes.get("device_type"));
         DeviceSpec spec = DeviceSpec.of(prefix + name, a);
