@@ -21,7 +21,7 @@ import io.qawk.client.model.SystemTypeRequest;
 import io.qawk.client.model.SystemTypeView;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
-import io.qawk.orchestrator.testsupport.LaneFleet;
+import io.qawk.orchestrator.testsupport.Lanes;
 import io.qawk.orchestrator.testsupport.PrismProxy;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -64,7 +64,7 @@ class GeneratedClientTest {
             System.out.println("GeneratedClientTest: -Dqawk.prism.skip=true, the tour talks to the service directly");
         }
         List<String> flagged = new ArrayList<>();
-        try (LaneFleet fleet = new LaneFleet("client-")) {
+        try (Lanes lanes = new Lanes("client-")) {
             // HTTP/1.1: java.net.http's default asks for an h2c upgrade, whose headers Prism passes on to the service,
             // which then switches protocols under Prism's feet
             ApiClient client = new ApiClient(HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1),
@@ -82,13 +82,13 @@ class GeneratedClientTest {
             DeploymentApi deployments = new DeploymentApi(client);
 
             // hawkBit's side, as an operator has it: the sets of version 2, and one lane of four devices
-            String p = fleet.prefix;
-            long app = fleet.hawkbit.createDistributionSet(p + "app", "2");
-            long term = fleet.hawkbit.createDistributionSet(p + "term", "2");
-            long disp = fleet.hawkbit.createDistributionSet(p + "disp", "2");
-            fleet.system("lane-01", "c01");
+            String p = lanes.prefix;
+            long app = lanes.hawkbit.createDistributionSet(p + "app", "2");
+            long term = lanes.hawkbit.createDistributionSet(p + "term", "2");
+            long disp = lanes.hawkbit.createDistributionSet(p + "disp", "2");
+            lanes.system("lane-01", "c01");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
-                    assertThat(fleet.hawkbit.findTargetIds("attribute.device_type==" + p + "*")).hasSize(4));
+                    assertThat(lanes.hawkbit.findTargetIds("attribute.device_type==" + p + "*")).hasSize(4));
 
             SystemTypeView type = types.createSystemType(new SystemTypeRequest().name(p + "lane")
                     .systemKey("attribute.device").groupKey("attribute.centerid").components(List.of(
