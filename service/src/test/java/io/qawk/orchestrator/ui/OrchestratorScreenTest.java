@@ -219,11 +219,11 @@ class OrchestratorScreenTest extends ScreenTest {
             assertThat(beta.findElements(By.tagName("b"))).as("names are text, never markup").isEmpty();
             browser.screenshot("channels");
 
-            browser.click("[data-key='lanes-promote-900']");
+            browser.click("[data-key='fleet-promote-900']");
             browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
             assertThat(browser.find("#confirm-dialog").getText()).contains("Promote dev's release to beta <b>x</b>?");
             browser.click("#confirm-confirm");
-            browser.click("[data-key='lanes-resume-901']");
+            browser.click("[data-key='fleet-resume-901']");
             browser.await(WITHIN, d -> browser.find("#confirm-dialog").isDisplayed());
             browser.click("#confirm-confirm");
             browser.await(WITHIN, d -> posts.size() == 2);

@@ -107,7 +107,7 @@ class ScreenViewsTest extends ScreenTest {
             String row = "tr[data-fleet='" + id + "']";
             assertThat(browser.find(row).getText()).contains("no release yet");
 
-            browser.click("[data-key='lanes-release-" + id + "']");
+            browser.click("[data-key='fleet-release-" + id + "']");
             String release = "#release-form-dialog";
             browser.await(WITHIN, d -> browser.find(release).isDisplayed());
             browser.find(release + " [name='distributionSetId']").sendKeys(p + "app:9");
