@@ -29,7 +29,7 @@ class CodeMapTest {
 
     @Test
     void theReadmeNamesEveryPackageAndNoOther() {
-        assertThat(readmePackages(read(README))).as("packages in %s", README)
+        assertThat(readmePackages(SourceFiles.read(README))).as("packages in %s", README)
                 .containsExactlyInAnyOrderElementsOf(topPackages());
     }
 
@@ -38,7 +38,7 @@ class CodeMapTest {
         List<String> silent = new ArrayList<>();
         for (Path dir : packages()) {
             Path info = dir.resolve("package-info.java");
-            String text = Files.exists(info) ? read(info) : "";
+            String text = Files.exists(info) ? SourceFiles.read(info) : "";
             String doc = text.contains("/**") && text.contains("*/")
                     ? text.substring(text.indexOf("/**") + 3, text.indexOf("*/")).replaceAll("(?m)^\\s*\\*", " ").strip()
                     : "";
@@ -101,14 +101,6 @@ class CodeMapTest {
     private static boolean holdsJava(Path dir) {
         try (Stream<Path> files = Files.list(dir)) {
             return files.anyMatch(f -> f.toString().endsWith(".java") && !f.endsWith("package-info.java"));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

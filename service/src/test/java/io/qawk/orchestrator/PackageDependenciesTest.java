@@ -2,9 +2,6 @@ package io.qawk.orchestrator;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -15,7 +12,6 @@ import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -59,11 +55,11 @@ class PackageDependenciesTest {
         Pattern room = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.(?:([a-z]\\w*)\\.)?[A-Z]");
         Set<String> upward = new TreeSet<>();
         Set<String> rooms = new TreeSet<>();
-        for (Path file : javaFiles(deployment)) {
+        for (Path file : SourceFiles.javaFiles(deployment)) {
             Path rel = deployment.relativize(file);
             String from = rel.getNameCount() == 1 ? "" : rel.getName(0).toString();
             rooms.add(from);
-            Matcher m = room.matcher(code(read(file)));
+            Matcher m = room.matcher(code(SourceFiles.read(file)));
             while (m.find()) {
                 String to = m.group(1) == null ? "" : m.group(1);
                 if (!DEPLOYMENT_ROOMS.contains(from) || !DEPLOYMENT_ROOMS.contains(to)) {
@@ -87,12 +83,12 @@ class PackageDependenciesTest {
         Path api = MAIN.resolve("deployment/api");
         Pattern engine = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.engine\\.");
         Set<String> using = new TreeSet<>();
-        for (Path file : javaFiles(api)) {
-            if (engine.matcher(code(read(file))).find()) {
+        for (Path file : SourceFiles.javaFiles(api)) {
+            if (engine.matcher(code(SourceFiles.read(file))).find()) {
                 using.add(MAIN.relativize(file).toString());
             }
         }
-        assertThat(javaFiles(api)).as("files in %s", api).isNotEmpty();
+        assertThat(SourceFiles.javaFiles(api)).as("files in %s", api).isNotEmpty();
         assertThat(using).as("API files that use deployment.engine").isEmpty();
     }
 
@@ -111,8 +107,8 @@ class PackageDependenciesTest {
                 "ReleaseHalts", "DeviceObserver", "InFlight", "Outcome", "EngineConfig");
         Map<String, Set<String>> used = new TreeMap<>();
         Pattern deploymentClass = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.(?:[a-z]\\w*\\.)*([A-Z]\\w*)");
-        for (Path file : javaFiles(MAIN.resolve("channel"))) {
-            Matcher m = deploymentClass.matcher(code(read(file)));
+        for (Path file : SourceFiles.javaFiles(MAIN.resolve("channel"))) {
+            Matcher m = deploymentClass.matcher(code(SourceFiles.read(file)));
             while (m.find()) {
                 if (!allowed.contains(m.group(1))) {
                     used.computeIfAbsent(m.group(1), k -> new TreeSet<>()).add(MAIN.relativize(file).toString());
@@ -158,13 +154,13 @@ class PackageDependenciesTest {
 
     static Graph graph(Path root) {
         Map<String, Map<String, String>> edges = new TreeMap<>();
-        for (Path file : javaFiles(root)) {
+        for (Path file : SourceFiles.javaFiles(root)) {
             String from = root.relativize(file).getName(0).toString();
             if (from.endsWith(".java")) {
                 continue; // a class directly in io.qawk.orchestrator
             }
             Map<String, String> out = edges.computeIfAbsent(from, k -> new TreeMap<>());
-            Matcher m = REFERENCE.matcher(code(read(file)));
+            Matcher m = REFERENCE.matcher(code(SourceFiles.read(file)));
             while (m.find()) {
                 String to = m.group(1);
                 if (!to.equals(from)) {
@@ -306,21 +302,5 @@ class PackageDependenciesTest {
             }
         }
         return out.toString();
-    }
-
-    private static List<Path> javaFiles(Path root) {
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -2,18 +2,14 @@ package io.qawk.orchestrator;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -51,11 +47,11 @@ class RunTablesTest {
     @Test
     void onlyTheStoreAndTheEntitiesTouchTheRunTables() {
         Map<String, Set<String>> found = new TreeMap<>();
-        for (Path file : javaFiles(MAIN)) {
+        for (Path file : SourceFiles.javaFiles(MAIN)) {
             if (file.startsWith(STORE) || ENTITIES.contains(file)) {
                 continue;
             }
-            String source = read(file);
+            String source = SourceFiles.read(file);
             Set<String> why = touches(source);
             if (!why.isEmpty()) {
                 found.put(MAIN.relativize(file).toString(), why);
@@ -70,8 +66,8 @@ class RunTablesTest {
     @Test
     void theTimelineWriterIsInjected() {
         Set<String> lookedUp = new TreeSet<>();
-        for (Path file : javaFiles(MAIN)) {
-            String code = PackageDependenciesTest.code(read(file));
+        for (Path file : SourceFiles.javaFiles(MAIN)) {
+            String code = PackageDependenciesTest.code(SourceFiles.read(file));
             if (code.contains("Arc.container()") && code.contains("TimelineWriter")) {
                 lookedUp.add(MAIN.relativize(file).toString());
             }
@@ -113,21 +109,5 @@ class RunTablesTest {
     /** The source without its comments, strings kept (a comment marker inside a string is rare enough here). */
     static String withoutComments(String source) {
         return source.replaceAll("(?s)/\\*.*?\\*/", " ").replaceAll("(?m)^\\s*//.*$", "");
-    }
-
-    private static List<Path> javaFiles(Path root) {
-        try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }

@@ -2,9 +2,6 @@ package io.qawk.orchestrator;
 
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,7 +9,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.stream.Stream;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -53,9 +49,9 @@ class StateMovesTest {
     @Test
     void everyStateAssignmentGoesThroughTheGuard() {
         List<String> outside = new ArrayList<>();
-        for (Path file : javaFiles()) {
+        for (Path file : SourceFiles.javaFiles(MAIN)) {
             String rel = MAIN.relativize(file).toString();
-            String code = PackageDependenciesTest.code(read(file));
+            String code = PackageDependenciesTest.code(SourceFiles.read(file));
             Matcher m = ASSIGNMENT.matcher(code);
             while (m.find()) {
                 String value = value(m.group(2));
@@ -74,15 +70,15 @@ class StateMovesTest {
     @Test
     void sqlSetsOnlyStatesMovedThroughTheGuard() {
         List<String> outside = new ArrayList<>();
-        for (Path file : javaFiles()) {
-            Matcher m = SQL_SET_STATE.matcher(read(file));
+        for (Path file : SourceFiles.javaFiles(MAIN)) {
+            Matcher m = SQL_SET_STATE.matcher(SourceFiles.read(file));
             while (m.find()) {
                 String value = m.group(1).replaceAll("[,\"]+$", "");
                 if (!value.equals("v.state") && !value.equals("%s")) {
                     outside.add(MAIN.relativize(file) + ": set state = " + value);
                 }
             }
-            Matcher c = SQL_CASE_STATE.matcher(read(file));
+            Matcher c = SQL_CASE_STATE.matcher(SourceFiles.read(file));
             while (c.find()) {
                 outside.add(MAIN.relativize(file) + ": " + c.group());
             }
@@ -93,9 +89,9 @@ class StateMovesTest {
     @Test
     void runsAndDevicesMoveOnlyWhereDecisionsAreStored() {
         List<String> outside = new ArrayList<>();
-        for (Path file : javaFiles()) {
+        for (Path file : SourceFiles.javaFiles(MAIN)) {
             String rel = MAIN.relativize(file).toString();
-            Matcher m = MOVE.matcher(PackageDependenciesTest.code(read(file)));
+            Matcher m = MOVE.matcher(PackageDependenciesTest.code(SourceFiles.read(file)));
             if (m.find() && !MOVERS.contains(rel)) {
                 outside.add(rel + " calls " + m.group(1));
             }
@@ -141,21 +137,5 @@ class StateMovesTest {
             v = v.substring(0, v.length() - 1).strip();
         }
         return v;
-    }
-
-    private static List<Path> javaFiles() {
-        try (Stream<Path> files = Files.walk(MAIN)) {
-            return files.filter(p -> p.toString().endsWith(".java")).sorted().toList();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static String read(Path file) {
-        try {
-            return Files.readString(file);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
