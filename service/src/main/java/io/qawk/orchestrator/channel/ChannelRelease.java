@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.channel;
 
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
+import io.quarkus.hibernate.orm.panache.PanacheQuery;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
 import jakarta.persistence.EnumType;
@@ -89,7 +90,7 @@ public class ChannelRelease extends PanacheEntityBase {
     public long version;
 
     public static Optional<ChannelRelease> current(long channelId) {
-        return find("channelId = ?1 and state = ?2 order by id desc", channelId, State.CURRENT).firstResultOptional();
+        return currentQuery(channelId).firstResultOptional();
     }
 
     /**
@@ -97,8 +98,11 @@ public class ChannelRelease extends PanacheEntityBase {
      * evaluation at the same moment is waited for, not overwritten (that would be a 409 to the one releasing).
      */
     public static Optional<ChannelRelease> lockCurrent(long channelId) {
-        return find("channelId = ?1 and state = ?2 order by id desc", channelId, State.CURRENT)
-                .withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional();
+        return currentQuery(channelId).withLock(LockModeType.PESSIMISTIC_WRITE).firstResultOptional();
+    }
+
+    private static PanacheQuery<ChannelRelease> currentQuery(long channelId) {
+        return find("channelId = ?1 and state = ?2 order by id desc", channelId, State.CURRENT);
     }
 
     /** The release locked for the caller's transaction, read afresh: the release pass's reads before it writes. */

@@ -61,7 +61,7 @@ class ReleaseRaceTest {
             long first = channelView(channel).getLong("release.id");
 
             Response second = whileHeld(() -> store.halt(first, new ReleasePlanner.Halt(ChannelRelease.HaltCause.SYSTEMS,
-                    "held by the race test")), () -> release(channel, manifest));
+                    "held by the race test")), "fleet_release", () -> release(channel, manifest));
 
             assertThat(second.statusCode()).as(second.asString()).isEqualTo(200);
             assertThat(channelView(channel).getLong("release.id")).isNotEqualTo(first);
@@ -84,7 +84,7 @@ class ReleaseRaceTest {
             await().atMost(WITHIN).until(() -> "RUNNING".equals(deployment(firstDeployment).getString("state")));
 
             Response second = whileHeld(() -> deployments.pause(firstDeployment, "another operator"),
-                    () -> release(channel, manifest));
+                    "system_deployment", () -> release(channel, manifest));
 
             assertThat(second.statusCode()).as(second.asString()).isEqualTo(200);
             assertThat(deployment(firstDeployment).getString("state")).isIn("ABORTING", "ABORTED");
@@ -98,9 +98,10 @@ class ReleaseRaceTest {
 
     /**
      * Runs {@code write} in a transaction of its own, flushed but not committed, starts {@code request}, commits once
-     * the request waits for a lock, and returns the request's answer.
+     * the request waits to lock a row of {@code table}, and returns the request's answer.
      */
-    private Response whileHeld(Runnable write, java.util.function.Supplier<Response> request) throws Exception {
+    private Response whileHeld(Runnable write, String table, java.util.function.Supplier<Response> request)
+            throws Exception {
         CountDownLatch written = new CountDownLatch(1);
         CountDownLatch requested = new CountDownLatch(1);
         CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> QuarkusTransaction.requiringNew().run(() -> {
@@ -113,7 +114,7 @@ class ReleaseRaceTest {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException(e);
             }
-            await().atMost(WITHIN).until(() -> waitingForALock() > 0);
+            await().atMost(WITHIN).until(() -> waitingToLock(table) > 0);
         }));
         assertThat(written.await(WITHIN.toSeconds(), TimeUnit.SECONDS)).isTrue();
         CompletableFuture<Response> answer = CompletableFuture.supplyAsync(request);
@@ -122,13 +123,20 @@ class ReleaseRaceTest {
         return answer.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
     }
 
-    /** Sessions of this database waiting for a lock another holds. */
-    private int waitingForALock() throws SQLException {
-        try (Connection c = dataSource.getConnection(); Statement s = c.createStatement();
-             ResultSet rs = s.executeQuery("select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
-                     + " and datname = current_database()")) {
-            rs.next();
-            return rs.getInt(1);
+    /**
+     * Sessions of this database waiting for a row lock on {@code table} that another holds: the request's own locking
+     * read, not the engine's advisory lock or some other writer's wait, which would let the held writer commit early.
+     */
+    private int waitingToLock(String table) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             var s = c.prepareStatement("select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+                     + " and wait_event <> 'advisory' and datname = current_database()"
+                     + " and query ilike ? and query ilike '% for %update%'")) {
+            s.setString(1, "%from " + table + " %");
+            try (ResultSet rs = s.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
         }
     }
 
