@@ -10,6 +10,7 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.plan.Health;
+import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.StartRules;
@@ -256,7 +257,7 @@ public class DeploymentEngine {
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {
                 outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(),
-                        RunPlanner.Observed.NOTHING, snap.settings(), Map.of()));
+                        PlanInput.Observed.NOTHING, snap.settings(), Map.of()));
             } catch (RuntimeException e) {
                 if (!anotherDriverWon(e)) {
                     throw e;
@@ -275,15 +276,15 @@ public class DeploymentEngine {
      * decision stored (intent first: devices to be sent are stored as assigning); returns the assignments to send
      * after the commit.
      */
-    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, RunPlanner.Observed observed,
-                               RunPlanner.Settings settings, Map<Long, Health> verdicts) {
+    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, PlanInput.Observed observed,
+                               PlanInput.Settings settings, Map<Long, Health> verdicts) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Outbox out = new Outbox();
             for (RunStore.ToPlan planned : load.get()) {
                 SystemRun run = planned.run();
                 RunState before = run.state;
                 Health verdict = verdicts.get(run.id);
-                RunPlanner.Decision decision = RunPlanner.plan(new RunPlanner.Input(planned.planned(),
+                RunPlanner.Decision decision = RunPlanner.plan(new PlanInput(planned.planned(),
                         verdict == null ? observed : observed.withHealth(verdict), settings, now));
                 out.add(run.id, store.save(planned, decision, now));
                 metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());

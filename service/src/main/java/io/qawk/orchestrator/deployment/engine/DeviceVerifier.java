@@ -2,6 +2,7 @@ package io.qawk.orchestrator.deployment.engine;
 
 import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.VerifyWords;
 import io.qawk.orchestrator.deployment.store.RunStore;
@@ -80,7 +81,7 @@ public class DeviceVerifier {
     static List<Ask> toVerify(RunStore.Snapshot snap, Map<String, Outcome> outcomes) {
         List<Ask> out = new ArrayList<>();
         for (RunStore.PlannableRun run : snap.runsToPlan()) {
-            for (RunPlanner.Device d : run.devices()) {
+            for (PlanInput.Device d : run.devices()) {
                 boolean finishing = d.state() == DeviceState.ASSIGNED && outcomes.get(d.controllerId()) == Outcome.SUCCEEDED;
                 if (d.verify() != null && (d.state() == DeviceState.VERIFYING || finishing)) {
                     out.add(new Ask(d.controllerId(), d.verify()));
@@ -94,7 +95,7 @@ public class DeviceVerifier {
     static List<Ask> failing(RunStore.Snapshot snap, Map<String, Boolean> verified, Instant soon) {
         List<Ask> out = new ArrayList<>();
         for (RunStore.PlannableRun run : snap.runsToPlan()) {
-            for (RunPlanner.Device d : run.devices()) {
+            for (PlanInput.Device d : run.devices()) {
                 if (Boolean.FALSE.equals(verified.get(d.controllerId())) && d.verifyTimedOut(soon, snap.settings().verifyTimeout())) {
                     out.add(new Ask(d.controllerId(), d.verify()));
                 }

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment.engine;
 
 import io.qawk.orchestrator.deployment.plan.Health;
+import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitException;
@@ -64,7 +65,7 @@ public class PassObserver {
      * health of soaking systems by run ({@code verdicts}); {@code refused}: devices whose verification query hawkBit
      * refused, with why; {@code waited}: how long the answers took.
      */
-    public record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, RunPlanner.Observed observed,
+    public record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, PlanInput.Observed observed,
                               Map<String, String> refused, Map<Long, Health> verdicts) {
     }
 
@@ -80,7 +81,7 @@ public class PassObserver {
         RunStore.Snapshot snap = unobserved.observed(heard.snapshot(), askedAt);
         Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, heard.verified(), heard.refused().keySet()));
         reports.putAll(heard.refused());
-        RunPlanner.Observed observed = new RunPlanner.Observed(heard.outcomes(), takenBy(heard.outcomes()),
+        PlanInput.Observed observed = new PlanInput.Observed(heard.outcomes(), takenBy(heard.outcomes()),
                 heard.verified(), reports, null);
         return new Observation(snap, askedAt, heard.waited(), observed, heard.refused(), heard.verdicts());
     }

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Device;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.DeviceChange;
 
 import java.util.ArrayList;

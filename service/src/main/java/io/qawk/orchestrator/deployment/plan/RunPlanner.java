@@ -8,6 +8,13 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Checks;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Device;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Observed;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Photo;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Progress;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Run;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Settings;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -44,185 +51,6 @@ public final class RunPlanner {
     private RunPlanner() {
     }
 
-    /**
-     * A device of the run as stored: what its photograph says ({@link Photo}), where it is in this run
-     * ({@link Progress}) and what its component asks of it ({@link Checks}).
-     */
-    public record Device(String controllerId, Photo photo, Progress progress, Checks checks) {
-
-        public Device {
-            checks = checks == null ? Checks.NONE : checks;
-        }
-
-        /** A run's device as the planner sees it. */
-        public static Device of(RunDevice d) {
-            return new Device(d.controllerId, new Photo(d.order, d.fromSetId, d.toSetId),
-                    new Progress(d.state, d.assignedAt, d.failed, d.failure, Duration.ofSeconds(d.unobservedSeconds),
-                            d.verifyingSince),
-                    new Checks(d.verifyQuery, d.healthQuery));
-        }
-
-        public int order() {
-            return photo.order();
-        }
-
-        public Long fromSetId() {
-            return photo.fromSetId();
-        }
-
-        public long toSetId() {
-            return photo.toSetId();
-        }
-
-        public DeviceState state() {
-            return progress.state();
-        }
-
-        public Instant assignedAt() {
-            return progress.assignedAt();
-        }
-
-        public boolean failed() {
-            return progress.failed();
-        }
-
-        public String failure() {
-            return progress.failure();
-        }
-
-        public Duration unobserved() {
-            return progress.unobserved();
-        }
-
-        public Instant verifyingSince() {
-            return progress.verifyingSince();
-        }
-
-        public String verify() {
-            return checks.verify();
-        }
-
-        public String health() {
-            return checks.health();
-        }
-
-        Device with(DeviceState newState, String newFailure) {
-            return new Device(controllerId, photo, new Progress(newState, progress.assignedAt(),
-                    progress.failed() || newState == DeviceState.FAILED || newState.outOfHands(),
-                    newFailure != null ? newFailure : progress.failure(), progress.unobserved(),
-                    progress.verifyingSince()), checks);
-        }
-
-        /** Past its order timeout at {@code now}: assigned longer ago than the timeout plus its unobserved time. */
-        boolean timedOut(Instant now, Duration orderTimeout) {
-            return assignedAt() != null && orderTimeout != null
-                    && !now.isBefore(assignedAt().plus(orderTimeout).plus(unobserved()));
-        }
-
-        /**
-         * Waiting to verify for longer than {@code verifyTimeout} plus its unobserved time (counted afresh from when
-         * it finished): if it still does not match its verification query, it has failed.
-         */
-        public boolean verifyTimedOut(Instant now, Duration verifyTimeout) {
-            return state() == DeviceState.VERIFYING && verifyingSince() != null && verifyTimeout != null
-                    && !now.isBefore(verifyingSince().plus(verifyTimeout).plus(unobserved()));
-        }
-    }
-
-    /** What a device's photograph says: at which order it goes from which set (null: it ran none) to which. */
-    public record Photo(int order, Long fromSetId, long toSetId) {
-    }
-
-    /**
-     * Where a device is in this run: its state, since when its current assignment runs, whether it failed its forward
-     * update in this run and how ({@code failure}, when that is more than "it reported a failure": words for the run's
-     * reason naming the device, {@code lane-07-a did not finish within 30 min}); {@code unobserved}: time of its
-     * current assignment during which hawkBit could not be observed or the deployment was paused, which does not count
-     * toward its timeouts; {@code verifyingSince}: when it finished and began to wait for its verification.
-     */
-    public record Progress(DeviceState state, Instant assignedAt, boolean failed, String failure, Duration unobserved,
-                           Instant verifyingSince) {
-
-        public Progress {
-            unobserved = unobserved == null ? Duration.ZERO : unobserved;
-        }
-
-        /** A device in {@code state} that has not been sent anything yet, nor failed. */
-        public static Progress of(DeviceState state) {
-            return new Progress(state, null, false, null, Duration.ZERO, null);
-        }
-    }
-
-    /** What a device's component asks of it: its verification query and its health query (null: none). */
-    public record Checks(String verify, String health) {
-        public static final Checks NONE = new Checks(null, null);
-    }
-
-    /**
-     * The run as stored: its state, the order under way, how it goes back ({@code failedOrder}, {@code rollbackCause},
-     * {@code rollbackReason}: the person's words for a rollback by hand), its soak once it began, and its devices.
-     */
-    public record Run(RunState state, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
-                      String rollbackReason, Instant soakStartedAt, Instant soakEndsAt, List<Device> devices) {
-
-        /** A stored run with its devices, as the planner sees them. */
-        public static Run of(SystemRun run, List<RunDevice> devices) {
-            return new Run(run.state, run.currentOrder, run.failedOrder, run.rollbackCause, run.rollbackReason,
-                    run.soakStartedAt, run.soakEndsAt, devices.stream().map(Device::of).toList());
-        }
-    }
-
-    /**
-     * What this pass observed: hawkBit's news of the devices in flight ({@code outcomes}, with those that left their
-     * system), for devices {@link Outcome#TAKEN_OVER} the set someone else gave them ({@code takenBy}), whether devices
-     * waiting to verify match their query now ({@code verified}; absent: not asked, which never fails one), for a
-     * device about to fail verification what it reports instead ({@code reports}), and for a soaking run whether its
-     * system is still healthy ({@code health}).
-     */
-    public record Observed(Map<String, Outcome> outcomes, Map<String, String> takenBy, Map<String, Boolean> verified,
-                           Map<String, String> reports, Health health) {
-
-        /** Nothing asked, nothing heard: a run just photographed. */
-        public static final Observed NOTHING = new Observed(Map.of(), Map.of(), Map.of(), Map.of(), null);
-
-        public Observed {
-            outcomes = outcomes == null ? Map.of() : outcomes;
-            takenBy = takenBy == null ? Map.of() : takenBy;
-            verified = verified == null ? Map.of() : verified;
-            reports = reports == null ? Map.of() : reports;
-            health = health == null ? Health.unknown("not asked") : health;
-        }
-
-        /** Only hawkBit's news of the devices in flight. */
-        public static Observed outcomes(Map<String, Outcome> outcomes) {
-            return new Observed(outcomes, Map.of(), Map.of(), Map.of(), null);
-        }
-
-        /** The same with a soaking run's verdict. */
-        public Observed withHealth(Health h) {
-            return new Observed(outcomes, takenBy, verified, reports, h);
-        }
-    }
-
-    /** The deployment's settings the decision keeps to: its order timeout, verify timeout and soak. */
-    public record Settings(Duration orderTimeout, Duration verifyTimeout, Duration soak) {
-
-        public Settings {
-            verifyTimeout = verifyTimeout == null
-                    ? Duration.ofSeconds(SystemDeployment.DEFAULT_VERIFY_TIMEOUT_SECONDS) : verifyTimeout;
-            soak = soak == null ? Duration.ZERO : soak;
-        }
-
-        /** An order timeout, the default verify timeout, no soak. */
-        public static Settings orderTimeout(Duration orderTimeout) {
-            return new Settings(orderTimeout, null, null);
-        }
-    }
-
-    /** Everything the decision depends on: the run as stored, what this pass observed, the settings, the time. */
-    public record Input(Run run, Observed observed, Settings settings, Instant now) {
-    }
-
     /** Send {@code setId} to {@code controllerId}; {@code rollback} when it is the photographed set going back. */
     public record Assign(String controllerId, long setId, boolean rollback, int order) {
     }
@@ -255,7 +83,7 @@ public final class RunPlanner {
         }
     }
 
-    public static Decision plan(Input in) {
+    public static Decision plan(PlanInput in) {
         return new Planning(in).run();
     }
 
@@ -272,7 +100,7 @@ public final class RunPlanner {
      * plan sends it back, as after any failure.
      */
     public static Decision refused(Run run, Refusal refusal) {
-        return new Planning(new Input(run, Observed.NOTHING, Settings.orderTimeout(null), null)).refused(refusal);
+        return new Planning(new PlanInput(run, Observed.NOTHING, Settings.orderTimeout(null), null)).refused(refusal);
     }
 
     /**
@@ -307,7 +135,7 @@ public final class RunPlanner {
 
     /** One decision in progress: devices are updated in place, changes recorded. */
     private static final class Planning {
-        private final Input in;
+        private final PlanInput in;
         private final Map<String, Device> devices = new LinkedHashMap<>();
         private final Map<String, DeviceChange> changes = new LinkedHashMap<>();
         private final List<Assign> assignments = new ArrayList<>();
@@ -326,7 +154,7 @@ public final class RunPlanner {
         /** Devices an unhealthy verdict named, with the words their rows show when the system goes back. */
         private final Map<String, String> unhealthy = new LinkedHashMap<>();
 
-        Planning(Input in) {
+        Planning(PlanInput in) {
             this.in = in;
             in.run().devices().forEach(d -> devices.put(d.controllerId(), d));
             state = in.run().state();

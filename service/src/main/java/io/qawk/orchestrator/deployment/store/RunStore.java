@@ -12,6 +12,7 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
@@ -57,7 +58,7 @@ public class RunStore {
     RunRepository repository;
 
     /** What a pass starts from; {@code settings}: the deployment's timeouts and soak, as the planner keeps to them. */
-    public record Snapshot(long deploymentId, DeploymentPhase phase, RunPlanner.Settings settings,
+    public record Snapshot(long deploymentId, DeploymentPhase phase, PlanInput.Settings settings,
                            List<PlannableRun> runsToPlan, List<InFlight> inFlight, List<RunDevice> intents,
                            Set<String> leftTheirSystem, MetricGate metricGate) {
     }
@@ -66,7 +67,7 @@ public class RunStore {
      * A run the pass may plan, with its devices as they were loaded; for a soaking run what its health is judged by
      * (its system, the soak's span, each device's component).
      */
-    public record PlannableRun(long id, RunState state, List<RunPlanner.Device> devices, long systemTypeId, String system,
+    public record PlannableRun(long id, RunState state, List<PlanInput.Device> devices, long systemTypeId, String system,
                           String group, Instant soakStartedAt, Instant soakEndsAt, Map<String, String> componentOf) {
     }
 
@@ -95,10 +96,10 @@ public class RunStore {
         boolean anyIntent = false;
         for (SystemRun r : candidates) {
             List<RunDevice> own = devices.getOrDefault(r.id, List.of());
-            List<RunPlanner.Device> planned = new ArrayList<>(own.size());
+            List<PlanInput.Device> planned = new ArrayList<>(own.size());
             Map<String, String> componentOf = new HashMap<>();
             for (RunDevice dev : own) {
-                planned.add(RunPlanner.Device.of(dev));
+                planned.add(PlanInput.Device.of(dev));
                 componentOf.put(dev.controllerId, dev.componentType);
                 if (dev.state == DeviceState.ASSIGNED || dev.state == DeviceState.ROLLBACK_ASSIGNED) {
                     inFlight.add(new InFlight(dev.controllerId, dev.setInFlight(), dev.actionId));
@@ -111,7 +112,7 @@ public class RunStore {
         }
         List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
                 List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
-        return new Snapshot(deploymentId, d.phase, new RunPlanner.Settings(d.orderTimeout(), d.verifyTimeout(), d.soak()),
+        return new Snapshot(deploymentId, d.phase, new PlanInput.Settings(d.orderTimeout(), d.verifyTimeout(), d.soak()),
                 runs, inFlight, intents, leftTheirSystem(deploymentId), d.metricGate());
     }
 
@@ -135,8 +136,8 @@ public class RunStore {
     public record ToPlan(SystemRun run, List<RunDevice> devices) {
 
         /** The run as the planner sees it. */
-        public RunPlanner.Run planned() {
-            return RunPlanner.Run.of(run, devices);
+        public PlanInput.Run planned() {
+            return PlanInput.Run.of(run, devices);
         }
 
         /**

@@ -2,12 +2,12 @@ package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Checks;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Device;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Observed;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Photo;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Progress;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -45,10 +45,10 @@ class RunPlannerOutOfHandsTest {
     }
 
     private Decision plan(Map<String, Outcome> outcomes, Map<String, String> takenBy) {
-        RunPlanner.Run run = new RunPlanner.Run(state, 1, failedOrder, cause, null, null, null,
+        PlanInput.Run run = new PlanInput.Run(state, 1, failedOrder, cause, null, null, null,
                 new ArrayList<>(devices.values()));
         Observed seen = new Observed(outcomes, takenBy, Map.of(), Map.of(), null);
-        Decision d = RunPlanner.plan(new RunPlanner.Input(run, seen, Settings.orderTimeout(TIMEOUT), T0.plusSeconds(10)));
+        Decision d = RunPlanner.plan(new PlanInput(run, seen, Settings.orderTimeout(TIMEOUT), T0.plusSeconds(10)));
         d.deviceChanges().forEach((id, c) -> {
             Device old = devices.get(id);
             DeviceState s = c.state() == ROLLBACK_ASSIGNING ? ROLLBACK_ASSIGNED : c.state();

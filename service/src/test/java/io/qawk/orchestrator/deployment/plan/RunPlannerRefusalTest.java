@@ -5,12 +5,12 @@ import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Checks;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Device;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Observed;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Photo;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Progress;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -33,8 +33,8 @@ class RunPlannerRefusalTest {
         return new Device(id, new Photo(order, 1L, 11), Progress.of(state), Checks.NONE);
     }
 
-    private static RunPlanner.Run run(RunState state, RollbackCause cause, List<Device> devices) {
-        return new RunPlanner.Run(state, 1, null, cause, null, null, null, devices);
+    private static PlanInput.Run run(RunState state, RollbackCause cause, List<Device> devices) {
+        return new PlanInput.Run(state, 1, null, cause, null, null, null, devices);
     }
 
     @Test
@@ -75,7 +75,7 @@ class RunPlannerRefusalTest {
         RunPlanner.DeviceChange a = refused.deviceChanges().get("a");
         Device failed = new Device("a", new Photo(1, 1L, 11),
                 new Progress(a.state(), null, a.failed(), a.failure(), Duration.ZERO, null), Checks.NONE);
-        Decision next = RunPlanner.plan(new RunPlanner.Input(run(RunState.RUNNING, null, List.of(failed)),
+        Decision next = RunPlanner.plan(new PlanInput(run(RunState.RUNNING, null, List.of(failed)),
                 Observed.NOTHING, Settings.orderTimeout(Duration.ofMinutes(30)), T0));
         assertThat(next.state()).isEqualTo(RunState.ROLLING_BACK);
         assertThat(next.rollbackCause()).isEqualTo(RollbackCause.FAILURE);

@@ -2,12 +2,12 @@ package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Checks;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Device;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Observed;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Photo;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Progress;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Settings;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -81,8 +81,8 @@ class RunPlannerStepsTest {
     void everyStepGoesThroughTheGuard(String name, RunState state, RollbackCause cause, List<Device> devices,
                                       Map<String, Outcome> outcomes, List<RunState> runSteps,
                                       Map<String, List<DeviceState>> deviceSteps) {
-        RunPlanner.Run run = new RunPlanner.Run(state, null, null, cause, null, null, null, new ArrayList<>(devices));
-        Decision d = RunPlanner.plan(new RunPlanner.Input(run, Observed.outcomes(outcomes), Settings.orderTimeout(TIMEOUT),
+        PlanInput.Run run = new PlanInput.Run(state, null, null, cause, null, null, null, new ArrayList<>(devices));
+        Decision d = RunPlanner.plan(new PlanInput(run, Observed.outcomes(outcomes), Settings.orderTimeout(TIMEOUT),
                 T0.plusSeconds(5)));
         assertThat(d.steps()).as(name).isEqualTo(runSteps);
         assertThat(d.state()).isEqualTo(runSteps.isEmpty() ? state : runSteps.get(runSteps.size() - 1));

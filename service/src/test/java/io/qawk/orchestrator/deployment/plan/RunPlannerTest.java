@@ -3,12 +3,12 @@ package io.qawk.orchestrator.deployment.plan;
 import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Assign;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Checks;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Device;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Observed;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Photo;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Progress;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Settings;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 
@@ -58,10 +58,10 @@ class RunPlannerTest {
         }
 
         /** The run as stored, hawkBit's news, the order timeout, and the time. */
-        RunPlanner.Input input() {
-            RunPlanner.Run run = new RunPlanner.Run(state, currentOrder, failedOrder, cause, manualReason, null, null,
+        PlanInput input() {
+            PlanInput.Run run = new PlanInput.Run(state, currentOrder, failedOrder, cause, manualReason, null, null,
                     new ArrayList<>(devices.values()));
-            return new RunPlanner.Input(run, Observed.outcomes(outcomes), Settings.orderTimeout(TIMEOUT), now);
+            return new PlanInput(run, Observed.outcomes(outcomes), Settings.orderTimeout(TIMEOUT), now);
         }
 
         Lane outcome(String id, Outcome o) {

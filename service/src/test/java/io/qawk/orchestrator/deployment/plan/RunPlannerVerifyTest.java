@@ -3,12 +3,12 @@ package io.qawk.orchestrator.deployment.plan;
 import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Assign;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Checks;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Device;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Observed;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Photo;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Progress;
-import io.qawk.orchestrator.deployment.plan.RunPlanner.Settings;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Checks;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Device;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Observed;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Photo;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Progress;
+import io.qawk.orchestrator.deployment.plan.PlanInput.Settings;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -85,10 +85,10 @@ class RunPlannerVerifyTest {
         }
 
         Decision plan() {
-            RunPlanner.Run run = new RunPlanner.Run(state, currentOrder, failedOrder, cause, rollbackReason,
+            PlanInput.Run run = new PlanInput.Run(state, currentOrder, failedOrder, cause, rollbackReason,
                     soakStartedAt, soakEndsAt, new ArrayList<>(devices.values()));
             Observed seen = new Observed(outcomes, Map.of(), Map.copyOf(verified), Map.copyOf(reports), health);
-            Decision d = RunPlanner.plan(new RunPlanner.Input(run, seen,
+            Decision d = RunPlanner.plan(new PlanInput(run, seen,
                     new Settings(ORDER_TIMEOUT, VERIFY_TIMEOUT, soak), now));
             d.deviceChanges().forEach((id, c) -> {
                 Device old = devices.get(id);
