@@ -14,6 +14,17 @@ export function versionsWords(versions) {
     .map(([c, sets]) => `${c} ${sets.map(x => x === null ? 'nothing' : x).join(', ')}`).join(' · ');
 }
 
+/**
+ * A configuration id (issue 42: a digest of the sets a mix runs, the same for every system on it and at every sync),
+ * short and monospace so it can be quoted; a click selects all of it for copying.
+ */
+export function configurationId(id) {
+  if (!id) return h('span', { class: 'muted', text: '—' });
+  return h('code', { class: 'config-id', 'data-configuration-id': id, text: id,
+    title: 'Configuration id: a digest of the sets each component runs, the same for every system on this mix and at'
+      + ' every sync. Quote it as the configuration a system runs (or was approved to run).' });
+}
+
 /** What is known of a mix no manifest names: it keeps the type's rules (when it has any), and nothing more. */
 function unnamed(t) {
   return t && t.rules && t.rules.length ? 'keep the rules, no manifest names their mix' : 'on a mix no manifest names';
@@ -68,10 +79,11 @@ export function censusList(c, t) {
   if (!c) return h('p', { class: 'muted', text: 'Loading…' });
   if (c.error) return h('p', { class: 'muted', text: c.error });
   return h('table', { 'data-census-list': '' },
-    h('thead', {}, h('tr', {}, ['Systems', 'They run', 'What is known', ''].map(x => h('th', { scope: 'col', text: x })))),
+    h('thead', {}, h('tr', {}, ['Systems', 'They run', 'Configuration id', 'What is known', ''].map(x => h('th', { scope: 'col', text: x })))),
     h('tbody', {}, c.content.map((m, i) => h('tr', { 'data-mix': i },
       h('td', { class: 'num', text: m.systems }),
       h('td', { text: versionsWords(m.versions) }),
+      h('td', {}, configurationId(m.configurationId)),
       h('td', { 'data-known': '' }, m.broken ? h('span', { class: 'bad', text: `${ruleWords(m.broken)}: ${m.broken.reason}` })
         : m.manifests.length ? `on manifest ${m.manifests.map(x => `${x.name}${x.revision ? ` rev ${x.revision}` : ''}`).join(', ')}`
           : t && t.rules && t.rules.length ? 'keeps the rules, but no manifest names it'

@@ -4,7 +4,7 @@
  */
 import { ui, h, button, fmtTime, empty, code, get, notice, render, SYSTEMS_PAGE } from './core.js';
 import { hooked, view } from './registry.js';
-import { censusBar, censusList, versionsWords } from './census.js';
+import { censusBar, censusList, configurationId, versionsWords } from './census.js';
 
 export function toggle(set, key, after) {
   return async () => {
@@ -48,19 +48,21 @@ function systemsTable(t, page) {
       h('td', { class: 'num', text: s.devices }),
       h('td', { text: Object.entries(s.components || {}).map(([k, n]) => `${k} ×${n}`).join(', ') }),
       h('td', { 'data-runs': s.system }, runsWords(s)),
+      h('td', { 'data-configuration': s.system }, configurationId(s.configurationId)),
       h('td', {}, s.mixed ? h('span', { class: 'pill st-warn', title: 'Its devices are not all in the same channel: the orchestrator leaves it alone until they are.', text: 'mixed' }) : h('span', { class: 'muted', text: 'one channel' })),
       h('td', { class: 'actions' }, button(open ? 'Hide devices' : 'Devices', toggle(ui.openDevices, key, () => loadDevices(key)), {
         class: 'secondary', key: `sys-dev-${key}`, expanded: open, ariaLabel: `Devices of ${s.system}`,
       }), hooked('systemActions', t, s))));
     if (open) {
       const det = ui.devices[key];
-      rows.push(h('tr', {}, h('td', { colspan: 8 }, h('div', { class: 'sub' }, deviceList(det), hooked('systemDetail', t, s)))));
+      rows.push(h('tr', {}, h('td', { colspan: 9 }, h('div', { class: 'sub' }, systemConfiguration(det), deviceList(det),
+        hooked('systemDetail', t, s)))));
     }
   }
   return h('div', {},
     page.total > page.content.length ? h('p', { class: 'muted', text: `Showing the first ${page.content.length} of ${page.total} systems.` }) : null,
     h('div', { class: 'table-wrap' }, h('table', {},
-      h('thead', {}, h('tr', {}, ['System', 'Centre', 'Channel', 'Devices', 'Components', 'Runs', 'Channels', ''].map(x => h('th', { scope: 'col', text: x })))),
+      h('thead', {}, h('tr', {}, ['System', 'Centre', 'Channel', 'Devices', 'Components', 'Runs', 'Configuration', 'Channels', ''].map(x => h('th', { scope: 'col', text: x })))),
       h('tbody', {}, rows))));
 }
 
@@ -75,6 +77,13 @@ function runsWords(s) {
     h('div', { class: 'reason bad', text: s.broken.reason }));
 }
 
+
+/** A system's configuration id in its view, with what it is in words (the same id as on its row and in the census). */
+function systemConfiguration(det) {
+  if (!det || det.error || !det.configurationId) return null;
+  return h('p', { 'data-system-configuration': '' }, 'Configuration id ', configurationId(det.configurationId),
+    h('span', { class: 'muted', text: ' — names what it runs; systems on the same sets share it' }));
+}
 
 function deviceList(det) {
   if (!det) return h('p', { class: 'muted', text: 'Loading…' });

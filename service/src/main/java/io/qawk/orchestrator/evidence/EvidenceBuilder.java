@@ -82,13 +82,15 @@ public class EvidenceBuilder {
         r.put("format", FORMAT);
         r.put("sealedAt", time(sealedAt));
         r.set("deployment", deployment(d));
+        ArrayNode commands = commands(d.id);
         ObjectNode people = r.putObject("people");
         people.put("createdBy", d.createdBy);
         people.put("startedBy", d.startedBy);
-        people.put("pausedBy", d.pausedBy);
+        // the deployment forgets who paused it once resumed; the record does not
+        people.put("pausedBy", d.pausedBy != null ? d.pausedBy : lastActor(commands, "pause"));
         people.put("abortedBy", d.abortedBy);
         r.set("approvals", approvals(d.id));
-        r.set("commands", commands(d.id));
+        r.set("commands", commands);
         ManifestRevision revision = d.manifestRevisionId == null ? null : ManifestRevision.findById(d.manifestRevisionId);
         r.set("manifest", manifest(d, revision));
         long typeId = revision != null ? revision.systemTypeId : manifestType(d.manifestId);
@@ -151,6 +153,17 @@ public class EvidenceBuilder {
             n.put("target", e.target);
         }
         return out;
+    }
+
+    /** Who gave the last {@code action} of these commands (null: nobody). */
+    private static String lastActor(ArrayNode commands, String action) {
+        String actor = null;
+        for (JsonNode c : commands) {
+            if (action.equals(c.path("action").asText())) {
+                actor = c.path("actor").isNull() ? null : c.path("actor").asText();
+            }
+        }
+        return actor;
     }
 
     private ObjectNode manifest(SystemDeployment d, ManifestRevision revision) {

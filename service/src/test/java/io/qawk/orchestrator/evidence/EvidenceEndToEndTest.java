@@ -139,6 +139,58 @@ class EvidenceEndToEndTest {
         }
     }
 
+    /**
+     * Issue 42, who paused and aborted, and the rules in force: lead pauses a deployment, admin resumes and aborts it;
+     * the record still names lead as who paused it (the deployment itself forgets it on resume) and the type's rules.
+     */
+    @Test
+    void theRecordNamesWhoPausedThoughItWasResumedWhoAbortedAndTheRulesInForce() {
+        String why = "app 2 speaks the v2 terminal protocol";
+        try (Lanes lanes = new Lanes("ev-pause-").withSetsAndType()) {
+            Api.admin().body("""
+                    {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                     "components": [
+                       {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
+                       {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
+                       {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
+                     "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"}, "why": "%2$s"}]}
+                    """.formatted(lanes.prefix, why)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.behaviour("lane-01", "term-a", Behaviour.hold()); // lane-01 stays under way until we let it go
+            lanes.discovered(2);
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
+            String deployment = "/qawk/v1/systemdeployments/" + id;
+            org.awaitility.Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
+                    "RUNNING".equals(Lanes.runs(id).getString("find { it.system == 'lane-01' }.state")));
+
+            Api.lead().post(deployment + "/pause").then().statusCode(200).body("pausedBy", equalTo("lead"));
+            Api.admin().post(deployment + "/resume").then().statusCode(200);
+            Api.admin().post(deployment + "/abort").then().statusCode(200);
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeed());
+            awaitState(id, "ABORTED", WITHIN);
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                    .until(() -> Api.viewer().get(evidence(id)).then().extract().statusCode() == 200);
+
+            JsonPath record = Api.viewer().get(evidence(id)).then().statusCode(200).extract().jsonPath();
+            assertThat(record.getString("deployment.state")).isEqualTo("ABORTED");
+            assertThat(record.getString("people.startedBy")).isEqualTo("admin");
+            assertThat(record.getString("people.pausedBy")).as("who paused it, though it was resumed").isEqualTo("lead");
+            assertThat(record.getString("people.abortedBy")).isEqualTo("admin");
+            assertThat(record.getList("commands.action")).containsSubsequence("start", "pause", "resume");
+            assertThat(record.getString("commands.find { it.action == 'pause' }.actor")).isEqualTo("lead");
+            assertThat(record.getList("systems.find { it.system == 'lane-01' }.timeline.type"))
+                    .contains("PAUSED", "RESUMED");
+            assertThat(record.getString("systems.find { it.system == 'lane-02' }.state")).isEqualTo("SKIPPED");
+
+            assertThat(record.getLong("rulesInForce.systemTypeId")).isEqualTo(lanes.typeId);
+            assertThat(record.getString("rulesInForce.systemType")).isEqualTo(lanes.prefix + "lane");
+            assertThat(record.getList("rulesInForce.rules")).hasSize(1);
+            assertThat(record.getString("rulesInForce.rules[0].why")).isEqualTo(why);
+            assertThat(record.getString("rulesInForce.rules[0].if.lane")).isEqualTo(lanes.prefix + "app:[2,)");
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(200).body("matches", equalTo(true));
+        }
+    }
+
     private long count(String query) throws SQLException {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(query);
              java.sql.ResultSet rs = ps.executeQuery()) {

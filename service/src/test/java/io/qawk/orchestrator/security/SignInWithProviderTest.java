@@ -129,6 +129,52 @@ class SignInWithProviderTest {
         as(mapped).get("/qawk/v1/me").then().statusCode(200).body("user", equalTo("alice"));
     }
 
+    /**
+     * Issue 42, four eyes with the provider's roles: the role approver comes from the token's groups
+     * ({@code QAWK_OIDC_APPROVER_ROLES}, here {@value KeycloakServer#APPROVER_GROUP}). lena, an admin who is an approver
+     * too, creates a deployment of a type requiring approval: her own approval is refused by the rule, paula's (an
+     * approver only, who may not start it) is taken, and lena then starts it.
+     */
+    @Test
+    void theProvidersApproverApprovesWhatAnAdminCreatedAndTheAdminCannotApproveHerOwn() {
+        KeycloakServer keycloak = SharedKeycloak.get();
+        String lena = keycloak.userToken("lena");
+        String paula = keycloak.userToken("paula");
+        try (Lanes lanes = new Lanes("oidc-appr-").withSetsAndType()) {
+            Api.admin().body("""
+                    {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                     "components": [
+                       {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
+                       {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
+                       {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
+                     "approval": "required"}
+                    """.formatted(lanes.prefix)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            int manifest = lanes.manifest("2.0", "2");
+            int id = as(lena).body("{\"name\": \"oidc-four-eyes\", \"manifestId\": " + manifest
+                            + ", \"systems\": [\"lane-01\"]}").post("/qawk/v1/systemdeployments").then().statusCode(201)
+                    .body("state", equalTo("AWAITING_APPROVAL")).body("createdBy", equalTo("lena"))
+                    .extract().path("id");
+            String deployment = "/qawk/v1/systemdeployments/" + id;
+
+            as(lena).body("{\"comment\": \"mine, looks fine\"}").post(deployment + "/approve").then().statusCode(403)
+                    .contentType("application/problem+json")
+                    .body("detail", containsString("four eyes")).body("detail", containsString("lena"));
+            as(lena).post(deployment + "/start").then().statusCode(409);
+            as(paula).post(deployment + "/start").then().statusCode(403); // an approver is no admin
+
+            as(paula).body("{\"comment\": \"checked against CHG-9\"}").post(deployment + "/approve").then()
+                    .statusCode(200).body("state", equalTo("DRAFT")).body("approval.approvedBy", equalTo("paula"))
+                    .body("approval.comment", equalTo("checked against CHG-9"));
+            as(lena).post(deployment + "/start").then().statusCode(200)
+                    .body("state", equalTo("RUNNING")).body("startedBy", equalTo("lena"));
+            as(lena).post(deployment + "/abort").then().statusCode(200);
+            as(paula).get("/qawk/v1/me").then().statusCode(200).body("user", equalTo("paula"))
+                    .body("roles", hasItems("approver", "viewer")).body("canWrite", equalTo(false));
+        }
+    }
+
     @Test
     void basicAuthStillWorksBesideTheProvider() {
         Api.admin().get("/qawk/v1/me").then().statusCode(200).body("user", equalTo("admin"));

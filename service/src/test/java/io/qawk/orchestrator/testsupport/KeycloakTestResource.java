@@ -9,7 +9,8 @@ import java.util.Map;
 /**
  * Points the service under test at the test JVM's real Keycloak ({@link SharedKeycloak}) as its identity provider:
  * the test realm's issuer and confidential client, roles from the claim {@code groups}, the group
- * {@value KeycloakServer#ADMIN_GROUP} for admins and {@value KeycloakServer#VIEWER_GROUP} for viewers.
+ * {@value KeycloakServer#ADMIN_GROUP} for admins, {@value KeycloakServer#VIEWER_GROUP} for viewers and
+ * {@value KeycloakServer#APPROVER_GROUP} for approvers ({@code QAWK_OIDC_APPROVER_ROLES}).
  */
 public class KeycloakTestResource implements QuarkusTestResourceLifecycleManager {
 
@@ -22,7 +23,8 @@ public class KeycloakTestResource implements QuarkusTestResourceLifecycleManager
                 "quarkus.oidc.credentials.secret", keycloak.clientSecret(),
                 "qawk.oidc.roles-claim", "groups",
                 "qawk.oidc.admin-roles", KeycloakServer.ADMIN_GROUP,
-                "qawk.oidc.viewer-roles", KeycloakServer.VIEWER_GROUP);
+                "qawk.oidc.viewer-roles", KeycloakServer.VIEWER_GROUP,
+                "qawk.oidc.approver-roles", KeycloakServer.APPROVER_GROUP);
     }
 
     @Override

@@ -68,6 +68,16 @@ class CensusScreenTest extends ScreenTest {
             List<WebElement> mixes = browser.all(card + " [data-census-list] tbody tr");
             assertThat(mixes).hasSize(2);
             assertThat(mixes.get(1).getText()).contains("terminal " + p + "term:1, " + p + "term:2").contains(WHY);
+            // each mix's configuration id (issue 42), as the API names it, in a form an operator can quote
+            List<String> mixIds = Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/versions").then()
+                    .statusCode(200).extract().jsonPath().getList("content.configurationId", String.class);
+            assertThat(mixIds).hasSize(2).allSatisfy(id -> assertThat(id).matches("[0-9a-f]{12}"));
+            for (int i = 0; i < 2; i++) {
+                WebElement id = mixes.get(i).findElement(By.cssSelector("[data-configuration-id]"));
+                assertThat(id.getText()).as("mix %d's configuration id", i).isEqualTo(mixIds.get(i));
+                assertThat(id.getAttribute("title")).startsWith("Configuration id");
+                assertThat(id.getCssValue("font-family")).contains("monospace");
+            }
 
             browser.click("[data-key='type-systems-" + lanes.typeId + "']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-broken='lane-03']")).isEmpty());
@@ -78,6 +88,15 @@ class CensusScreenTest extends ScreenTest {
                     + " runs " + p + "app:2 with " + term + " on " + p + "term:1").contains(WHY);
             assertThat(browser.find(card + " td[data-runs='lane-01']").getText()).isEqualTo("on " + p + "2.0");
             assertThat(browser.all(card + " [data-broken]")).hasSize(1);
+            // on each system's row its configuration id: the two on the manifest share one, the broken one has its own
+            assertThat(browser.find(card + " td[data-configuration='lane-01']").getText()).isEqualTo(mixIds.get(0));
+            assertThat(browser.find(card + " td[data-configuration='lane-02']").getText()).isEqualTo(mixIds.get(0));
+            assertThat(browser.find(card + " td[data-configuration='lane-03']").getText()).isEqualTo(mixIds.get(1));
+            // and in the system's view, with the words that say what it is
+            browser.click("[data-key='sys-dev-" + lanes.typeId + "/lane-03']");
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-system-configuration]")).isEmpty());
+            assertThat(browser.find(card + " [data-system-configuration]").getText())
+                    .startsWith("Configuration id " + mixIds.get(1));
             browser.screenshot("census-and-drift");
         }
     }

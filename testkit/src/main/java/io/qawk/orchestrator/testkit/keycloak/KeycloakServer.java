@@ -41,7 +41,8 @@ import java.util.stream.Collectors;
  * {@code kc.sh start-dev} on an in-memory database, on a free 127.0.0.1 port, under a JDK 21 or newer found by
  * {@link Jdks}. Once it answers, the test kit's realm {@value #REALM} is imported through the admin API (a confidential
  * client {@value #CLIENT_ID} with a service account, the users {@code alice} and {@code bob} in the group
- * {@code qawk-admins}, {@code victor} in {@code qawk-viewers}, {@code nina} in neither, and a public client
+ * {@code qawk-admins}, {@code victor} in {@code qawk-viewers}, {@code nina} in neither, {@code paula} in
+ * {@code qawk-approvers} and {@code lena} in both {@code qawk-admins} and {@code qawk-approvers}, and a public client
  * {@value #SHORT_LIVED_CLIENT} whose tokens live five seconds and carry Qawk as their audience (an audience mapper), a
  * public client {@value #OTHER_CLIENT} of another application, whose tokens do not), and a second realm {@value #OTHER_REALM} whose tokens
  * come from another issuer. The client secret and the users' password are random per start, kept in memory only.
@@ -64,6 +65,8 @@ public final class KeycloakServer implements AutoCloseable {
     /** The group a user needs to be a Qawk admin, and a viewer; the token carries them in the claim {@code groups}. */
     public static final String ADMIN_GROUP = "qawk-admins";
     public static final String VIEWER_GROUP = "qawk-viewers";
+    /** The group that makes a user a Qawk approver (four eyes, issue 42). */
+    public static final String APPROVER_GROUP = "qawk-approvers";
     public static final Duration START_TIMEOUT = Duration.ofSeconds(240);
 
     private static final SecureRandom RANDOM = new SecureRandom();
