@@ -27,9 +27,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -46,7 +48,10 @@ import java.util.stream.Stream;
  * real device {@code reboot}; here it leaves a mark in the device's folder), reports the action only as
  * {@code proceeding}, and waits; the kit then stops the process and starts it again with {@code -c 2}, and from that
  * start SWUpdate sends {@code closed/success} and its attributes (now those the image's post-install step wrote).
- * {@link #reboot(String, boolean)} does the same by hand ({@code -c 3}: the new software did not come up well).
+ * {@link #failNextBoot} makes that reboot fail as on a real A/B device whose new image does not come up: the
+ * bootloader falls back, the device runs what it ran before (its {@code swupdate.cfg} as at its last good boot, so it
+ * reports its old {@code identify}), and SWUpdate is started with {@code -c 3}, from which it sends
+ * {@code closed/failure} ("Update Failed."). {@link #reboot(String, boolean)} does either by hand.
  * <p>
  * SWUpdate allows about a dozen processes on one machine; keep to 11 devices at a time. Check {@link #unavailable()}
  * first: where {@code swupdate} or {@code openssl} is missing the tests skip.
@@ -204,16 +209,31 @@ public final class SwupdateDevices implements AutoCloseable {
         }
         Device d = new Device(controllerId, dir);
         devices.put(controllerId, d);
+        d.bootedCfg = d.readCfg();
         d.start(null);
     }
 
-    /** Restarts the device as a reboot does: {@code healthy} starts it with {@code -c 2} (confirm), else {@code -c 3}. */
+    /**
+     * Restarts the device as a reboot does: {@code healthy}, into what it installed last, with {@code -c 2} (confirm);
+     * else back on what it ran before (the bootloader fell back: its {@code swupdate.cfg} as at its last good boot)
+     * with {@code -c 3} (failure).
+     */
     public void reboot(String controllerId, boolean healthy) {
-        Device d = device(controllerId);
-        synchronized (d) {
-            d.stop();
-            d.start(healthy ? 2 : 3);
-        }
+        device(controllerId).reboot(healthy);
+    }
+
+    /**
+     * The device's next reboot after an install fails (once; later ones come up well): the updated image does not
+     * boot, the device comes back on what it ran before and SWUpdate, started with {@code -c 3}, reports the action
+     * failed. Set it before the deployment reaches the device.
+     */
+    public void failNextBoot(String controllerId) {
+        device(controllerId).failNextBoot.set(true);
+    }
+
+    /** The sets the device installed but could not boot (it came back on what it ran before), oldest first. */
+    public List<String> failedBoots(String controllerId) {
+        return List.copyOf(device(controllerId).failedBoots);
     }
 
     /** How many times the device rebooted (by the kit after an install, or by {@link #reboot}). */
@@ -226,7 +246,10 @@ public final class SwupdateDevices implements AutoCloseable {
         return device(controllerId).crashes;
     }
 
-    /** The sets the device installed, oldest first, with when its image's post-install step ran (its own clock). */
+    /**
+     * The sets the device installed, oldest first, with when its image's post-install step ran (its own clock); also
+     * one it then failed to boot ({@link #failedBoots}).
+     */
     public List<Installed> installed(String controllerId) {
         Path f = device(controllerId).dir.resolve("installed");
         if (!Files.exists(f)) {
@@ -246,10 +269,13 @@ public final class SwupdateDevices implements AutoCloseable {
         }
     }
 
-    /** The set the device last installed ({@code name:version}), or {@code fallback} when it installed none. */
+    /**
+     * The set the device runs ({@code name:version}): the last it installed and then booted into, or {@code fallback}
+     * when it booted into none (it runs what it ran when it was added).
+     */
     public String running(String controllerId, String fallback) {
-        List<Installed> all = installed(controllerId);
-        return all.isEmpty() ? fallback : all.get(all.size() - 1).set();
+        String set = device(controllerId).runningSet;
+        return set == null ? fallback : set;
     }
 
     /** What its {@code swupdate.cfg} says now in {@code identify}: what it reports from its next start. */
@@ -313,11 +339,11 @@ public final class SwupdateDevices implements AutoCloseable {
                         }
                     }
                 } else if (Files.deleteIfExists(mark)) {
-                    LOG.infof("SWUpdate device %s reboots after its install", d.controllerId);
-                    synchronized (d) {
-                        d.stop();
-                        d.start(2);
-                    }
+                    boolean healthy = !d.failNextBoot.getAndSet(false);
+                    LOG.infof(healthy ? "SWUpdate device %s reboots after its install"
+                            : "SWUpdate device %s reboots after its install; its new image does not come up,"
+                            + " it is back on its old one (-c 3)", d.controllerId);
+                    d.reboot(healthy);
                 }
             } catch (IOException | RuntimeException e) {
                 LOG.warnf("SWUpdate device %s: reboot failed: %s", d.controllerId, e.toString());
@@ -351,10 +377,50 @@ public final class SwupdateDevices implements AutoCloseable {
         volatile int starts = -1;
         volatile int reboots;
         volatile int crashes;
+        final AtomicBoolean failNextBoot = new AtomicBoolean();
+        /** Its {@code swupdate.cfg} as at its last good boot: what a fallback to the image it ran brings back. */
+        volatile String bootedCfg;
+        /** The set it installed and booted into last; null: the one it had when added. */
+        volatile String runningSet;
+        /** How many lines of {@code installed} a reboot has already taken into account. */
+        int installsBooted;
+        final List<String> failedBoots = new CopyOnWriteArrayList<>();
 
         Device(String controllerId, Path dir) {
             this.controllerId = controllerId;
             this.dir = dir;
+        }
+
+        String readCfg() {
+            try {
+                return Files.readString(dir.resolve("swupdate.cfg"));
+            } catch (IOException e) {
+                throw new UncheckedIOException("cannot read the swupdate.cfg of " + controllerId, e);
+            }
+        }
+
+        /** Stops it and starts it as after a reboot: into its new install ({@code -c 2}) or back on its old one. */
+        synchronized void reboot(boolean healthy) {
+            stop();
+            List<Installed> all = installed(controllerId);
+            String installedNow = all.size() > installsBooted ? all.get(all.size() - 1).set() : null;
+            installsBooted = all.size();
+            if (healthy) {
+                if (installedNow != null) {
+                    runningSet = installedNow;
+                }
+                bootedCfg = readCfg();
+            } else {
+                if (installedNow != null) {
+                    failedBoots.add(installedNow);
+                }
+                try {
+                    Files.writeString(dir.resolve("swupdate.cfg"), bootedCfg);
+                } catch (IOException e) {
+                    throw new UncheckedIOException("cannot write the swupdate.cfg of " + controllerId, e);
+                }
+            }
+            start(healthy ? 2 : 3);
         }
 
         synchronized void start(Integer confirm) {
