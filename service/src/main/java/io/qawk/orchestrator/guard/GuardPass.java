@@ -2,6 +2,9 @@ package io.qawk.orchestrator.guard;
 
 import io.qawk.orchestrator.audit.AuditCommand;
 import io.qawk.orchestrator.audit.AuditLog;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.RunRepository;
+import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitAction;
 import io.qawk.orchestrator.hawkbit.HawkbitAutoAssignment;
@@ -70,6 +73,12 @@ public class GuardPass {
 
     @Inject
     Clock clock;
+
+    @Inject
+    RunRepository runs;
+
+    @Inject
+    TimelineWriter timeline;
 
     @ConfigProperty(name = "qawk.guard.enabled", defaultValue = "true")
     boolean enabled;
@@ -265,7 +274,7 @@ public class GuardPass {
                     if (hawkbit.switchOffAutoAssignment(w.hawkbitId())) {
                         String reason = "switched off the auto-assignment of " + w.set() + " on hawkBit target filter "
                                 + w.name() + ": " + why;
-                        hold(w, HoldKind.SWITCHED_OFF, null, null, reason, held, now, "autoAssignDS",
+                        hold(w, HoldKind.SWITCHED_OFF, null, null, reason, held, t.systems(), now, "autoAssignDS",
                                 "DELETE", "/rest/v1/targetfilters/" + w.hawkbitId() + "/autoAssignDS", 204);
                         holds[0]++;
                     }
@@ -279,7 +288,8 @@ public class GuardPass {
                     requests[0]++;
                     if (hawkbit.cancelAction(device, w.hawkbitId())) {
                         hold(w, HoldKind.CANCELLED, device, w.hawkbitId(), "cancelled hawkBit action " + w.hawkbitId()
-                                + " (" + w.set() + ") on " + device + ": " + why, held, now, "cancel", "DELETE",
+                                + " (" + w.set() + ") on " + device + ": " + why, held, t.systems(), now, "cancel",
+                                "DELETE",
                                 "/rest/v1/targets/" + device + "/actions/" + w.hawkbitId(), 204);
                         holds[0]++;
                     }
@@ -298,7 +308,7 @@ public class GuardPass {
             String reason = "denied hawkBit rollout " + w.name() + ": " + why;
             requests[0]++;
             if (hawkbit.denyRollout(w.hawkbitId(), abbreviate(reason, 250))) {
-                hold(w, HoldKind.DENIED, null, null, reason, held, now, "deny", "POST",
+                hold(w, HoldKind.DENIED, null, null, reason, held, t.systems(), now, "deny", "POST",
                         "/rest/v1/rollouts/" + w.hawkbitId() + "/deny", 200);
                 holds[0]++;
             }
@@ -320,7 +330,7 @@ public class GuardPass {
             if (!hawkbit.pauseRollout(w.hawkbitId())) {
                 return ThreatAction.WATCHED;
             }
-            hold(w, HoldKind.PAUSED, null, null, reason, held, now, "pause", "POST",
+            hold(w, HoldKind.PAUSED, null, null, reason, held, t.systems(), now, "pause", "POST",
                     "/rest/v1/rollouts/" + w.hawkbitId() + "/pause", 200);
             holds[0]++;
             cancelOpenActions(t, held, List.of(), now, holds, requests);
@@ -357,8 +367,9 @@ public class GuardPass {
                     requests[0]++;
                     if (hawkbit.cancelAction(device, a.id())) {
                         hold(w, HoldKind.CANCELLED, device, a.id(), "cancelled hawkBit action " + a.id() + " ("
-                                + w.set() + ") on " + device + " of " + label(w) + ": " + s.breaks().reason(), List.of(s), now,
-                                "cancel", "DELETE", "/rest/v1/targets/" + device + "/actions/" + a.id(), 204);
+                                + w.set() + ") on " + device + " of " + label(w) + ": " + s.breaks().reason(), List.of(s),
+                                List.of(only(s, device)), now, "cancel", "DELETE",
+                                "/rest/v1/targets/" + device + "/actions/" + a.id(), 204);
                         holds[0]++;
                     }
                 }
@@ -381,12 +392,30 @@ public class GuardPass {
         return out;
     }
 
+    /**
+     * Stores a hold ({@code systems}: those it keeps from breaking), puts it in the audit listing, and on the timeline
+     * of every run that drives one of the systems the work targets ({@code targeted}, with their members it targets).
+     */
     private void hold(PendingWork w, HoldKind what, String device, Long actionId, String reason,
-                      List<Threat.AtSystem> systems, Instant now, String verb, String method, String path, int status) {
-        store.addHold(w.source(), w.hawkbitId(), w.name(), what, device, actionId, w.setId(), w.set(),
+                      List<Threat.AtSystem> systems, List<Threat.AtSystem> targeted, Instant now, String verb,
+                      String method, String path, int status) {
+        long id = store.addHold(w.source(), w.hawkbitId(), w.name(), what, device, actionId, w.setId(), w.set(),
                 actionTypeOf(w), reason, systems, now);
         audit.recordOwn(now, ACTOR, new AuditCommand(verb, "hawkbit/" + target(w)), method, path, status, reason);
+        Map<Long, Map<String, List<String>>> byType = new LinkedHashMap<>();
+        targeted.forEach(s -> byType.computeIfAbsent(s.systemTypeId(), k -> new LinkedHashMap<>())
+                .put(s.system(), s.members()));
+        String word = what.name().toLowerCase(java.util.Locale.ROOT);
+        byType.forEach((typeId, members) -> runs.drivers(typeId, members.keySet()).forEach(r ->
+                timeline.record(r.runId(), now, new TimelineEvent.GuardHold(id, word, w.source().word(),
+                        w.hawkbitId(), w.name(), members.get(r.system()), reason), ACTOR)));
         LOG.infof("Guard: %s", reason);
+    }
+
+    /** The system with only this one of its members. */
+    private static Threat.AtSystem only(Threat.AtSystem s, String device) {
+        return new Threat.AtSystem(s.systemTypeId(), s.systemType(), s.system(), s.guard(), List.of(device),
+                s.wouldRun(), s.breaks());
     }
 
     private String actionTypeOf(PendingWork w) {

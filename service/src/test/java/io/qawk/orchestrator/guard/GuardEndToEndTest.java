@@ -274,8 +274,9 @@ class GuardEndToEndTest {
             Lanes.sync();
             assertThat(allTerminals()).as("nothing left open by the tests before").noneMatch(this::hasOpenAction);
         });
-        lanes.behaviour("s1", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(20)));
-        lanes.behaviour("s1", "term-b", Behaviour.succeedAfter(Duration.ofSeconds(20)));
+        // s1's terminals finish only once the pause has been seen on the timeline of the run that drives s1
+        lanes.behaviour("s1", "term-a", Behaviour.hold());
+        lanes.behaviour("s1", "term-b", Behaviour.hold());
         int manifest = Api.admin().body("""
                 {"name": "%s2.0 app first", "systemTypeId": %d, "components": [
                   {"componentType": "lane", "distributionSetId": %d, "order": 1},
@@ -304,6 +305,28 @@ class GuardEndToEndTest {
                 .allMatch(r -> r.matches("cancelled hawkBit action \\d+ \\(" + p + "term:2\\) on " + p
                         + "(s[23])-term-[ab] of rollout " + p + "terminals-2.0-meet: " + p + "\\1-term-[ab] runs .*"));
 
+        String pause = holds().<Map<String, Object>>getList("content").stream()
+                .filter(h -> "paused".equals(h.get("what")) && ((Number) h.get("hawkbitId")).longValue() == rollout)
+                .map(h -> (String) h.get("reason")).findFirst().orElseThrow();
+        int s1Run = Lanes.runs(deployment).getInt("find { it.system == 's1' }.id");
+        List<Map<String, Object>> timeline = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/runs/"
+                + s1Run + "/events").then().statusCode(200).extract().jsonPath().getList("$");
+        assertThat(timeline).as("the pause of a rollout over s1's terminals on the timeline of the run that drives s1")
+                .anySatisfy(e -> {
+                    assertThat(e.get("type")).isEqualTo("GUARD_HOLD");
+                    assertThat(e.get("actor")).isEqualTo("qawk-guard");
+                    assertThat((String) e.get("message")).startsWith(pause)
+                            .contains(p + "s1-term-a", p + "s1-term-b");
+                    assertThat(GuardEndToEndTest.<String, Object>map(e.get("data"))).containsEntry("what", "paused")
+                            .containsEntry("source", "rollout").containsEntry("hawkbitId", (int) rollout);
+                });
+        assertThat(Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + lanes.typeId + "&system=s2").then()
+                .statusCode(200).extract().jsonPath().<Map<String, Object>>getList("content"))
+                .as("a system in no run: its holds are its view's list")
+                .anySatisfy(h -> assertThat((String) h.get("reason")).contains(p + "s2-term-"));
+        lanes.behaviour("s1", "term-a", Behaviour.succeed());
+        lanes.behaviour("s1", "term-b", Behaviour.succeed());
+
         Lanes.awaitState(deployment, "FINISHED", Duration.ofSeconds(150));
         assertThat(Lanes.runs(deployment).getString("find { it.system == 's1' }.state")).isEqualTo("SUCCEEDED");
         for (String t : s1Terminals) {
@@ -318,6 +341,11 @@ class GuardEndToEndTest {
             }
         }
         lanes.hawkbit.deleteRollout(rollout);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, V> Map<K, V> map(Object map) {
+        return (Map<K, V>) map;
     }
 
     @SuppressWarnings("unchecked")
