@@ -103,6 +103,75 @@ public class GuardPass {
     public record Report(Instant at, int threats, int holds, int requests, List<String> blindTo, String error) {
     }
 
+    /**
+     * What the guard sees of the connected hawkBit beyond its work: whether the tenant's rollout approval is on (null:
+     * hawkBit did not say), read every pass; whether hawkBit keeps auto-assignments as objects of their own, which the
+     * guard does not read (null: its answer did not tell), probed at most once per {@code qawk.guard.targets-max-age}.
+     */
+    public record Sight(Boolean rolloutApproval, Boolean autoAssignmentObjects, Instant probedAt) {
+
+        /** The readiness details' words on auto-assignments. */
+        public String autoAssignmentsInWords() {
+            String read = "target filters' auto-assigned sets, read; ";
+            if (autoAssignmentObjects == null) {
+                return read + "whether this hawkBit keeps auto-assignment objects of its own is unknown (its answer to"
+                        + " GET /rest/v1/autoassignments did not tell)";
+            }
+            return read + (autoAssignmentObjects
+                    ? "this hawkBit's auto-assignment objects (/rest/v1/autoassignments) are not read: their work is"
+                    + " seen only as open actions on members"
+                    : "this hawkBit has no auto-assignment objects of its own (GET /rest/v1/autoassignments: not found,"
+                    + " as on 0.3.0M7 and 1.1.0)");
+        }
+
+        /** The readiness details' words on rollout approval. */
+        public String rolloutApprovalInWords() {
+            if (rolloutApproval == null) {
+                return "unknown: hawkBit did not say (reading rollout.approval.enabled needs TENANT_CONFIGURATION), so"
+                        + " a held rollout is paused once it runs";
+            }
+            return rolloutApproval ? "on: a rollout waiting for approval that would break a system of a type with"
+                    + " guard: hold is denied" : "off: rollouts start without approval; a held one is paused once it"
+                    + " runs";
+        }
+
+        /** What of this the guard cannot see, for {@code guardCannotSee}; empty when it sees all of it. */
+        Optional<String> blind() {
+            if (Boolean.FALSE.equals(autoAssignmentObjects)) {
+                return Optional.empty();
+            }
+            return Optional.of(autoAssignmentObjects == null
+                    ? "auto-assignment objects of hawkBit's own, if it keeps any: not read (GET /rest/v1/autoassignments"
+                    + " did not tell)"
+                    : "hawkBit's auto-assignment objects (/rest/v1/autoassignments): not read, their work is seen only"
+                    + " as open actions on members");
+        }
+    }
+
+    private volatile Sight sight = new Sight(null, null, null);
+
+    /** What the last pass saw of hawkBit beyond its work. */
+    public Sight sight() {
+        return sight;
+    }
+
+    /** Reads the approval setting (each pass) and probes for auto-assignment objects (once per maximum age). */
+    private void look(Instant now, int[] requests, List<String> blind) {
+        Sight before = sight;
+        Boolean objects = before.autoAssignmentObjects();
+        Instant probedAt = before.probedAt();
+        if (probedAt == null || !probedAt.plus(targetsMaxAge).isAfter(now)) {
+            objects = hawkbit.autoAssignmentObjects().orElse(null);
+            probedAt = now;
+            requests[0]++;
+        }
+        Boolean approval = hawkbit.rolloutApproval().orElse(null);
+        requests[0]++;
+        Sight seen = new Sight(approval, objects, probedAt);
+        sight = seen;
+        seen.blind().ifPresent(blind::add);
+    }
+
     void synced(@Observes InventorySynced synced) {
         if (!enabled || !hawkbit.isConfigured()) {
             return;
@@ -132,6 +201,7 @@ public class GuardPass {
         List<PendingWork> work = new ArrayList<>();
         List<String> blind = new ArrayList<>();
         if (!types.isEmpty()) {
+            look(now, requests, blind);
             List<HawkbitRollout> rollouts = hawkbit.openRollouts();
             List<HawkbitAutoAssignment> autos = hawkbit.autoAssignments();
             requests[0] += 2;

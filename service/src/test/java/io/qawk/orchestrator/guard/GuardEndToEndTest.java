@@ -343,6 +343,31 @@ class GuardEndToEndTest {
         lanes.hawkbit.deleteRollout(rollout);
     }
 
+    /** The readiness check's details of hawkBit, as a probe reads them. */
+    private static Map<String, Object> readiness() {
+        return Api.viewer().get("/q/health/ready").then().extract().jsonPath()
+                .getMap("checks.find { it.name == 'hawkbit' }.data");
+    }
+
+    /**
+     * The readiness details say what the guard sees of this hawkBit and what it cannot: 0.3.0M7 has no auto-assignment
+     * objects of their own (its auto-assignments are target filters' sets, which the guard reads), and whether the
+     * tenant's rollout approval is on.
+     */
+    @Test
+    @Order(7)
+    void theReadinessDetailsSayWhatTheGuardSeesOfThisHawkbit() {
+        Lanes.sync();
+        Map<String, Object> data = readiness();
+        assertThat(data).as("readiness details").containsKey("guard");
+        assertThat((String) data.get("guardAutoAssignments")).as("auto-assignments on hawkBit 0.3.0M7")
+                .startsWith("target filters' auto-assigned sets, read")
+                .contains("no auto-assignment objects of its own");
+        assertThat((String) data.get("guardRolloutApproval")).as("rollout approval, off by default")
+                .startsWith("off");
+        assertThat((String) data.getOrDefault("guardCannotSee", "")).doesNotContain("auto-assignment objects");
+    }
+
     @SuppressWarnings("unchecked")
     private static <K, V> Map<K, V> map(Object map) {
         return (Map<K, V>) map;
