@@ -2,6 +2,8 @@ package io.qawk.orchestrator.guard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.HawkbitFixtures;
+import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.Lanes;
@@ -366,6 +368,49 @@ class GuardEndToEndTest {
         assertThat((String) data.get("guardRolloutApproval")).as("rollout approval, off by default")
                 .startsWith("off");
         assertThat((String) data.getOrDefault("guardCannotSee", "")).doesNotContain("auto-assignment objects");
+    }
+
+    /**
+     * With hawkBit's rollout approval on, a colleague (who may not approve) creates a rollout over all terminals: it
+     * waits for approval, and the guard, for a {@code guard: hold} type, is the approver that refuses it; hawkBit shows
+     * it denied, never started, and no terminal moves.
+     */
+    @Test
+    @Order(8)
+    void withApprovalOnTheGuardDeniesARolloutWaitingForApproval() {
+        type("hold");
+        HawkbitFixtures colleague = HawkbitFixtures.asColleague(SharedHawkbit.get());
+        lanes.hawkbit.tenantConfig("rollout.approval.enabled", true);
+        long rollout = -1;
+        try {
+            rollout = colleague.createRollout(p + "terminals-2.0-approval", lanes.set("term:2"), terminals(), 1);
+            awaitRollout(rollout, "waiting_for_approval");
+            long id = rollout;
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                Lanes.sync();
+                assertThat(lanes.hawkbit.rollout(id).path("status").asText()).isEqualTo("approval_denied");
+            });
+            assertThat(threat("rollout", rollout).get("action")).isEqualTo("held");
+            Map<String, Object> denied = holds().<Map<String, Object>>getList("content").stream()
+                    .filter(h -> "denied".equals(h.get("what")) && ((Number) h.get("hawkbitId")).longValue() == id)
+                    .findFirst().orElseThrow();
+            assertThat((String) denied.get("reason")).startsWith("denied hawkBit rollout " + p
+                    + "terminals-2.0-approval: ").contains("rules[0]", WHY);
+            assertThat(lanes.hawkbit.rollout(rollout).path("totalTargetsPerStatus").path("running").asLong())
+                    .as("never started").isZero();
+            List<String> broken = allTerminals().stream().filter(t -> !t.startsWith(p + "s1-")).toList();
+            assertThat(broken).as("no terminal of s2 or s3 got an action").noneMatch(this::hasOpenAction);
+            for (String t : broken) {
+                assertThat(lanes.installedSetId(t)).as(t).isEqualTo(lanes.set("term:1"));
+            }
+            assertThat((String) readiness().get("guardRolloutApproval")).as("the readiness details")
+                    .startsWith("on: ");
+        } finally {
+            lanes.hawkbit.tenantConfig("rollout.approval.enabled", false);
+            if (rollout >= 0) {
+                lanes.hawkbit.deleteRollout(rollout);
+            }
+        }
     }
 
     @SuppressWarnings("unchecked")
