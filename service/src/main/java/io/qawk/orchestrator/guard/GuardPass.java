@@ -2,6 +2,9 @@ package io.qawk.orchestrator.guard;
 
 import io.qawk.orchestrator.audit.AuditCommand;
 import io.qawk.orchestrator.audit.AuditLog;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.RunRepository;
+import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitAction;
 import io.qawk.orchestrator.hawkbit.HawkbitAutoAssignment;
@@ -71,6 +74,12 @@ public class GuardPass {
     @Inject
     Clock clock;
 
+    @Inject
+    RunRepository runs;
+
+    @Inject
+    TimelineWriter timeline;
+
     @ConfigProperty(name = "qawk.guard.enabled", defaultValue = "true")
     boolean enabled;
 
@@ -92,6 +101,75 @@ public class GuardPass {
      * ({@code blindTo}: rollouts without a target query, whose groups were given by hand); {@code error} when it failed.
      */
     public record Report(Instant at, int threats, int holds, int requests, List<String> blindTo, String error) {
+    }
+
+    /**
+     * What the guard sees of the connected hawkBit beyond its work: whether the tenant's rollout approval is on (null:
+     * hawkBit did not say), read every pass; whether hawkBit keeps auto-assignments as objects of their own, which the
+     * guard does not read (null: its answer did not tell), probed at most once per {@code qawk.guard.targets-max-age}.
+     */
+    public record Sight(Boolean rolloutApproval, Boolean autoAssignmentObjects, Instant probedAt) {
+
+        /** The readiness details' words on auto-assignments. */
+        public String autoAssignmentsInWords() {
+            String read = "target filters' auto-assigned sets, read; ";
+            if (autoAssignmentObjects == null) {
+                return read + "whether this hawkBit keeps auto-assignment objects of its own is unknown (its answer to"
+                        + " GET /rest/v1/autoassignments did not tell)";
+            }
+            return read + (autoAssignmentObjects
+                    ? "this hawkBit's auto-assignment objects (/rest/v1/autoassignments) are not read: their work is"
+                    + " seen only as open actions on members"
+                    : "this hawkBit has no auto-assignment objects of its own (GET /rest/v1/autoassignments: not found,"
+                    + " as on 0.3.0M7 and 1.1.0)");
+        }
+
+        /** The readiness details' words on rollout approval. */
+        public String rolloutApprovalInWords() {
+            if (rolloutApproval == null) {
+                return "unknown: hawkBit did not say (reading rollout.approval.enabled needs TENANT_CONFIGURATION), so"
+                        + " a held rollout is paused once it runs";
+            }
+            return rolloutApproval ? "on: a rollout waiting for approval that would break a system of a type with"
+                    + " guard: hold is denied" : "off: rollouts start without approval; a held one is paused once it"
+                    + " runs";
+        }
+
+        /** What of this the guard cannot see, for {@code guardCannotSee}; empty when it sees all of it. */
+        Optional<String> blind() {
+            if (Boolean.FALSE.equals(autoAssignmentObjects)) {
+                return Optional.empty();
+            }
+            return Optional.of(autoAssignmentObjects == null
+                    ? "auto-assignment objects of hawkBit's own, if it keeps any: not read (GET /rest/v1/autoassignments"
+                    + " did not tell)"
+                    : "hawkBit's auto-assignment objects (/rest/v1/autoassignments): not read, their work is seen only"
+                    + " as open actions on members");
+        }
+    }
+
+    private volatile Sight sight = new Sight(null, null, null);
+
+    /** What the last pass saw of hawkBit beyond its work. */
+    public Sight sight() {
+        return sight;
+    }
+
+    /** Reads the approval setting (each pass) and probes for auto-assignment objects (once per maximum age). */
+    private void look(Instant now, int[] requests, List<String> blind) {
+        Sight before = sight;
+        Boolean objects = before.autoAssignmentObjects();
+        Instant probedAt = before.probedAt();
+        if (probedAt == null || !probedAt.plus(targetsMaxAge).isAfter(now)) {
+            objects = hawkbit.autoAssignmentObjects().orElse(null);
+            probedAt = now;
+            requests[0]++;
+        }
+        Boolean approval = hawkbit.rolloutApproval().orElse(null);
+        requests[0]++;
+        Sight seen = new Sight(approval, objects, probedAt);
+        sight = seen;
+        seen.blind().ifPresent(blind::add);
     }
 
     void synced(@Observes InventorySynced synced) {
@@ -123,6 +201,7 @@ public class GuardPass {
         List<PendingWork> work = new ArrayList<>();
         List<String> blind = new ArrayList<>();
         if (!types.isEmpty()) {
+            look(now, requests, blind);
             List<HawkbitRollout> rollouts = hawkbit.openRollouts();
             List<HawkbitAutoAssignment> autos = hawkbit.autoAssignments();
             requests[0] += 2;
@@ -265,7 +344,7 @@ public class GuardPass {
                     if (hawkbit.switchOffAutoAssignment(w.hawkbitId())) {
                         String reason = "switched off the auto-assignment of " + w.set() + " on hawkBit target filter "
                                 + w.name() + ": " + why;
-                        hold(w, HoldKind.SWITCHED_OFF, null, null, reason, held, now, "autoAssignDS",
+                        hold(w, HoldKind.SWITCHED_OFF, null, null, reason, held, t.systems(), now, "autoAssignDS",
                                 "DELETE", "/rest/v1/targetfilters/" + w.hawkbitId() + "/autoAssignDS", 204);
                         holds[0]++;
                     }
@@ -279,7 +358,8 @@ public class GuardPass {
                     requests[0]++;
                     if (hawkbit.cancelAction(device, w.hawkbitId())) {
                         hold(w, HoldKind.CANCELLED, device, w.hawkbitId(), "cancelled hawkBit action " + w.hawkbitId()
-                                + " (" + w.set() + ") on " + device + ": " + why, held, now, "cancel", "DELETE",
+                                + " (" + w.set() + ") on " + device + ": " + why, held, t.systems(), now, "cancel",
+                                "DELETE",
                                 "/rest/v1/targets/" + device + "/actions/" + w.hawkbitId(), 204);
                         holds[0]++;
                     }
@@ -298,7 +378,7 @@ public class GuardPass {
             String reason = "denied hawkBit rollout " + w.name() + ": " + why;
             requests[0]++;
             if (hawkbit.denyRollout(w.hawkbitId(), abbreviate(reason, 250))) {
-                hold(w, HoldKind.DENIED, null, null, reason, held, now, "deny", "POST",
+                hold(w, HoldKind.DENIED, null, null, reason, held, t.systems(), now, "deny", "POST",
                         "/rest/v1/rollouts/" + w.hawkbitId() + "/deny", 200);
                 holds[0]++;
             }
@@ -320,7 +400,7 @@ public class GuardPass {
             if (!hawkbit.pauseRollout(w.hawkbitId())) {
                 return ThreatAction.WATCHED;
             }
-            hold(w, HoldKind.PAUSED, null, null, reason, held, now, "pause", "POST",
+            hold(w, HoldKind.PAUSED, null, null, reason, held, t.systems(), now, "pause", "POST",
                     "/rest/v1/rollouts/" + w.hawkbitId() + "/pause", 200);
             holds[0]++;
             cancelOpenActions(t, held, List.of(), now, holds, requests);
@@ -357,8 +437,9 @@ public class GuardPass {
                     requests[0]++;
                     if (hawkbit.cancelAction(device, a.id())) {
                         hold(w, HoldKind.CANCELLED, device, a.id(), "cancelled hawkBit action " + a.id() + " ("
-                                + w.set() + ") on " + device + " of " + label(w) + ": " + s.breaks().reason(), List.of(s), now,
-                                "cancel", "DELETE", "/rest/v1/targets/" + device + "/actions/" + a.id(), 204);
+                                + w.set() + ") on " + device + " of " + label(w) + ": " + s.breaks().reason(), List.of(s),
+                                List.of(only(s, device)), now, "cancel", "DELETE",
+                                "/rest/v1/targets/" + device + "/actions/" + a.id(), 204);
                         holds[0]++;
                     }
                 }
@@ -381,12 +462,30 @@ public class GuardPass {
         return out;
     }
 
+    /**
+     * Stores a hold ({@code systems}: those it keeps from breaking), puts it in the audit listing, and on the timeline
+     * of every run that drives one of the systems the work targets ({@code targeted}, with their members it targets).
+     */
     private void hold(PendingWork w, HoldKind what, String device, Long actionId, String reason,
-                      List<Threat.AtSystem> systems, Instant now, String verb, String method, String path, int status) {
-        store.addHold(w.source(), w.hawkbitId(), w.name(), what, device, actionId, w.setId(), w.set(),
+                      List<Threat.AtSystem> systems, List<Threat.AtSystem> targeted, Instant now, String verb,
+                      String method, String path, int status) {
+        long id = store.addHold(w.source(), w.hawkbitId(), w.name(), what, device, actionId, w.setId(), w.set(),
                 actionTypeOf(w), reason, systems, now);
         audit.recordOwn(now, ACTOR, new AuditCommand(verb, "hawkbit/" + target(w)), method, path, status, reason);
+        Map<Long, Map<String, List<String>>> byType = new LinkedHashMap<>();
+        targeted.forEach(s -> byType.computeIfAbsent(s.systemTypeId(), k -> new LinkedHashMap<>())
+                .put(s.system(), s.members()));
+        String word = what.name().toLowerCase(java.util.Locale.ROOT);
+        byType.forEach((typeId, members) -> runs.drivers(typeId, members.keySet()).forEach(r ->
+                timeline.record(r.runId(), now, new TimelineEvent.GuardHold(id, word, w.source().word(),
+                        w.hawkbitId(), w.name(), members.get(r.system()), reason), ACTOR)));
         LOG.infof("Guard: %s", reason);
+    }
+
+    /** The system with only this one of its members. */
+    private static Threat.AtSystem only(Threat.AtSystem s, String device) {
+        return new Threat.AtSystem(s.systemTypeId(), s.systemType(), s.system(), s.guard(), List.of(device),
+                s.wouldRun(), s.breaks());
     }
 
     private String actionTypeOf(PendingWork w) {

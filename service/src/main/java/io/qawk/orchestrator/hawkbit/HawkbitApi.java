@@ -109,6 +109,14 @@ interface HawkbitApi {
     Response denyRollout(@PathParam("rolloutId") long rolloutId, @QueryParam("remark") String remark);
 
     @GET
+    @Path("/system/configs/{key}")
+    Response tenantConfig(@PathParam("key") String key);
+
+    @GET
+    @Path("/autoassignments")
+    Response autoAssignmentObjects(@QueryParam("offset") long offset, @QueryParam("limit") int limit);
+
+    @GET
     @Path("/targetfilters")
     Response targetFilters(@QueryParam("offset") long offset, @QueryParam("limit") int limit,
             @QueryParam("sort") String sort);

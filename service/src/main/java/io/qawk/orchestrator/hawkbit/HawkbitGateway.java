@@ -382,6 +382,19 @@ public class HawkbitGateway {
         return work.autoAssignments();
     }
 
+    /** Whether the tenant's rollout approval is on; empty when hawkBit does not say (its user may not read it). */
+    public Optional<Boolean> rolloutApproval() {
+        return work.rolloutApproval();
+    }
+
+    /**
+     * Whether this hawkBit keeps auto-assignments as objects of their own beside target filters (newer than 1.1.0),
+     * which the guard does not read; empty when it does not tell.
+     */
+    public Optional<Boolean> autoAssignmentObjects() {
+        return work.autoAssignmentObjects();
+    }
+
     /** The name of the rollout's deployment group that holds this target; empty when none does. */
     public Optional<String> rolloutGroupOf(long rolloutId, String controllerId) {
         return work.groupOf(rolloutId, checked(controllerId));

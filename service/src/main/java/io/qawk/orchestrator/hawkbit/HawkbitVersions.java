@@ -150,4 +150,25 @@ final class HawkbitVersions {
     static int totalOf(HawkbitShapes.AssignmentAnswer answer) {
         return answer.total() != null ? answer.total() : answer.assigned() + answer.alreadyAssigned();
     }
+
+    // ---------------------------------------------------------------- what work outside Qawk a version shows
+
+    /** The tenant setting of rollout approval: the same key on 0.3.0M7, 1.1.0 and master. */
+    static final String ROLLOUT_APPROVAL = "rollout.approval.enabled";
+
+    /**
+     * Whether hawkBit keeps auto-assignments as objects of their own, from its answer to
+     * {@code GET /rest/v1/autoassignments}: 0.3.0M7 and 1.1.0 have no such resource (404; their auto-assignments are
+     * target filters' {@code autoAssignDistributionSet}), master has (2xx; {@code MgmtAutoAssignmentRestApi}, with its
+     * own approval, start and pause); any other answer (403 without {@code READ_AUTO_ASSIGNMENT}) does not tell.
+     */
+    static Optional<Boolean> autoAssignmentObjects(int status) {
+        if (status >= 200 && status < 300) {
+            return Optional.of(true);
+        }
+        if (status == 404 || status == 405) {
+            return Optional.of(false);
+        }
+        return Optional.empty();
+    }
 }

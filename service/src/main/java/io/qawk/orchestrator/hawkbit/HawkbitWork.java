@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.hawkbit;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +52,29 @@ final class HawkbitWork {
                     }
                 }));
         return out;
+    }
+
+    /**
+     * Whether the tenant's rollout approval is on ({@code rollout.approval.enabled}, on 0.3.0M7 and 1.x); empty when
+     * hawkBit does not say (reading it needs the permission {@code TENANT_CONFIGURATION}: 403 without).
+     */
+    Optional<Boolean> rolloutApproval() {
+        HawkbitClient.Reply reply = client.call("tenant_config",
+                api -> api.tenantConfig(HawkbitVersions.ROLLOUT_APPROVAL));
+        if (!reply.isSuccess() || !reply.hasBody()) {
+            return Optional.empty();
+        }
+        JsonNode value = client.parse("tenant_config", reply).path("value");
+        return value.isBoolean() ? Optional.of(value.asBoolean()) : Optional.empty();
+    }
+
+    /**
+     * Whether hawkBit keeps auto-assignments as objects of their own ({@code GET /rest/v1/autoassignments}, see
+     * {@link HawkbitVersions#autoAssignmentObjects}); empty when its answer does not tell.
+     */
+    Optional<Boolean> autoAssignmentObjects() {
+        HawkbitClient.Reply reply = client.call("auto_assignment_objects", api -> api.autoAssignmentObjects(0, 1));
+        return HawkbitVersions.autoAssignmentObjects(reply.status());
     }
 
     /** The name of the rollout's deployment group that holds the target; empty when none does. */

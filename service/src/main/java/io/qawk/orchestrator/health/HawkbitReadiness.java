@@ -50,6 +50,11 @@ public class HawkbitReadiness implements HealthCheck {
             if (!g.blindTo().isEmpty()) {
                 b.withData("guardCannotSee", String.join("; ", g.blindTo()));
             }
+            GuardPass.Sight seen = guard.sight();
+            if (seen.probedAt() != null) {
+                b.withData("guardAutoAssignments", seen.autoAssignmentsInWords());
+                b.withData("guardRolloutApproval", seen.rolloutApprovalInWords());
+            }
         }
         return b.build();
     }

@@ -2,6 +2,8 @@ package io.qawk.orchestrator.guard;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.qawk.orchestrator.testkit.Behaviour;
+import io.qawk.orchestrator.testkit.HawkbitFixtures;
+import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.Lanes;
@@ -274,8 +276,9 @@ class GuardEndToEndTest {
             Lanes.sync();
             assertThat(allTerminals()).as("nothing left open by the tests before").noneMatch(this::hasOpenAction);
         });
-        lanes.behaviour("s1", "term-a", Behaviour.succeedAfter(Duration.ofSeconds(20)));
-        lanes.behaviour("s1", "term-b", Behaviour.succeedAfter(Duration.ofSeconds(20)));
+        // s1's terminals finish only once the pause has been seen on the timeline of the run that drives s1
+        lanes.behaviour("s1", "term-a", Behaviour.hold());
+        lanes.behaviour("s1", "term-b", Behaviour.hold());
         int manifest = Api.admin().body("""
                 {"name": "%s2.0 app first", "systemTypeId": %d, "components": [
                   {"componentType": "lane", "distributionSetId": %d, "order": 1},
@@ -304,6 +307,28 @@ class GuardEndToEndTest {
                 .allMatch(r -> r.matches("cancelled hawkBit action \\d+ \\(" + p + "term:2\\) on " + p
                         + "(s[23])-term-[ab] of rollout " + p + "terminals-2.0-meet: " + p + "\\1-term-[ab] runs .*"));
 
+        String pause = holds().<Map<String, Object>>getList("content").stream()
+                .filter(h -> "paused".equals(h.get("what")) && ((Number) h.get("hawkbitId")).longValue() == rollout)
+                .map(h -> (String) h.get("reason")).findFirst().orElseThrow();
+        int s1Run = Lanes.runs(deployment).getInt("find { it.system == 's1' }.id");
+        List<Map<String, Object>> timeline = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/runs/"
+                + s1Run + "/events").then().statusCode(200).extract().jsonPath().getList("$");
+        assertThat(timeline).as("the pause of a rollout over s1's terminals on the timeline of the run that drives s1")
+                .anySatisfy(e -> {
+                    assertThat(e.get("type")).isEqualTo("GUARD_HOLD");
+                    assertThat(e.get("actor")).isEqualTo("qawk-guard");
+                    assertThat((String) e.get("message")).startsWith(pause)
+                            .contains(p + "s1-term-a", p + "s1-term-b");
+                    assertThat(GuardEndToEndTest.<String, Object>map(e.get("data"))).containsEntry("what", "paused")
+                            .containsEntry("source", "rollout").containsEntry("hawkbitId", (int) rollout);
+                });
+        assertThat(Api.viewer().get("/qawk/v1/threats/holds?systemTypeId=" + lanes.typeId + "&system=s2").then()
+                .statusCode(200).extract().jsonPath().<Map<String, Object>>getList("content"))
+                .as("a system in no run: its holds are its view's list")
+                .anySatisfy(h -> assertThat((String) h.get("reason")).contains(p + "s2-term-"));
+        lanes.behaviour("s1", "term-a", Behaviour.succeed());
+        lanes.behaviour("s1", "term-b", Behaviour.succeed());
+
         Lanes.awaitState(deployment, "FINISHED", Duration.ofSeconds(150));
         assertThat(Lanes.runs(deployment).getString("find { it.system == 's1' }.state")).isEqualTo("SUCCEEDED");
         for (String t : s1Terminals) {
@@ -318,6 +343,79 @@ class GuardEndToEndTest {
             }
         }
         lanes.hawkbit.deleteRollout(rollout);
+    }
+
+    /** The readiness check's details of hawkBit, as a probe reads them. */
+    private static Map<String, Object> readiness() {
+        return Api.viewer().get("/q/health/ready").then().extract().jsonPath()
+                .getMap("checks.find { it.name == 'hawkbit' }.data");
+    }
+
+    /**
+     * The readiness details say what the guard sees of this hawkBit and what it cannot: 0.3.0M7 has no auto-assignment
+     * objects of their own (its auto-assignments are target filters' sets, which the guard reads), and whether the
+     * tenant's rollout approval is on.
+     */
+    @Test
+    @Order(7)
+    void theReadinessDetailsSayWhatTheGuardSeesOfThisHawkbit() {
+        Lanes.sync();
+        Map<String, Object> data = readiness();
+        assertThat(data).as("readiness details").containsKey("guard");
+        assertThat((String) data.get("guardAutoAssignments")).as("auto-assignments on hawkBit 0.3.0M7")
+                .startsWith("target filters' auto-assigned sets, read")
+                .contains("no auto-assignment objects of its own");
+        assertThat((String) data.get("guardRolloutApproval")).as("rollout approval, off by default")
+                .startsWith("off");
+        assertThat((String) data.getOrDefault("guardCannotSee", "")).doesNotContain("auto-assignment objects");
+    }
+
+    /**
+     * With hawkBit's rollout approval on, a colleague (who may not approve) creates a rollout over all terminals: it
+     * waits for approval, and the guard, for a {@code guard: hold} type, is the approver that refuses it; hawkBit shows
+     * it denied, never started, and no terminal moves.
+     */
+    @Test
+    @Order(8)
+    void withApprovalOnTheGuardDeniesARolloutWaitingForApproval() {
+        type("hold");
+        HawkbitFixtures colleague = HawkbitFixtures.asColleague(SharedHawkbit.get());
+        lanes.hawkbit.tenantConfig("rollout.approval.enabled", true);
+        long rollout = -1;
+        try {
+            rollout = colleague.createRollout(p + "terminals-2.0-approval", lanes.set("term:2"), terminals(), 1);
+            awaitRollout(rollout, "waiting_for_approval");
+            long id = rollout;
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                Lanes.sync();
+                assertThat(lanes.hawkbit.rollout(id).path("status").asText()).isEqualTo("approval_denied");
+            });
+            assertThat(threat("rollout", rollout).get("action")).isEqualTo("held");
+            Map<String, Object> denied = holds().<Map<String, Object>>getList("content").stream()
+                    .filter(h -> "denied".equals(h.get("what")) && ((Number) h.get("hawkbitId")).longValue() == id)
+                    .findFirst().orElseThrow();
+            assertThat((String) denied.get("reason")).startsWith("denied hawkBit rollout " + p
+                    + "terminals-2.0-approval: ").contains("rules[0]", WHY);
+            assertThat(lanes.hawkbit.rollout(rollout).path("totalTargetsPerStatus").path("running").asLong())
+                    .as("never started").isZero();
+            List<String> broken = allTerminals().stream().filter(t -> !t.startsWith(p + "s1-")).toList();
+            assertThat(broken).as("no terminal of s2 or s3 got an action").noneMatch(this::hasOpenAction);
+            for (String t : broken) {
+                assertThat(lanes.installedSetId(t)).as(t).isEqualTo(lanes.set("term:1"));
+            }
+            assertThat((String) readiness().get("guardRolloutApproval")).as("the readiness details")
+                    .startsWith("on: ");
+        } finally {
+            lanes.hawkbit.tenantConfig("rollout.approval.enabled", false);
+            if (rollout >= 0) {
+                lanes.hawkbit.deleteRollout(rollout);
+            }
+        }
+    }
+
+    @SuppressWarnings("unchecked")
+    private static <K, V> Map<K, V> map(Object map) {
+        return (Map<K, V>) map;
     }
 
     @SuppressWarnings("unchecked")

@@ -40,6 +40,16 @@ public final class HawkbitFixtures {
         this(server.baseUrl(), server.user(), server.password());
     }
 
+    /** The server as {@link HawkbitServer#COLLEAGUE} sees it: everything but approving rollouts. */
+    public static HawkbitFixtures asColleague(HawkbitServer server) {
+        return new HawkbitFixtures(server.baseUrl(), HawkbitServer.COLLEAGUE, server.password());
+    }
+
+    /** Sets a tenant configuration value ({@code PUT /rest/v1/system/configs/{key}}, e.g. rollout.approval.enabled). */
+    public void tenantConfig(String key, Object value) {
+        mgmt.put("/rest/v1/system/configs/" + key, Map.of("value", value)).requireOk("PUT tenant config " + key);
+    }
+
     // ------------------------------------------------------------------------------------- distribution sets ----
 
     /** Creates (or finds, if it exists) a complete, assignable set of DS type {@value #DEFAULT_DS_TYPE}; its id. */

@@ -56,6 +56,15 @@ public final class HawkbitServer implements AutoCloseable {
     public static final String JAR_NAME = "hawkbit-server.jar";
     public static final String DEFAULT_USER = "qawk-admin";
     /**
+     * A second Management API user, with the same password: a colleague who may create, start and pause rollouts but
+     * not approve them ({@code APPROVE_ROLLOUT} is the one permission missing), so that with the tenant's rollout
+     * approval on, the rollouts they create wait for approval (hawkBit lets a creator with that permission skip it).
+     */
+    public static final String COLLEAGUE = "colleague";
+    static final String COLLEAGUE_PERMISSIONS = "READ_TARGET,READ_TARGET_SECURITY_TOKEN,UPDATE_TARGET,CREATE_TARGET,"
+            + "DELETE_TARGET,READ_REPOSITORY,UPDATE_REPOSITORY,CREATE_REPOSITORY,DELETE_REPOSITORY,"
+            + "DOWNLOAD_REPOSITORY_ARTIFACT,READ_ROLLOUT,CREATE_ROLLOUT,UPDATE_ROLLOUT,DELETE_ROLLOUT,HANDLE_ROLLOUT";
+    /**
      * How long a start may take: 180 s, or longer with {@code -Dqawk.testkit.hawkbit-start-seconds=600} on a machine
      * shared by many builds at once (never shorter).
      */
@@ -499,6 +508,14 @@ public final class HawkbitServer implements AutoCloseable {
         Map<String, String> env = pb.environment();
         env.put("SPRING_SECURITY_USER_NAME", b.user);
         env.put("SPRING_SECURITY_USER_PASSWORD", "{noop}" + password);
+        // hawkBit's own user list (hawkbit.server.im.users) replaces the one user above once it names any: the
+        // user with every permission, and the colleague who may not approve rollouts
+        env.put("HAWKBIT_SERVER_IM_USERS_0_USERNAME", b.user);
+        env.put("HAWKBIT_SERVER_IM_USERS_0_PASSWORD", "{noop}" + password);
+        env.put("HAWKBIT_SERVER_IM_USERS_0_PERMISSIONS", "ALL");
+        env.put("HAWKBIT_SERVER_IM_USERS_1_USERNAME", COLLEAGUE);
+        env.put("HAWKBIT_SERVER_IM_USERS_1_PASSWORD", "{noop}" + password);
+        env.put("HAWKBIT_SERVER_IM_USERS_1_PERMISSIONS", COLLEAGUE_PERMISSIONS);
         long t0 = System.nanoTime();
         Process process;
         try {

@@ -61,5 +61,7 @@ public enum RunEventKind {
     /** A person asked for a rollback. */
     ROLLBACK_REQUESTED,
     /** A person took the system again, or it came back into the channel's scope. */
-    TAKEN_AGAIN
+    TAKEN_AGAIN,
+    /** The guard stopped hawkBit work outside Qawk (a rollout, an auto-assignment, an action) that targets this system. */
+    GUARD_HOLD
 }

@@ -434,4 +434,22 @@ public sealed interface TimelineEvent {
                     : "taken again (attempt " + attempt + ")" + (reason == null ? "" : ": " + reason) + "; before: " + before;
         }
     }
+
+    /**
+     * The guard stopped hawkBit work outside Qawk whose targets include {@code members} of this run's system:
+     * {@code what} it did ({@code paused}, {@code denied}, {@code switched_off}, {@code cancelled}), to which hawkBit
+     * object ({@code source}: {@code rollout}, {@code autoAssignment}, {@code assignment}; its id and name), the hold's
+     * id in {@code GET /qawk/v1/threats/holds}, and its {@code reason} as stored there.
+     */
+    record GuardHold(long holdId, String what, String source, long hawkbitId, String name, List<String> members,
+                     String reason) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.GUARD_HOLD;
+        }
+
+        public String message() {
+            return reason + (members.isEmpty() ? "" : " (it targets " + String.join(", ", members)
+                    + " of this system)");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment.store;
 
+import io.qawk.orchestrator.common.Lists;
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
@@ -12,6 +13,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -161,5 +165,27 @@ public class RunRepository {
                 .getResultList();
         return rows.stream().findFirst().map(r -> new OtherRun(((Number) r[0]).longValue(), (String) r[1],
                 RunState.valueOf((String) r[2])));
+    }
+
+    /** A run that drives its system now ({@link RunState#drives}): its id, and its system's type and name. */
+    public record Driver(long runId, long systemTypeId, String system) {
+    }
+
+    /**
+     * The runs that drive these systems of a type now (at most one each: the one-driver rule), read in one query per
+     * {@value StartReads#NAMES_PER_QUERY} names.
+     */
+    public List<Driver> drivers(long systemTypeId, Collection<String> systems) {
+        List<Driver> out = new ArrayList<>();
+        for (List<String> chunk : Lists.chunks(List.copyOf(new LinkedHashSet<>(systems)),
+                StartReads.NAMES_PER_QUERY)) {
+            @SuppressWarnings("unchecked")
+            List<Object[]> rows = SystemRun.getEntityManager().createNativeQuery("select r.id, r.system_name"
+                            + " from system_run r where r.system_type_id = :type and r.system_name in (:names) and "
+                            + StartReads.DRIVING + " order by r.id")
+                    .setParameter("type", systemTypeId).setParameter("names", chunk).getResultList();
+            rows.forEach(r -> out.add(new Driver(((Number) r[0]).longValue(), systemTypeId, (String) r[1])));
+        }
+        return out;
     }
 }

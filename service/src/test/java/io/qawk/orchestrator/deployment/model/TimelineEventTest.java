@@ -123,7 +123,11 @@ class TimelineEventTest {
                         RunEventKind.TAKEN_AGAIN,
                         "taken again (attempt 2): lane 7 PSU replaced; before: 1 device(s) failed at order 1 -- rolled back"),
                 row(TakenAgain.byPerson(3, null, null), RunEventKind.TAKEN_AGAIN, "taken again (attempt 3); before: null"),
-                row(TakenAgain.cameBackIntoScope(), RunEventKind.TAKEN_AGAIN, "back in the channel's scope: taken again"));
+                row(TakenAgain.cameBackIntoScope(), RunEventKind.TAKEN_AGAIN, "back in the channel's scope: taken again"),
+                row(new GuardHold(7, "paused", "rollout", 12, "terminals-2.0", List.of("s1-term-a", "s1-term-b"),
+                                "paused hawkBit rollout terminals-2.0: its group 1 holds s2-term-a of s2, and then x"),
+                        RunEventKind.GUARD_HOLD, "paused hawkBit rollout terminals-2.0: its group 1 holds s2-term-a of"
+                                + " s2, and then x (it targets s1-term-a, s1-term-b of this system)"));
     }
 
     private static Arguments row(TimelineEvent event, RunEventKind kind, String message) {
