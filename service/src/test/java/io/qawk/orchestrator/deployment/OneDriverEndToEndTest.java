@@ -228,9 +228,12 @@ class OneDriverEndToEndTest {
             lanes.move("lane-02", "beta");
             sync();
             awaitRun(d, "lane-02", "GIVEN_UP");
-            letGo(lanes, "lane-01", "lane");
+            // back while the deployment still runs (lane-01 held): let go first, and the deployment could finish
+            // before the sync that brings lane-02 back (seen in a whole run)
             lanes.move("lane-02", "prod");
             sync();
+            awaitRun(d, "lane-02", "PENDING");
+            letGo(lanes, "lane-01", "lane");
             awaitState(d, "FINISHED", WITHIN);
             assertThat(run(d, "lane-02", "state")).isEqualTo("SUCCEEDED");
             assertWholeOn(lanes, "lane-02", "2");
