@@ -37,15 +37,7 @@ class ApprovalEndToEndTest {
 
     /** The lane type again, requiring approval. */
     private static void requireApproval(Lanes lanes) {
-        Api.admin().body("""
-                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                 "components": [
-                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                 "approval": "required"}
-                """.formatted(lanes.prefix)).put("/qawk/v1/systemtypes/" + lanes.typeId)
-                .then().statusCode(200).body("approval", equalTo("required"));
+        lanes.retype("\"approval\": \"required\"").body("approval", equalTo("required"));
     }
 
     private static int create(io.restassured.specification.RequestSpecification who, Lanes lanes, int manifest) {

@@ -51,14 +51,7 @@ class MendEndToEndTest {
         }
         lanes = new Lanes("mnd-").withSetsAndType();
         p = lanes.prefix;
-        Api.admin().body("""
-                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                 "components": [
-                   {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                 "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"}, "why": "%2$s"}]}
-                """.formatted(p, WHY)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+        lanes.appNeedsTerminal(WHY);
         for (String s : List.of("s1", "s2", "s3")) {
             lanes.system(s, "c01");
         }

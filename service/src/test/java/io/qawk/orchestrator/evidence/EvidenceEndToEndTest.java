@@ -147,14 +147,7 @@ class EvidenceEndToEndTest {
     void theRecordNamesWhoPausedThoughItWasResumedWhoAbortedAndTheRulesInForce() {
         String why = "app 2 speaks the v2 terminal protocol";
         try (Lanes lanes = new Lanes("ev-pause-").withSetsAndType()) {
-            Api.admin().body("""
-                    {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                     "components": [
-                       {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                       {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                       {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                     "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"}, "why": "%2$s"}]}
-                    """.formatted(lanes.prefix, why)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            lanes.appNeedsTerminal(why);
             lanes.system("lane-01", "c01").system("lane-02", "c01");
             lanes.behaviour("lane-01", "term-a", Behaviour.hold()); // lane-01 stays under way until we let it go
             lanes.discovered(2);

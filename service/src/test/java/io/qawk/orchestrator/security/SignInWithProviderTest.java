@@ -141,14 +141,7 @@ class SignInWithProviderTest {
         String lena = keycloak.userToken("lena");
         String paula = keycloak.userToken("paula");
         try (Lanes lanes = new Lanes("oidc-appr-").withSetsAndType()) {
-            Api.admin().body("""
-                    {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                     "components": [
-                       {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                       {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                       {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                     "approval": "required"}
-                    """.formatted(lanes.prefix)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            lanes.retype("\"approval\": \"required\"");
             lanes.system("lane-01", "c01");
             lanes.discovered(1);
             int manifest = lanes.manifest("2.0", "2");

@@ -6,6 +6,7 @@ import io.qawk.orchestrator.testkit.DeviceSimulator;
 import io.qawk.orchestrator.testkit.DeviceSpec;
 import io.qawk.orchestrator.testkit.HawkbitFixtures;
 import io.restassured.path.json.JsonPath;
+import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
 
 import java.time.Duration;
@@ -76,16 +77,29 @@ public final class Lanes implements AutoCloseable {
      * ({@code watch} or {@code hold}).
      */
     public void firmwareNeedsApp(String why, String guard) {
-        admin.get().body("""
+        retype("""
+                "rules": [{"if": {"terminal": "%1$sterm:[2,)"}, "then": {"lane": "%1$sapp:[2,)"}, "why": "%2$s"}],
+                "guard": "%3$s\"""".formatted(prefix, why, guard))
+                .body("guard", org.hamcrest.Matchers.equalTo(guard));
+    }
+
+    /** The type again with the rule "app 2 needs terminal firmware 2" ({@code why}). */
+    public ValidatableResponse appNeedsTerminal(String why) {
+        return retype("""
+                "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"}, "why": "%2$s"}]"""
+                .formatted(prefix, why));
+    }
+
+    /** The type again, its components as {@link #withSetsAndType()} made them, with more fields ({@code fields}: JSON). */
+    public ValidatableResponse retype(String fields) {
+        return admin.get().body("""
                 {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
                  "components": [
                    {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
                    {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
                    {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                 "rules": [{"if": {"terminal": "%1$sterm:[2,)"}, "then": {"lane": "%1$sapp:[2,)"}, "why": "%2$s"}],
-                 "guard": "%3$s"}
-                """.formatted(prefix, why, guard)).put("/qawk/v1/systemtypes/" + typeId)
-                .then().statusCode(200).body("guard", org.hamcrest.Matchers.equalTo(guard));
+                 %2$s}
+                """.formatted(prefix, fields)).put("/qawk/v1/systemtypes/" + typeId).then().statusCode(200);
     }
 
     private static String query(String field, String query) {

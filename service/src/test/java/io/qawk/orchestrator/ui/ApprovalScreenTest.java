@@ -32,14 +32,7 @@ class ApprovalScreenTest {
     @Test
     void anApproverApprovesOnTheScreenAndTheCreatorCannot() {
         try (Lanes lanes = new Lanes("apscr-").withSetsAndType()) {
-            Api.admin().body("""
-                    {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                     "components": [
-                       {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                       {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                       {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                     "approval": "required"}
-                    """.formatted(lanes.prefix)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            lanes.retype("\"approval\": \"required\"");
             int manifest = lanes.manifest("2.0", "2");
             int id = Api.admin().body("{\"name\": \"" + lanes.prefix + "d\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");

@@ -34,14 +34,7 @@ class CensusScreenTest extends ScreenTest {
     void aSystemBreakingARuleIsRedOnItsRowAndInItsTypesCensus() {
         try (Lanes lanes = new Lanes("cen-").withSetsAndType()) {
             String p = lanes.prefix;
-            Api.admin().body("""
-                    {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
-                     "components": [
-                       {"componentType": "lane", "match": "attribute.device_type==%1$slane"},
-                       {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal"},
-                       {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
-                     "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"}, "why": "%2$s"}]}
-                    """.formatted(p, WHY)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+            lanes.appNeedsTerminal(WHY);
             lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
             lanes.discovered(3);
             lanes.preinstall("2");
