@@ -17,6 +17,7 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -101,6 +102,52 @@ class UnobservedTimeEndToEndTest {
             }
             soft.assertThat(unobservedSeconds(id)).as("qawk_unobserved_seconds_total of deployment %d", id)
                     .hasValueSatisfying(s -> assertThat(s).isGreaterThanOrEqualTo(COUNTED_AT_LEAST));
+            soft.assertAll();
+        }
+    }
+
+    /**
+     * Two deployments are under way when hawkBit freezes. One pass asks for both, one after the other: the first
+     * waits out the freeze, the second is asked once hawkBit answers again and answers at once. Both went unobserved
+     * for hawkBit's silence, and both timelines say so; naming the second's gap "Qawk's passes were held up" sent an
+     * operator looking at Qawk for what hawkBit did.
+     */
+    @Test
+    void hawkbitFrozenWhileTwoDeploymentsAreUnderWayNamesHawkbitInBothTimelines() {
+        try (Lanes a = new Lanes("uo-two-a-").withSetsAndType(); Lanes b = new Lanes("uo-two-b-").withSetsAndType()) {
+            Map<Integer, Lanes> deployments = new LinkedHashMap<>();
+            for (Lanes lanes : List.of(a, b)) {
+                lanes.system("lane-01", "c01");
+                lanes.discovered(1);
+                lanes.preinstall("1");
+                ORDER_1.forEach(r -> lanes.devices.setBehaviour(lanes.id("lane-01", r), Behaviour.silent()));
+                deployments.put(lanes.deploy(lanes.manifest("2.0", "2"), "\"orderTimeoutSeconds\": "
+                        + ORDER_TIMEOUT_SECONDS), lanes);
+            }
+            deployments.forEach((id, lanes) -> await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> ORDER_1.stream().allMatch(r -> "ASSIGNED".equals(deviceState(id, lanes.id("lane-01", r))))));
+
+            Duration frozen;
+            try (ProcessFreeze freeze = SharedHawkbit.get().freeze()) {
+                // nothing is judged while nobody can look: both stay under way for the whole freeze
+                await().during(FREEZE).atMost(FREEZE.plusSeconds(20)).pollInterval(Duration.ofSeconds(1))
+                        .until(() -> deployments.keySet().stream().allMatch(id -> runs(id).<String>getList("state")
+                                .stream().allMatch("RUNNING"::equals)));
+                frozen = freeze.length();
+            }
+            deployments.values().forEach(lanes -> ORDER_1.forEach(r -> lanes.devices.setBehaviour(
+                    lanes.id("lane-01", r), Behaviour.succeedAfter(Duration.ofSeconds(2)))));
+
+            SoftAssertions soft = new SoftAssertions();
+            deployments.keySet().forEach(id -> finished(id, Duration.ofSeconds(150)));
+            for (int id : deployments.keySet()) {
+                List<String> messages = messages(id, runs(id).getInt(run("lane-01") + ".id"));
+                Optional<Matcher> gap = gap(messages);
+                soft.assertThat(gap).as("deployment %d's timeline names hawkBit's silence of %d s: %s", id,
+                        frozen.toSeconds(), messages).isPresent();
+                gap.ifPresent(m -> soft.assertThat(Long.parseLong(m.group(1))).as("seconds hawkBit did not answer")
+                        .isBetween(COUNTED_AT_LEAST, frozen.toSeconds() + 5));
+            }
             soft.assertAll();
         }
     }

@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -57,8 +58,15 @@ public class UnobservedTime {
     /** Since when this process's passes find Qawk's database unreachable; null while they do not. */
     private final AtomicReference<Instant> databaseAwaySince = new AtomicReference<>();
 
-    /** How long hawkBit kept this process's last pass of each deployment waiting for an answer. */
-    private final Map<Long, Duration> lastHawkbitWait = new ConcurrentHashMap<>();
+    /**
+     * How long hawkBit kept this process's passes waiting for answers, summed over every deployment's pass since the
+     * process started, in nanoseconds. One pass asks for its deployments one after the other, so a hawkBit that hangs
+     * holds up the deployments behind the one that waits as well: their gap is hawkBit's doing too.
+     */
+    private final AtomicLong hawkbitWaitedNanos = new AtomicLong();
+
+    /** {@link #hawkbitWaitedNanos} as it stood when this process last observed each deployment. */
+    private final Map<Long, Long> waitedAtObservation = new ConcurrentHashMap<>();
 
     void started(@Observes StartupEvent e) {
         startedAt = clock.instant();
@@ -85,8 +93,10 @@ public class UnobservedTime {
             observations.markUnobserved(id, askedAt, "paused");
             return snap;
         }
-        ObservationGap.Observer me = new ObservationGap.Observer(observer,
-                startedAt == null ? askedAt : startedAt, lastHawkbitWait.get(id), databaseAwaySince.get());
+        long waitedNow = hawkbitWaitedNanos.get();
+        Long waitedThen = waitedAtObservation.put(id, waitedNow);
+        ObservationGap.Observer me = new ObservationGap.Observer(observer, startedAt == null ? askedAt : startedAt,
+                waitedThen == null ? null : Duration.ofNanos(waitedNow - waitedThen), databaseAwaySince.get());
         Optional<ObservationGap.Stretch> stretch = QuarkusTransaction.requiringNew().call(() -> {
             ObservationStore.Watched watched = observations.lock(id);
             Optional<ObservationGap.Stretch> s = ObservationGap.of(watched.last(), watched.marked(), askedAt,
@@ -103,9 +113,12 @@ public class UnobservedTime {
         return again == null ? snap : again;
     }
 
-    /** How long hawkBit kept this pass of the deployment waiting, at most: the cause of a gap the next pass finds. */
+    /**
+     * How long hawkBit kept this pass of a deployment waiting, at most: counted toward the gap every deployment's next
+     * observation finds, since one pass asks for all of them one after the other.
+     */
     void passEnded(long deploymentId, Duration hawkbitWait) {
-        lastHawkbitWait.put(deploymentId, hawkbitWait);
+        hawkbitWaitedNanos.addAndGet(hawkbitWait.toNanos());
     }
 
     /**
@@ -128,12 +141,12 @@ public class UnobservedTime {
 
     /** The deployment ended: nothing more to account for. */
     void forget(long deploymentId) {
-        lastHawkbitWait.remove(deploymentId);
+        waitedAtObservation.remove(deploymentId);
     }
 
     /** Only the deployments still followed are remembered: one that ended since is forgotten. */
     void keepOnly(Collection<Long> followed) {
-        lastHawkbitWait.keySet().retainAll(followed);
+        waitedAtObservation.keySet().retainAll(followed);
     }
 
     /** An observation is fresh for {@code unobserved-after}, and at least an idle interval and a few seconds. */

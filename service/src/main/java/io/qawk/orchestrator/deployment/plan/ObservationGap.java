@@ -28,14 +28,15 @@ public final class ObservationGap {
     }
 
     /**
-     * The process asking: its id, when it started, how long hawkBit kept its last pass of this deployment waiting
-     * for an answer (null when it made none), and since when its passes found Qawk's database unreachable (null when
-     * they did not since its last full pass).
+     * The process asking: its id, when it started, how long hawkBit kept its passes waiting for answers since it last
+     * observed this deployment (this deployment's and every other's: one pass asks for them one after the other; null
+     * when it has not observed it before), and since when its passes found Qawk's database unreachable (null when they
+     * did not since its last full pass).
      */
-    public record Observer(String id, Instant startedAt, Duration lastHawkbitWait, Instant databaseAwaySince) {
+    public record Observer(String id, Instant startedAt, Duration hawkbitWait, Instant databaseAwaySince) {
 
-        public Observer(String id, Instant startedAt, Duration lastHawkbitWait) {
-            this(id, startedAt, lastHawkbitWait, null);
+        public Observer(String id, Instant startedAt, Duration hawkbitWait) {
+            this(id, startedAt, hawkbitWait, null);
         }
     }
 
@@ -73,7 +74,7 @@ public final class ObservationGap {
     /**
      * Why a gap happened, as far as this process can tell: the last observation was another process's (it was not
      * running then, or it was another replica's that stopped observing), or Qawk's database was unreachable meanwhile
-     * (its passes failed for it), or hawkBit kept this one's last pass waiting
+     * (its passes failed for it), or hawkBit kept this one's passes waiting
      * for most of the gap, or this one's passes were held up (a lock, a pause of the JVM, a slow database).
      */
     static String cause(Last last, Duration gap, Observer me) {
@@ -83,7 +84,7 @@ public final class ObservationGap {
         if (me.databaseAwaySince() != null) {
             return DatabaseUnreachable.CAUSE;
         }
-        Duration wait = me.lastHawkbitWait();
+        Duration wait = me.hawkbitWait();
         if (wait != null && wait.multipliedBy(2).compareTo(gap) >= 0) {
             return "hawkBit did not answer for " + wait.toSeconds() + " s";
         }
