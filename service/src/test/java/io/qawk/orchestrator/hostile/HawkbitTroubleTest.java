@@ -9,6 +9,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -23,11 +24,13 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import java.util.stream.Collectors;
 
 import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
 import static io.qawk.orchestrator.testsupport.Lanes.runs;
@@ -167,8 +170,14 @@ class HawkbitTroubleTest {
                     HttpResponse.BodyHandlers.ofString());
             assertThat(deleted.statusCode()).isEqualTo(200);
 
-            await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                    .until(() -> Set.of("ROLLED_BACK", "ROLLBACK_FAILED").contains(runs(id).getString("[0].state")));
+            try {
+                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
+                        .until(() -> Set.of("ROLLED_BACK", "ROLLBACK_FAILED").contains(runs(id).getString("[0].state")));
+            } catch (ConditionTimeoutException e) {
+                // this failed twice in whole runs with nothing in the log: say what the engine was doing
+                throw new AssertionError("run not back within 120 s: " + runs(id).prettify() + "\nliveness: "
+                        + RestAssured.given().get("/q/health/live").asString() + "\nengine thread: " + engineThread(), e);
+            }
             JsonPath run = runs(id);
             assertThat(run.getString("[0].components.terminal.find { it.controllerId == '" + victim + "' }.detail"))
                     .contains("the target was deleted in hawkBit");
@@ -179,8 +188,18 @@ class HawkbitTroubleTest {
         }
     }
 
+    /** After all this, the engine still passes: liveness says so, with when its last pass ended. */
     @Test
     @Order(3)
+    void theEngineIsStillAliveAndPassing() {
+        JsonPath live = RestAssured.given().get("/q/health/live").then().statusCode(200).extract().jsonPath();
+        assertThat(live.getString("checks.find { it.name == 'deployment-engine' }.status")).isEqualTo("UP");
+        assertThat(live.getLong("checks.find { it.name == 'deployment-engine' }.data.lastPassEndedSecondsAgo"))
+                .as("seconds since the engine's last pass (it passes every second here)").isLessThan(10);
+    }
+
+    @Test
+    @Order(4)
     void theLogOfAllThisHoldsNoPassword() throws Exception {
         var hawkbit = SharedHawkbit.get();
         String log = Files.readString(HostileProfile.LOG_FILE);
@@ -194,6 +213,15 @@ class HawkbitTroubleTest {
             assertThat(secret).hasSizeGreaterThan(6);
             assertThat(log).as("log holds a secret").doesNotContain(secret);
         }
+    }
+
+    /** The deployment engine loop's thread and where it stands, from this JVM (the application runs in it). */
+    private static String engineThread() {
+        return Thread.getAllStackTraces().entrySet().stream()
+                .filter(t -> t.getKey().getName().equals("qawk-deployment-engine"))
+                .map(t -> t.getKey().getState() + " " + Arrays.stream(t.getValue()).limit(40).map(String::valueOf)
+                        .collect(Collectors.joining("\n  ", "\n  ", "")))
+                .findFirst().orElse("none: the loop's thread has ended");
     }
 
     private static void sleep(long ms) {

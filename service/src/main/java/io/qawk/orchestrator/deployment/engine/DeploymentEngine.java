@@ -109,6 +109,28 @@ public class DeploymentEngine {
     }
 
     /**
+     * Whether the engine still passes, in operators' words: empty while it does; why not otherwise (its loop ended,
+     * or a pass has been under way for longer than {@code qawk.engine.stuck-after}).
+     */
+    public Optional<String> stuck() {
+        PassLoop l = loop;
+        if (l == null) {
+            return Optional.empty(); // not started yet
+        }
+        if (!l.running()) {
+            return Optional.of("the deployment engine's loop has ended");
+        }
+        return l.passUnderWayFor().filter(d -> d.compareTo(config.stuckAfter()) > 0)
+                .map(d -> "an engine pass has been under way for " + d.toSeconds() + " s");
+    }
+
+    /** How long ago the engine's last pass ended, empty before the first. */
+    public Optional<Duration> lastPassEndedAgo() {
+        PassLoop l = loop;
+        return l == null ? Optional.empty() : l.lastPassEndedAgo();
+    }
+
+    /**
      * A deployment was started or commanded: the next pass comes now, not at the next tick. Called once the command's
      * transaction committed, so the pass sees it.
      */

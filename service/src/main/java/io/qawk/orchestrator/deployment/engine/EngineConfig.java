@@ -74,4 +74,11 @@ public interface EngineConfig {
      */
     @WithDefault("60s")
     Duration graceAfterGap();
+
+    /**
+     * A pass under way for longer than this is stuck (a call without a deadline, a lock never released): liveness
+     * says so, and the orchestrator restarts the service, which takes every deployment up where it stood.
+     */
+    @WithDefault("10m")
+    Duration stuckAfter();
 }

@@ -3,6 +3,7 @@ package io.qawk.orchestrator.deployment.engine;
 import org.jboss.logging.Logger;
 
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
@@ -29,6 +30,10 @@ public final class PassLoop {
     private long wakes;
     private boolean stopped;
     private Thread thread;
+    /** When the pass under way started (System.nanoTime), 0 while none is. */
+    private volatile long passStartedNanos;
+    /** When the last pass ended (System.nanoTime), 0 before the first. */
+    private volatile long passEndedNanos;
 
     /** {@code pass}: one pass, true when devices are due (so the next one comes after {@code busy}). */
     public PassLoop(BooleanSupplier pass, Duration busy, Duration idle, Duration initialDelay) {
@@ -86,12 +91,20 @@ public final class PassLoop {
             } finally {
                 lock.unlock();
             }
+            if (Thread.interrupted()) {
+                // nobody but stop() may end the loop; an interrupt left over from a pass must not fail the next one
+                LOG.warn("The engine loop's thread was interrupted; it goes on");
+            }
             boolean busy;
+            passStartedNanos = System.nanoTime();
             try {
                 busy = pass.getAsBoolean();
-            } catch (RuntimeException e) {
+            } catch (RuntimeException | LinkageError | AssertionError e) {
                 LOG.errorf(e, "An engine pass failed; the next one comes as usual");
                 busy = false;
+            } finally {
+                passEndedNanos = System.nanoTime();
+                passStartedNanos = 0;
             }
             if (!waitFor(busy ? busyNanos : idleNanos, seen)) {
                 return;
@@ -101,22 +114,41 @@ public final class PassLoop {
 
     /**
      * Waits {@code nanos}, or until a wake newer than {@code seen} ({@code -1}: wakes do not count); false once
-     * stopped.
+     * stopped. An interrupt ends the wait early, never the loop: a pass's interrupt (a fault-tolerance timeout, a
+     * library's) once ended it here without a word, and deployments stopped moving while the service looked healthy.
      */
     private boolean waitFor(long nanos, long seen) {
         lock.lock();
         try {
             long left = nanos;
             while (!stopped && left > 0 && (seen < 0 || wakes == seen)) {
-                left = woken.awaitNanos(left);
+                try {
+                    left = woken.awaitNanos(left);
+                } catch (InterruptedException e) {
+                    LOG.warn("The engine loop's wait was interrupted; it goes on");
+                    return !stopped;
+                }
             }
             return !stopped;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
         } finally {
             lock.unlock();
         }
+    }
+
+    /**
+     * How long the pass under way has been going, empty while none is: a pass that never ends (a call without a
+     * deadline, a lock never released) holds every deployment still.
+     */
+    public Optional<Duration> passUnderWayFor() {
+        long started = passStartedNanos;
+        return started == 0 ? Optional.empty()
+                : Optional.of(Duration.ofNanos(System.nanoTime() - started));
+    }
+
+    /** How long ago the last pass ended, empty before the first. */
+    public Optional<Duration> lastPassEndedAgo() {
+        long ended = passEndedNanos;
+        return ended == 0 ? Optional.empty() : Optional.of(Duration.ofNanos(System.nanoTime() - ended));
     }
 
     /** Whether the loop is waiting or passing (for tests and health). */

@@ -104,6 +104,58 @@ class PassLoopTest {
         assertThat(loop.running()).isTrue();
     }
 
+    /**
+     * Something in a pass interrupts the loop's thread (a fault-tolerance timeout, a library): the loop goes on. It
+     * used to end without a word at its next wait, and every deployment stood still with the service answering.
+     */
+    @Test
+    void anInterruptDuringAPassDoesNotEndTheLoop() {
+        AtomicInteger passes = new AtomicInteger();
+        AtomicBoolean interruptedInPass = new AtomicBoolean();
+        loop = new PassLoop(() -> {
+            if (passes.incrementAndGet() == 1) {
+                Thread.currentThread().interrupt();
+            } else if (Thread.currentThread().isInterrupted()) {
+                interruptedInPass.set(true);
+            }
+            return true;
+        }, Duration.ofMillis(10), Duration.ofHours(1), Duration.ZERO);
+        loop.start("test-loop");
+        await().atMost(Duration.ofSeconds(5)).until(() -> passes.get() >= 5);
+        assertThat(loop.running()).isTrue();
+        assertThat(interruptedInPass).as("a later pass starts with the interrupt cleared").isFalse();
+    }
+
+    @Test
+    void aPassUnderWayIsTimedAndTheLastEndRemembered() throws InterruptedException {
+        CountDownLatch inSecondPass = new CountDownLatch(1);
+        CountDownLatch release = new CountDownLatch(1);
+        AtomicInteger passes = new AtomicInteger();
+        loop = new PassLoop(() -> {
+            if (passes.incrementAndGet() == 2) {
+                inSecondPass.countDown();
+                try {
+                    release.await(5, TimeUnit.SECONDS);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            return true;
+        }, Duration.ofMillis(10), Duration.ofHours(1), Duration.ZERO);
+        assertThat(loop.passUnderWayFor()).isEmpty();
+        assertThat(loop.lastPassEndedAgo()).isEmpty();
+        loop.start("test-loop");
+        assertThat(inSecondPass.await(5, TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> loop.passUnderWayFor()
+                .filter(d -> d.compareTo(Duration.ofMillis(200)) >= 0).isPresent());
+        assertThat(loop.lastPassEndedAgo()).hasValueSatisfying(ago -> assertThat(ago).isGreaterThanOrEqualTo(
+                Duration.ofMillis(200)));
+        release.countDown();
+        await().atMost(Duration.ofSeconds(5)).until(() -> passes.get() >= 3);
+        await().atMost(Duration.ofSeconds(5)).until(() -> loop.lastPassEndedAgo()
+                .filter(ago -> ago.compareTo(Duration.ofSeconds(1)) < 0).isPresent());
+    }
+
     @Test
     void stopEndsTheThread() throws InterruptedException {
         loop = new PassLoop(() -> false, Duration.ofMillis(10), Duration.ofHours(1), Duration.ZERO);
