@@ -3,6 +3,7 @@ package io.qawk.orchestrator.bench;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -36,9 +37,15 @@ final class RealHawkbitRounds {
 
     /** Assigns {@code set} to all targets in one call; the time until all run it, or null at the timeout. */
     static Duration direct(HawkbitFixtures hawkbit, long set, List<String> ids, Duration timeout) {
+        return direct(hawkbit, set, ids, timeout, new Instant[1]);
+    }
+
+    /** The same; {@code accepted[0]}: when hawkBit answered the assignment (its acceptance, for the gap between orders). */
+    static Duration direct(HawkbitFixtures hawkbit, long set, List<String> ids, Duration timeout, Instant[] accepted) {
         String installed = installedQuery(hawkbit, set);
         long t0 = System.nanoTime();
         hawkbit.assign(set, ids);
+        accepted[0] = Instant.now();
         boolean done = await(timeout, () -> count(hawkbit, installed) >= ids.size());
         return done ? Duration.ofNanos(System.nanoTime() - t0) : null;
     }
@@ -138,6 +145,46 @@ final class RealHawkbitRounds {
             o.perOperation.forEach((k, v) -> ops.merge(k, v, (a, b) -> a + " + " + b));
             return new Load(requests + o.requests, passes + o.passes, passSeconds + o.passSeconds, ops);
         }
+    }
+
+    /** When hawkBit says each target with {@code set} installed installed it ({@code installedAt}), 500 a request. */
+    static Map<String, Instant> installedAt(HawkbitFixtures hawkbit, long set) {
+        String q = URLEncoder.encode(installedQuery(hawkbit, set), StandardCharsets.UTF_8).replace("+", "%20");
+        Map<String, Instant> out = new java.util.HashMap<>();
+        for (int offset = 0; ; offset += 500) {
+            JsonNode page = hawkbit.get("/rest/v1/targets?limit=500&offset=" + offset + "&q=" + q);
+            for (JsonNode t : page.path("content")) {
+                if (t.hasNonNull("installedAt")) {
+                    out.put(t.path("controllerId").asText(), Instant.ofEpochMilli(t.path("installedAt").asLong()));
+                }
+            }
+            if (page.path("content").size() < 500) {
+                return out;
+            }
+        }
+    }
+
+    /**
+     * The gaps between orders of a deployment's runs, from their timelines ({@code ORDER_GAP}, one request per run,
+     * made after the round).
+     */
+    static List<Duration> qawkGaps(int deployment) {
+        List<Integer> runIds = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/runs").then()
+                .statusCode(200).extract().jsonPath().getList("id", Integer.class);
+        List<Duration> out = new java.util.ArrayList<>();
+        for (int runId : runIds) {
+            List<String> gaps = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/runs/" + runId
+                    + "/events").then().statusCode(200).extract().jsonPath()
+                    .getList("findAll { it.type == 'ORDER_GAP' }.data.gap", String.class);
+            gaps.forEach(g -> out.add(Duration.parse(g)));
+        }
+        return out;
+    }
+
+    /** The {@code q}-quantile (0–1) of {@code all}, nearest rank. */
+    static double quantile(List<Duration> all, double q) {
+        double[] v = all.stream().mapToDouble(d -> d.toNanos() / 1e9).sorted().toArray();
+        return v.length == 0 ? Double.NaN : v[Math.min(v.length - 1, Math.max(0, (int) Math.ceil(q * v.length) - 1))];
     }
 
     static double median(List<Duration> all) {

@@ -143,6 +143,7 @@ class SideBySideBenchmarkTest {
                     sides.rows(report, what, "until every device installed", 1.1, Timing::installed);
                     sides.rows(report, what, "until finished (Qawk: deployment FINISHED; script: order 2 installed)",
                             1.2, Timing::finished);
+                    sides.gapRow(report, what);
                     loadRow(report, size, lanes.devices(), sides);
                     report.note(sides.notes(what) + String.format(Locale.ROOT, " Devices polled %.2f times a second"
                                     + " each (%d polling errors).",
@@ -259,6 +260,29 @@ class SideBySideBenchmarkTest {
             report.row(what + ": " + until, goalText, String.format(Locale.ROOT, "ratio %.2f (Qawk %.1f s vs script"
                             + " %.1f s, medians of %d and %d round(s))", q / s, q, s, qawk.size(), script.size()),
                     BenchReport.met(q / s <= goal));
+        }
+
+        /**
+         * The gap between orders on both sides, every lane of every counted round: from its last terminal finishing in
+         * hawkBit to hawkBit accepting its lane's assignment (Qawk: from the runs' timelines; script: the terminals'
+         * {@code installedAt} and the return of the lanes' bulk assignment).
+         */
+        void gapRow(BenchReport report, String what) {
+            List<Duration> q = qawk.stream().flatMap(t -> t.gaps().stream()).toList();
+            List<Duration> s = script.stream().flatMap(t -> t.gaps().stream()).toList();
+            String goal = "p99 ≤ 1.5 s";
+            if (q.isEmpty() || s.isEmpty()) {
+                report.row(what + ": gap between orders", goal, "not measured: " + (cut.isEmpty()
+                        ? "no gaps recorded" : String.join("; ", cut)), "**no**");
+                return;
+            }
+            double q99 = RealHawkbitRounds.quantile(q, 0.99);
+            report.row(what + ": gap between orders (last terminal finished in hawkBit → lane's assignment accepted)",
+                    goal, String.format(Locale.ROOT, "Qawk p50 %.2f s, p99 %.2f s, max %.2f s (%d gaps) vs script p50"
+                                    + " %.2f s, p99 %.2f s, max %.2f s (%d gaps)", RealHawkbitRounds.quantile(q, 0.5),
+                            q99, RealHawkbitRounds.quantile(q, 1), q.size(), RealHawkbitRounds.quantile(s, 0.5),
+                            RealHawkbitRounds.quantile(s, 0.99), RealHawkbitRounds.quantile(s, 1), s.size()),
+                    BenchReport.met(q99 <= 1.5));
         }
 
         String notes(String what) {

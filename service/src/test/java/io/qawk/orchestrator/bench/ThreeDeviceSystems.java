@@ -5,6 +5,7 @@ import static io.qawk.orchestrator.bench.RealHawkbitRounds.count;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
 import java.util.ArrayList;
@@ -34,8 +35,11 @@ import io.qawk.orchestrator.testsupport.Api;
  */
 final class ThreeDeviceSystems implements AutoCloseable {
 
-    /** The times of one round; {@code load} is what the service asked of hawkBit (null for the script). */
-    record Timing(Duration installed, Duration finished, String detail, Load load) {
+    /**
+     * The times of one round; {@code load} is what the service asked of hawkBit (null for the script); {@code gaps}: per
+     * lane, from its last terminal finishing in hawkBit to hawkBit accepting its lane's assignment.
+     */
+    record Timing(Duration installed, Duration finished, String detail, Load load, List<Duration> gaps) {
     }
 
     private final SideBySideBenchmarkTest.Bench bench;
@@ -113,13 +117,24 @@ final class ThreeDeviceSystems implements AutoCloseable {
         if (first == null) {
             return null;
         }
-        Duration second = RealHawkbitRounds.direct(hawkbit, pair[1], lanes, timeout);
+        Instant[] lanesAccepted = new Instant[1];
+        Duration second = RealHawkbitRounds.direct(hawkbit, pair[1], lanes, timeout, lanesAccepted);
         if (second == null) {
             return null;
         }
         Duration all = Duration.ofNanos(System.nanoTime() - t0);
+        // per lane: from its later terminal finishing in hawkBit to hawkBit accepting the lanes' bulk assignment
+        Map<String, Instant> terminalsAt = RealHawkbitRounds.installedAt(hawkbit, pair[0]);
+        List<Duration> gaps = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Instant a = terminalsAt.get(terminals.get(2 * i));
+            Instant b = terminalsAt.get(terminals.get(2 * i + 1));
+            if (a != null && b != null) {
+                gaps.add(Duration.between(a.isAfter(b) ? a : b, lanesAccepted[0]));
+            }
+        }
         return new Timing(all, all, String.format(Locale.ROOT, "order 1 installed after %.1f s, order 2 after"
-                + " %.1f s more", first.toNanos() / 1e9, second.toNanos() / 1e9), null);
+                + " %.1f s more", first.toNanos() / 1e9, second.toNanos() / 1e9), null, gaps);
     }
 
     /** A deployment to version {@code v} through the service; null when it did not end within {@code timeout}. */
@@ -160,11 +175,12 @@ final class ThreeDeviceSystems implements AutoCloseable {
         if (!ended || !"FINISHED".equals(state[0]) || at[0] == 0 || at[2] == 0) {
             return null;
         }
+        List<Duration> gaps = RealHawkbitRounds.qawkGaps(id);
         return new Timing(Duration.ofNanos(Math.max(at[0], at[2])), Duration.ofNanos(at[3]),
                 String.format(Locale.ROOT, "terminals all installed after %.1f s, lanes all assigned after %.1f s and"
                                 + " installed after %.1f s, deployment FINISHED after %.1f s; %.0f engine passes, %.1f s"
                                 + " in them", at[0] / 1e9, at[1] / 1e9, at[2] / 1e9, at[3] / 1e9, load.passes(),
-                        load.passSeconds()), load);
+                        load.passSeconds()), load, gaps);
     }
 
     /**

@@ -68,6 +68,8 @@ class MetricsEndToEndTest {
                 assertThat(value(m, "qawk_devices_assigned_total", "direction=\"rollback\"")).isGreaterThanOrEqualTo(3);
                 assertThat(value(m, "qawk_run_duration_seconds_count", "outcome=\"succeeded\"")).isGreaterThanOrEqualTo(1);
                 assertThat(value(m, "qawk_run_duration_seconds_count", "outcome=\"rolled_back\"")).isGreaterThanOrEqualTo(1);
+                assertThat(value(m, "qawk_order_gap_seconds_count", "system_type=\"" + lanes.prefix + "lane\""))
+                        .as("order 2 of both lanes, the one that failed too").isGreaterThanOrEqualTo(2);
                 assertThat(value(m, "qawk_engine_pass_seconds_count")).isGreaterThan(0);
                 assertThat(value(m, "qawk_engine_last_pass_age_seconds")).isLessThan(30);
                 assertThat(value(m, "qawk_deployments", "phase=\"finished\"")).isGreaterThanOrEqualTo(1);

@@ -87,6 +87,7 @@ public class AssignmentSender {
                     clock.instant());
             metrics.devicesAssigned(false, assigned.forward());
             metrics.devicesAssigned(true, assigned.back());
+            assigned.gaps().forEach(g -> metrics.orderGap(g.systemType(), g.gap()));
         }
     }
 

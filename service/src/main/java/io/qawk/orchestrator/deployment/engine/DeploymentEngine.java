@@ -260,7 +260,7 @@ public class DeploymentEngine {
         Outbox outbox = new Outbox();
         for (List<Long> batch : Lists.chunks(toPlan, config.runsPerTransaction())) {
             outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), snap.settings(),
-                    seen.verdicts()));
+                    seen.verdicts(), seen.reported()));
         }
         return outbox;
     }
@@ -279,7 +279,7 @@ public class DeploymentEngine {
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {
                 outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(),
-                        PlanInput.Observed.NOTHING, snap.settings(), Map.of()));
+                        PlanInput.Observed.NOTHING, snap.settings(), Map.of(), Map.of()));
             } catch (RuntimeException e) {
                 if (!anotherDriverWon(e)) {
                     throw e;
@@ -295,11 +295,11 @@ public class DeploymentEngine {
 
     /**
      * In one transaction: the runs {@code load} locks are each planned by {@link RunPlanner} as of {@code now} and its
-     * decision stored (intent first: devices to be sent are stored as assigning); returns the assignments to send
-     * after the commit.
+     * decision stored (intent first: devices to be sent are stored as assigning; devices that finished with when
+     * hawkBit says they did, {@code reported}); returns the assignments to send after the commit.
      */
     private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, PlanInput.Observed observed,
-                               PlanInput.Settings settings, Map<Long, Health> verdicts) {
+                               PlanInput.Settings settings, Map<Long, Health> verdicts, Map<String, Instant> reported) {
         return QuarkusTransaction.requiringNew().call(() -> {
             Outbox out = new Outbox();
             for (RunStore.ToPlan planned : load.get()) {
@@ -308,7 +308,7 @@ public class DeploymentEngine {
                 Health verdict = verdicts.get(run.id);
                 RunPlanner.Decision decision = RunPlanner.plan(new PlanInput(planned.planned(),
                         verdict == null ? observed : observed.withHealth(verdict), settings, now));
-                out.add(run.id, store.save(planned, decision, now));
+                out.add(run.id, store.save(planned, decision, now, reported));
                 metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());
             }
             return out;

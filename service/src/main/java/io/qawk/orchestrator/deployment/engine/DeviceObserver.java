@@ -10,6 +10,7 @@ import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -46,6 +47,14 @@ public class DeviceObserver {
      * by side ({@link FanOut}).
      */
     public Map<String, Outcome> observe(Collection<InFlight> devices) {
+        return observe(devices, new ConcurrentHashMap<>());
+    }
+
+    /**
+     * The same, and for devices that finished on their set, when hawkBit says they did ({@code reported}, filled side
+     * by side: their targets' {@code installedAt} from the same bulk answers, where hawkBit named one; no request more).
+     */
+    public Map<String, Outcome> observe(Collection<InFlight> devices, Map<String, Instant> reported) {
         Map<String, Outcome> out = new ConcurrentHashMap<>();
         Map<Long, List<InFlight>> bySet = devices.stream().collect(Collectors.groupingBy(InFlight::setId));
         // first per set (side by side): its name and version, and who is still at it when many are in flight
@@ -74,11 +83,18 @@ public class DeviceObserver {
         List<Runnable> chunks = new ArrayList<>();
         newsBySet.forEach((setId, news) -> {
             for (List<InFlight> chunk : chunks(news)) {
-                chunks.add(() -> observeChunk(sets.get(setId), chunk, out));
+                chunks.add(() -> observeChunk(sets.get(setId), chunk, out, reported));
             }
         });
         fanOut.runAll(chunks);
         return new HashMap<>(out);
+    }
+
+    /** When hawkBit says {@code t} installed its set, if it named a time. */
+    private static void report(HawkbitTarget t, Map<String, Instant> reported) {
+        if (t != null && t.installedAt() != null) {
+            reported.put(t.controllerId(), t.installedAt());
+        }
     }
 
     /** {@code devices} cut into groups that fit one query by controller id. */
@@ -86,7 +102,8 @@ public class DeviceObserver {
         return HawkbitGateway.idChunks(devices, InFlight::controllerId, config.observeChunk(), config.observeQueryLength());
     }
 
-    private void observeChunk(DistributionSetRef set, List<InFlight> chunk, Map<String, Outcome> out) {
+    private void observeChunk(DistributionSetRef set, List<InFlight> chunk, Map<String, Outcome> out,
+                              Map<String, Instant> reported) {
         List<InFlight> rest = chunk;
         if (set != null) {
             // one question: those that still have our set assigned, done (in sync) or at it (pending); the usual answer
@@ -97,6 +114,7 @@ public class DeviceObserver {
                 HawkbitTarget t = ours.get(d.controllerId());
                 if (t != null && t.inSync()) {
                     out.put(d.controllerId(), Outcome.SUCCEEDED);
+                    report(t, reported);
                 } else if (t != null && t.pending()) {
                     out.put(d.controllerId(), Outcome.RUNNING);
                 } else {
@@ -133,6 +151,7 @@ public class DeviceObserver {
             }
             if (installedSince.contains(d.controllerId())) {
                 out.put(d.controllerId(), Outcome.SUCCEEDED);
+                report(present.get(d.controllerId()), reported); // in sync on our set: installedAt is ours
                 continue;
             }
             HawkbitTarget t = present.get(d.controllerId());

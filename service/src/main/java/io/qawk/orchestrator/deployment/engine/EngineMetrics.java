@@ -40,6 +40,9 @@ import java.util.Map;
  *   <li>{@code qawk_rollbacks_failed_total} – rollbacks that ended with a device not back on its previous set</li>
  *   <li>{@code qawk_devices_assigned_total{direction}} – devices hawkBit accepted an assignment for, direction
  *       {@code forward} (the manifest's set) or {@code rollback} (the previous set)</li>
+ *   <li>{@code qawk_order_gap_seconds{system_type}} (histogram) – per system and order after its first, from the last
+ *       device of the order before finishing in hawkBit (hawkBit's time) to hawkBit accepting this order's assignment;
+ *       registered when a system type's first gap is measured</li>
  *   <li>{@code qawk_unobserved_seconds_total{deployment}} – seconds of a deployment nobody observed (hawkBit away or
  *       hung, the service stopped, a replica frozen, paused), not counted toward its timeouts and soaks; registered
  *       with zero when the deployment is first observed</li>
@@ -50,6 +53,7 @@ import java.util.Map;
 public class EngineMetrics {
 
     static final Duration[] RUN_BUCKETS = seconds(30, 60, 120, 300, 600, 1800, 3600, 7200, 21600, 86400);
+    static final Duration[] GAP_BUCKETS = seconds(0.25, 0.5, 1, 1.5, 2, 3, 5, 10, 30, 60, 300);
     static final Duration[] PASS_BUCKETS = seconds(0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60);
 
     @Inject
@@ -170,6 +174,20 @@ public class EngineMetrics {
         if (count > 0) {
             afterCommit(() -> (rollback ? assignedRollback : assignedForward).increment(count));
         }
+    }
+
+    /**
+     * hawkBit accepted an order's assignment for a system of {@code systemType}, {@code gap} after the last device of the
+     * order before finished in hawkBit (a negative gap, hawkBit's clock ahead of Qawk's, counts as zero).
+     */
+    public void orderGap(String systemType, Duration gap) {
+        Timer.builder("qawk.order.gap")
+                .description("From the last device of an order finishing in hawkBit to hawkBit accepting the next"
+                        + " order's assignment, per system, by system type")
+                .tag("system_type", systemType)
+                .serviceLevelObjectives(GAP_BUCKETS)
+                .register(registry)
+                .record(gap.isNegative() ? Duration.ZERO : gap);
     }
 
     /** The deployment was observed, {@code seconds} after a stretch nobody observed (0 when there was none). */

@@ -63,10 +63,11 @@ public class PassObserver {
      * the planner is to know of hawkBit ({@code observed}: the devices in flight, with those that left their system,
      * the sets of devices taken over, the verifications and what devices about to fail theirs report instead), the
      * health of soaking systems by run ({@code verdicts}); {@code refused}: devices whose verification query hawkBit
-     * refused, with why; {@code waited}: how long the answers took.
+     * refused, with why; {@code waited}: how long the answers took; {@code reported}: for devices in flight that
+     * finished, when hawkBit says they did (from the same bulk answers, where hawkBit named a time).
      */
     public record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, PlanInput.Observed observed,
-                              Map<String, String> refused, Map<Long, Health> verdicts) {
+                              Map<String, String> refused, Map<Long, Health> verdicts, Map<String, Instant> reported) {
     }
 
     /**
@@ -83,12 +84,14 @@ public class PassObserver {
         reports.putAll(heard.refused());
         PlanInput.Observed observed = new PlanInput.Observed(heard.outcomes(), takenBy(heard.outcomes()),
                 heard.verified(), reports, null);
-        return new Observation(snap, askedAt, heard.waited(), observed, heard.refused(), heard.verdicts());
+        return new Observation(snap, askedAt, heard.waited(), observed, heard.refused(), heard.verdicts(),
+                heard.reported());
     }
 
     /** hawkBit's answers to the pass's questions, before the words. */
     private record Heard(RunStore.Snapshot snapshot, Duration waited, Map<String, Outcome> outcomes,
-                         Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts) {
+                         Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts,
+                         Map<String, Instant> reported) {
     }
 
     /**
@@ -98,14 +101,16 @@ public class PassObserver {
     private Heard ask(RunStore.Snapshot loaded, Instant askedAt) {
         try {
             RunStore.Snapshot snap = intents.recover(loaded);
-            Map<String, Outcome> outcomes = new HashMap<>(devices.observe(snap.inFlight()));
+            Map<String, Instant> reported = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<String, Outcome> outcomes = new HashMap<>(devices.observe(snap.inFlight(), reported));
             Map<String, String> refused = new HashMap<>();
             Map<String, Boolean> verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);
             Map<Long, Health> verdicts = health.check(SystemHealth.soaking(snap), snap.metricGate());
             for (String left : snap.leftTheirSystem()) {
                 outcomes.put(left, Outcome.LEFT);
             }
-            return new Heard(snap, Duration.between(askedAt, clock.instant()), outcomes, verified, refused, verdicts);
+            return new Heard(snap, Duration.between(askedAt, clock.instant()), outcomes, verified, refused, verdicts,
+                    Map.copyOf(reported));
         } catch (HawkbitException away) {
             unobserved.notObserved(loaded.deploymentId(),
                     away instanceof HawkbitUnavailableException ? "hawkBit unreachable" : "hawkBit refused Qawk's requests");

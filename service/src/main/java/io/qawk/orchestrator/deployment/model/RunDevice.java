@@ -90,6 +90,13 @@ public class RunDevice extends PanacheEntityBase {
     @Column(name = "verifying_since")
     public Instant verifyingSince;
 
+    /**
+     * When hawkBit says it finished its forward update (its target's {@code installedAt}; when hawkBit named no time,
+     * when Qawk saw it finish); null until then. The gap to the next order's assignment starts at its order's latest.
+     */
+    @Column(name = "reported_at")
+    public Instant reportedAt;
+
     /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
     public void moveTo(DeviceState next) {
         state = state.to(next);

@@ -18,6 +18,8 @@ public enum RunEventKind {
     ORDER_SENT,
     /** hawkBit took an assignment (forward or back). */
     ASSIGNED,
+    /** hawkBit took an order's assignment: how long after the last device of the order before finished in hawkBit. */
+    ORDER_GAP,
     /** An assignment decided before an interruption was found in hawkBit and adopted. */
     RECOVERED,
     /** hawkBit refused an assignment. */

@@ -129,6 +129,23 @@ public sealed interface TimelineEvent {
         }
     }
 
+    /**
+     * hawkBit accepted {@code order}'s assignment {@code gap} after {@code lastDevice}, the last device of
+     * {@code finishedOrder} to finish, finished in hawkBit ({@code finishedAt}, hawkBit's time).
+     */
+    record OrderGap(int order, int finishedOrder, String lastDevice, Instant finishedAt, Duration gap)
+            implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ORDER_GAP;
+        }
+
+        public String message() {
+            return "order " + order + " assigned " + String.format(java.util.Locale.ROOT, "%.1f s", gap.toMillis() / 1000.0)
+                    + " after order " + finishedOrder + "'s last device (" + lastDevice + ") finished in hawkBit at "
+                    + clock(finishedAt);
+        }
+    }
+
     record Recovered(String controllerId, Long actionId) implements TimelineEvent {
         public RunEventKind kind() {
             return RunEventKind.RECOVERED;

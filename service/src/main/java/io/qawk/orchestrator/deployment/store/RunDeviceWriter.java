@@ -45,28 +45,29 @@ public class RunDeviceWriter {
 
     static final String COLUMNS = "run_id, controller_id, component_type, update_order, from_set_id, from_set, to_set_id,"
             + " to_set, state, failed, intent_at, assigned_at, action_id, finished_at, detail, unobserved_seconds, failure,"
-            + " verify_query, health_query, verifying_since";
+            + " verify_query, health_query, verifying_since, reported_at";
 
     static final String INSERT = "insert into run_device (" + COLUMNS + ") select v.run_id, v.controller_id,"
             + " v.component_type, v.update_order, v.from_set_id, v.from_set, v.to_set_id, v.to_set, v.state, v.failed, "
             + time("intent_at") + ", " + time("assigned_at") + ", v.action_id, " + time("finished_at") + ", v.detail,"
-            + " v.unobserved_seconds, v.failure, v.verify_query, v.health_query, " + time("verifying_since")
-            + " from unnest(cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as int4[]),"
+            + " v.unobserved_seconds, v.failure, v.verify_query, v.health_query, " + time("verifying_since") + ", "
+            + time("reported_at") + " from unnest(cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as int4[]),"
             + " cast(? as int8[]), cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as text[]),"
             + " cast(? as bool[]), cast(? as int8[]), cast(? as int8[]), cast(? as int8[]), cast(? as int8[]),"
             + " cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as text[]),"
-            + " cast(? as int8[])) as v(" + COLUMNS + ")";
+            + " cast(? as int8[]), cast(? as int8[])) as v(" + COLUMNS + ")";
 
     /** What the planner changes (the rest is the photograph, written once). */
     static final String UPDATE = "update run_device d set state = v.state, failed = v.failed, intent_at = "
             + time("intent_at") + ", assigned_at = " + time("assigned_at") + ", action_id = v.action_id, finished_at = "
             + time("finished_at") + ", detail = v.detail, unobserved_seconds = v.unobserved_seconds,"
-            + " failure = v.failure, verifying_since = " + time("verifying_since")
+            + " failure = v.failure, verifying_since = " + time("verifying_since") + ", reported_at = "
+            + time("reported_at")
             + " from unnest(cast(? as int8[]), cast(? as text[]), cast(? as text[]), cast(? as bool[]),"
             + " cast(? as int8[]), cast(? as int8[]), cast(? as int8[]), cast(? as int8[]),"
-            + " cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as int8[]))"
+            + " cast(? as text[]), cast(? as int8[]), cast(? as text[]), cast(? as int8[]), cast(? as int8[]))"
             + " as v(run_id, controller_id, state, failed, intent_at, assigned_at, action_id, finished_at, detail,"
-            + " unobserved_seconds, failure, verifying_since)"
+            + " unobserved_seconds, failure, verifying_since, reported_at)"
             + " where d.run_id = v.run_id and d.controller_id = v.controller_id";
 
     static final String SELECT = "select " + COLUMNS + " from run_device where run_id = any(cast(? as int8[]))"
@@ -194,6 +195,49 @@ public class RunDeviceWriter {
         }
     }
 
+    /**
+     * Per run and order being assigned, the device of the order before it (the highest lower order) that hawkBit said
+     * finished last, with when, and the run's system type: one statement for every run of an assignment call.
+     */
+    static final String FINISHED_BEFORE = "select distinct on (a.run_id) a.run_id, a.ord, p.update_order,"
+            + " p.controller_id, p.reported_at, t.name"
+            + " from unnest(cast(? as int8[]), cast(? as int4[])) as a(run_id, ord)"
+            + " join run_device p on p.run_id = a.run_id and p.reported_at is not null and p.update_order ="
+            + " (select max(q.update_order) from run_device q where q.run_id = a.run_id and q.update_order < a.ord)"
+            + " join system_run r on r.id = a.run_id join system_type t on t.id = r.system_type_id"
+            + " order by a.run_id, p.reported_at desc, p.controller_id";
+
+    /** The last device of the order before {@code order} to finish in hawkBit, of a run of {@code systemType}. */
+    public record LastFinished(long runId, int order, int finishedOrder, String controllerId, Instant reportedAt,
+                               String systemType) {
+    }
+
+    /**
+     * For each run and the order it is being assigned, the last device of the order before to finish in hawkBit
+     * (runs whose order before has none reported, or that start with this order, are left out).
+     */
+    List<LastFinished> finishedBefore(Map<Long, Integer> orderOfRun) {
+        refuseWhileWaiting();
+        List<LastFinished> out = new ArrayList<>();
+        if (orderOfRun.isEmpty()) {
+            return out;
+        }
+        try (Connection connection = dataSource.getConnection();
+             PreparedStatement select = connection.prepareStatement(FINISHED_BEFORE)) {
+            select.setArray(1, ArrayColumns.ids(connection, List.copyOf(orderOfRun.keySet())));
+            select.setArray(2, connection.createArrayOf("int4", orderOfRun.values().toArray(Integer[]::new)));
+            try (ResultSet rs = select.executeQuery()) {
+                while (rs.next()) {
+                    out.add(new LastFinished(rs.getLong(1), rs.getInt(2), rs.getInt(3), rs.getString(4), instant(rs, 5),
+                            rs.getString(6)));
+                }
+            }
+        } catch (SQLException e) {
+            throw new IllegalStateException("the orders' last finished devices could not be read: " + e.getMessage(), e);
+        }
+        return out;
+    }
+
     /** A device hawkBit took an assignment for: its action (null when hawkBit named none), its target dropped. */
     record Taken(long runId, String controllerId, Long actionId, boolean dropped) {
     }
@@ -277,6 +321,7 @@ public class RunDeviceWriter {
         d.verifyQuery = rs.getString(18);
         d.healthQuery = rs.getString(19);
         d.verifyingSince = instant(rs, 20);
+        d.reportedAt = instant(rs, 21);
         return d;
     }
 
@@ -315,7 +360,7 @@ public class RunDeviceWriter {
                             .add("int8", d -> d.toSetId).add("text", d -> d.toSet);
                     progress(c);
                     c.add("text", d -> d.verifyQuery).add("text", d -> d.healthQuery)
-                            .add("int8", d -> micros(d.verifyingSince));
+                            .add("int8", d -> micros(d.verifyingSince)).add("int8", d -> micros(d.reportedAt));
                     insert.executeUpdate();
                 }
             }
@@ -325,7 +370,7 @@ public class RunDeviceWriter {
                     ArrayColumns<RunDevice> c = new ArrayColumns<>(connection, some, update);
                     c.add("int8", d -> d.runId).add("text", d -> d.controllerId);
                     progress(c);
-                    c.add("int8", d -> micros(d.verifyingSince));
+                    c.add("int8", d -> micros(d.verifyingSince)).add("int8", d -> micros(d.reportedAt));
                     int updated = update.executeUpdate();
                     if (updated != some.size()) {
                         throw new SQLException(some.size() + " run devices to update, " + updated + " found: another"

@@ -21,6 +21,7 @@ import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -305,6 +306,17 @@ public class RunStore {
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public List<RunPlanner.Assign> save(ToPlan planned, RunPlanner.Decision decision, Instant now) {
+        return save(planned, decision, now, Map.of());
+    }
+
+    /**
+     * The same, with when hawkBit says devices finished ({@code reported}: their targets' {@code installedAt}); a
+     * device that finishes its forward update keeps that time, or {@code now} when hawkBit named none, as where the gap
+     * to the next order starts.
+     */
+    @Transactional(Transactional.TxType.MANDATORY)
+    public List<RunPlanner.Assign> save(ToPlan planned, RunPlanner.Decision decision, Instant now,
+                                        Map<String, Instant> reported) {
         SystemRun run = planned.run();
         List<RunDevice> devices = planned.devices();
         Map<String, RunDevice> byId = devices.stream().collect(Collectors.toMap(d -> d.controllerId, d -> d));
@@ -327,9 +339,14 @@ public class RunStore {
                 d.intentAt = now;
                 d.assignedAt = null;
                 d.unobservedSeconds = 0;
+                d.reportedAt = null;
                 if (change.state() == DeviceState.ASSIGNING) {
                     d.actionId = null; // going back keeps the forward action: recovery looks for a newer one
                 }
+            }
+            if ((change.state() == DeviceState.SUCCEEDED || change.state() == DeviceState.VERIFYING)
+                    && d.reportedAt == null) {
+                d.reportedAt = reported.getOrDefault(id, now); // finished its forward update (back: ROLLED_BACK)
             }
             if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED,
                     DeviceState.LEFT_SYSTEM, DeviceState.TAKEN_OVER, DeviceState.VERIFYING).contains(change.state())) {
@@ -393,11 +410,49 @@ public class RunStore {
             }
         }
         perRun.forEach((runId, devices) -> timeline.record(runId, at, new TimelineEvent.Assigned(setId, devices), null));
-        return new Assigned(forward, back);
+        List<Gap> gaps = gaps(assigns, marked, runOfDevice, at);
+        return new Assigned(forward, back, gaps);
     }
 
-    /** How many devices hawkBit took an assignment for, going forward and going back. */
-    public record Assigned(int forward, int back) {
+    /**
+     * The gaps of the runs whose devices hawkBit has just taken going forward, at an order after their first: from the
+     * last device of the order before finishing in hawkBit to {@code at}, each on its run's timeline. Measured only here,
+     * where hawkBit's answer is: an assignment found after an interruption ({@link #confirmAssigned}) has no known
+     * acceptance time and is left out.
+     */
+    private List<Gap> gaps(List<RunPlanner.Assign> assigns, Map<String, RunDeviceWriter.Marked> marked,
+                           Map<String, Long> runOfDevice, Instant at) {
+        Map<Long, Integer> orderOfRun = new LinkedHashMap<>();
+        for (RunPlanner.Assign a : assigns) {
+            RunDeviceWriter.Marked m = marked.get(a.controllerId());
+            Long runId = runOfDevice.get(a.controllerId());
+            if (!a.rollback() && runId != null && m != null && m.was() == DeviceState.ASSIGNING
+                    && m.now() == DeviceState.ASSIGNED) {
+                orderOfRun.merge(runId, a.order(), Math::min);
+            }
+        }
+        List<Gap> out = new ArrayList<>();
+        for (RunDeviceWriter.LastFinished f : deviceWriter.finishedBefore(orderOfRun)) {
+            Duration gap = Duration.between(f.reportedAt(), at);
+            timeline.record(f.runId(), at, new TimelineEvent.OrderGap(f.order(), f.finishedOrder(), f.controllerId(),
+                    f.reportedAt(), gap), null);
+            out.add(new Gap(f.systemType(), gap));
+        }
+        return out;
+    }
+
+    /**
+     * How many devices hawkBit took an assignment for, going forward and going back, and the gaps between orders this
+     * measured.
+     */
+    public record Assigned(int forward, int back, List<Gap> gaps) {
+        public Assigned(int forward, int back) {
+            this(forward, back, List.of());
+        }
+    }
+
+    /** A system of {@code systemType} got its next order {@code gap} after the order before finished in hawkBit. */
+    public record Gap(String systemType, Duration gap) {
     }
 
     /**

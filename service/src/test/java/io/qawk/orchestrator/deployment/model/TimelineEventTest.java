@@ -49,6 +49,8 @@ class TimelineEventTest {
                 row(new OrderSent(1, List.of("term-a", "term-b")), RunEventKind.ORDER_SENT, "order 1 sent to term-a, term-b"),
                 row(new Assigned(12, List.of(new Assignment("term-a", 501L), new Assignment("term-b", null))),
                         RunEventKind.ASSIGNED, "hawkBit assigned set 12 to term-a (action 501), term-b"),
+                row(new OrderGap(2, 1, "term-b", FROM, Duration.ofMillis(1250)), RunEventKind.ORDER_GAP,
+                        "order 2 assigned 1.3 s after order 1's last device (term-b) finished in hawkBit at 18:25:16 UTC"),
                 row(new Recovered("term-a", 501L), RunEventKind.RECOVERED,
                         "assignment of term-a found in hawkBit after an interruption (action 501)"),
                 row(new Recovered("term-a", null), RunEventKind.RECOVERED,

@@ -91,6 +91,7 @@ class RunDeviceWriterTest {
             first.moveTo(DeviceState.ASSIGNING);
             first.intentAt = AT;
             first.detail = "sent ✓";
+            photo.get(2).reportedAt = AT.minusSeconds(5);
         });
         List<RunDevice> rows = stored();
         assertThat(rows).hasSize(photo.size());
@@ -108,6 +109,8 @@ class RunDeviceWriterTest {
         assertThat(rows.get(1).intentAt).as("a time not set stays null").isNull();
         assertThat(rows.get(1).state).isEqualTo(DeviceState.WAITING);
         assertThat(rows.get(1).order).isEqualTo(2);
+        assertThat(rows.get(2).reportedAt).isEqualTo(AT.minusSeconds(5));
+        assertThat(rows.get(1).reportedAt).isNull();
 
         QuarkusTransaction.requiringNew().run(() -> {
             Map<Long, List<RunDevice>> read = writer.read(List.of(runId));
@@ -124,6 +127,7 @@ class RunDeviceWriterTest {
             d.failed = true;
             d.verifyingSince = AT.plus(2, ChronoUnit.MILLIS);
             d.finishedAt = AT.plusSeconds(3);
+            d.reportedAt = AT.plus(2500, ChronoUnit.MILLIS);
             RunDevice other = read.get(runId).stream().filter(x -> x.controllerId.equals("t-00001")).findFirst()
                     .orElseThrow();
             other.detail = "changed but not named: not written";
@@ -138,6 +142,7 @@ class RunDeviceWriterTest {
         assertThat(row.failed).isTrue();
         assertThat(row.verifyingSince).isEqualTo(AT.plus(2, ChronoUnit.MILLIS));
         assertThat(row.finishedAt).isEqualTo(AT.plusSeconds(3));
+        assertThat(row.reportedAt).isEqualTo(AT.plus(2500, ChronoUnit.MILLIS));
         assertThat(row.detail).as("the columns not changed keep their values").isEqualTo("sent ✓");
         assertThat(rows.get(1).detail).isNull();
     }
