@@ -14,6 +14,7 @@ import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.deployment.plan.StartRules;
+import io.qawk.orchestrator.deployment.store.DeploymentSnapshot;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
@@ -217,15 +218,15 @@ public class DeploymentEngine {
             return false;
         }
         try (EngineLock.Held held = lock.get()) {
-            RunStore.Snapshot snap = store.load(deploymentId);
+            DeploymentSnapshot snap = store.load(deploymentId);
             if (snap == null) {
                 unobserved.forget(deploymentId);
                 return true;
             }
             PassObserver.Observation seen = observer.gather(snap);
             snap = seen.snapshot();
-            Outbox outbox = planAndSave(seen);
-            outbox.addAll(photographAndStart(snap));
+            // both steps' assignments, merged once: the runs planned with news, then the systems started now
+            Outbox outbox = Outbox.of(planAndSave(seen), photographAndStart(snap));
             Instant sending = clock.instant();
             sender.send(outbox);
             Duration sent = Duration.between(sending, clock.instant());
@@ -243,13 +244,13 @@ public class DeploymentEngine {
      * hundred runs per transaction, intent first (devices to be sent are stored as assigning). Runs that only wait
      * for devices still at it, with no news, are skipped.
      */
-    private Outbox planAndSave(PassObserver.Observation seen) {
-        RunStore.Snapshot snap = seen.snapshot();
+    private List<Map<Long, List<RunPlanner.Assign>>> planAndSave(PassObserver.Observation seen) {
+        DeploymentSnapshot snap = seen.snapshot();
         Map<String, Outcome> outcomes = seen.observed().outcomes();
         // a device can only time out on an answer to a question asked after its deadline
         Instant now = seen.at();
         List<Long> toPlan = new ArrayList<>();
-        for (RunStore.PlannableRun run : snap.runsToPlan()) {
+        for (DeploymentSnapshot.PlannableRun run : snap.runsToPlan()) {
             // nothing for the planner to decide: only waiting for hawkBit, with no news (and no manual rollback)
             boolean onlyWaiting = run.state().underWay()
                     && RunPlanner.onlyWaiting(run.devices(), outcomes, now, snap.settings().orderTimeout());
@@ -257,12 +258,12 @@ public class DeploymentEngine {
                 toPlan.add(run.id());
             }
         }
-        Outbox outbox = new Outbox();
+        List<Map<Long, List<RunPlanner.Assign>>> decided = new ArrayList<>();
         for (List<Long> batch : Lists.chunks(toPlan, config.runsPerTransaction())) {
-            outbox.addAll(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), snap.settings(),
+            decided.add(planAndSave(() -> store.lockToPlan(batch), now, seen.observed(), snap.settings(),
                     seen.verdicts(), seen.reported()));
         }
-        return outbox;
+        return decided;
     }
 
     /**
@@ -270,15 +271,15 @@ public class DeploymentEngine {
      * confirmed with hawkBit), and each photograph stored before anything is sent, with the first orders planned in
      * the same transaction.
      */
-    private Outbox photographAndStart(RunStore.Snapshot snap) {
+    private List<Map<Long, List<RunPlanner.Assign>>> photographAndStart(DeploymentSnapshot snap) {
         long deploymentId = snap.deploymentId();
         Map<Long, List<RunDevice>> photos = photographer.photograph(runsToStart(deploymentId));
-        Outbox outbox = new Outbox();
+        List<Map<Long, List<RunPlanner.Assign>>> decided = new ArrayList<>();
         for (List<Long> batch : Lists.chunks(List.copyOf(photos.keySet()), config.runsPerTransaction())) {
             Map<Long, List<RunDevice>> some = new LinkedHashMap<>();
             batch.forEach(id -> some.put(id, photos.get(id)));
             try {
-                outbox.addAll(planAndSave(() -> store.storePhotographs(some), clock.instant(),
+                decided.add(planAndSave(() -> store.storePhotographs(some), clock.instant(),
                         PlanInput.Observed.NOTHING, snap.settings(), Map.of(), Map.of()));
             } catch (RuntimeException e) {
                 if (!anotherDriverWon(e)) {
@@ -290,25 +291,25 @@ public class DeploymentEngine {
                 LOG.warnf("Deployment %d: another deployment started one of %s first; they wait", deploymentId, batch);
             }
         }
-        return outbox;
+        return decided;
     }
 
     /**
      * In one transaction: the runs {@code load} locks are each planned by {@link RunPlanner} as of {@code now} and its
      * decision stored (intent first: devices to be sent are stored as assigning; devices that finished with when
-     * hawkBit says they did, {@code reported}); returns the assignments to send after the commit.
+     * hawkBit says they did, {@code reported}); returns the assignments to send after the commit, by run.
      */
-    private Outbox planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, PlanInput.Observed observed,
+    private Map<Long, List<RunPlanner.Assign>> planAndSave(Supplier<List<RunStore.ToPlan>> load, Instant now, PlanInput.Observed observed,
                                PlanInput.Settings settings, Map<Long, Health> verdicts, Map<String, Instant> reported) {
         return QuarkusTransaction.requiringNew().call(() -> {
-            Outbox out = new Outbox();
+            Map<Long, List<RunPlanner.Assign>> out = new LinkedHashMap<>();
             for (RunStore.ToPlan planned : load.get()) {
                 SystemRun run = planned.run();
                 RunState before = run.state;
                 Health verdict = verdicts.get(run.id);
                 RunPlanner.Decision decision = RunPlanner.plan(new PlanInput(planned.planned(),
                         verdict == null ? observed : observed.withHealth(verdict), settings, now));
-                out.add(run.id, store.save(planned, decision, now, reported));
+                out.put(run.id, store.save(planned, decision, now, reported));
                 metrics.runChanged(before, run.state, run.rollbackCause, run.startedAt, run.endedAt, decision.ended());
             }
             return out;

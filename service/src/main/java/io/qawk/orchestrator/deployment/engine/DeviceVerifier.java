@@ -5,6 +5,7 @@ import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.VerifyWords;
+import io.qawk.orchestrator.deployment.store.DeploymentSnapshot;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitRequestException;
@@ -78,9 +79,9 @@ public class DeviceVerifier {
      * The devices whose verification hawkBit is asked about this pass: those waiting to verify, and those it has just
      * seen finish, so that a device reporting at once is done in the same pass.
      */
-    static List<Ask> toVerify(RunStore.Snapshot snap, Map<String, Outcome> outcomes) {
+    static List<Ask> toVerify(DeploymentSnapshot snap, Map<String, Outcome> outcomes) {
         List<Ask> out = new ArrayList<>();
-        for (RunStore.PlannableRun run : snap.runsToPlan()) {
+        for (DeploymentSnapshot.PlannableRun run : snap.runsToPlan()) {
             for (PlanInput.Device d : run.devices()) {
                 boolean finishing = d.state() == DeviceState.ASSIGNED && outcomes.get(d.controllerId()) == Outcome.SUCCEEDED;
                 if (d.verify() != null && (d.state() == DeviceState.VERIFYING || finishing)) {
@@ -92,9 +93,9 @@ public class DeviceVerifier {
     }
 
     /** The devices that do not match their verification query and will have run out of time by {@code soon}. */
-    static List<Ask> failing(RunStore.Snapshot snap, Map<String, Boolean> verified, Instant soon) {
+    static List<Ask> failing(DeploymentSnapshot snap, Map<String, Boolean> verified, Instant soon) {
         List<Ask> out = new ArrayList<>();
-        for (RunStore.PlannableRun run : snap.runsToPlan()) {
+        for (DeploymentSnapshot.PlannableRun run : snap.runsToPlan()) {
             for (PlanInput.Device d : run.devices()) {
                 if (Boolean.FALSE.equals(verified.get(d.controllerId())) && d.verifyTimedOut(soon, snap.settings().verifyTimeout())) {
                     out.add(new Ask(d.controllerId(), d.verify()));

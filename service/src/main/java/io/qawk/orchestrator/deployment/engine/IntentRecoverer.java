@@ -3,6 +3,7 @@ package io.qawk.orchestrator.deployment.engine;
 import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.plan.IntentRecovery;
+import io.qawk.orchestrator.deployment.store.DeploymentSnapshot;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.ActionOutcome;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
@@ -11,6 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -35,33 +37,32 @@ public class IntentRecoverer {
     @Inject
     Clock clock;
 
-    /** The snapshot with its intents settled: itself when it had none, else read again. */
-    RunStore.Snapshot recover(RunStore.Snapshot snap) {
+    /**
+     * The snapshot with its intents settled: itself when it had none; else hawkBit is asked about each, and what it
+     * said stored in one call to the store, which reads the deployment again.
+     */
+    DeploymentSnapshot recover(DeploymentSnapshot snap) {
         if (snap.intents().isEmpty()) {
             return snap;
         }
+        List<RunStore.Settlement> found = new ArrayList<>();
         for (RunDevice d : snap.intents()) {
             Optional<IntentRecovery.Action> action;
             try {
                 action = actionOfIntent(d);
             } catch (TargetNotFoundException gone) {
-                count(store.confirmAssigned(d.runId, d.controllerId, null, clock.instant(),
+                found.add(RunStore.Settlement.adopted(d.runId, d.controllerId, null, clock.instant(),
                         "its target was deleted in hawkBit"));
                 continue;
             }
-            if (action.isPresent()) {
-                count(store.confirmAssigned(d.runId, d.controllerId, action.get().id(),
-                        action.get().createdAt() == null ? clock.instant() : action.get().createdAt(), null));
-            } else {
-                store.revertIntent(d.runId, d.controllerId);
-            }
+            found.add(action.map(a -> RunStore.Settlement.adopted(d.runId, d.controllerId, a.id(),
+                            a.createdAt() == null ? clock.instant() : a.createdAt(), null))
+                    .orElseGet(() -> RunStore.Settlement.sendAgain(d.runId, d.controllerId)));
         }
-        return store.load(snap.deploymentId());
-    }
-
-    private void count(RunStore.Assigned confirmed) {
-        metrics.devicesAssigned(false, confirmed.forward());
-        metrics.devicesAssigned(true, confirmed.back());
+        RunStore.Settled settled = store.settle(snap.deploymentId(), found);
+        metrics.devicesAssigned(false, settled.confirmed().forward());
+        metrics.devicesAssigned(true, settled.confirmed().back());
+        return settled.snapshot();
     }
 
     /** hawkBit's action for an unconfirmed intent, if hawkBit took the assignment: see {@link IntentRecovery#adopted}. */

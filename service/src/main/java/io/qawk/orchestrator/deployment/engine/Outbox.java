@@ -13,6 +13,16 @@ final class Outbox {
     private final List<RunPlanner.Assign> assignments = new ArrayList<>();
     private final Map<String, Long> runOfDevice = new HashMap<>();
 
+    /** The assignments of several transactions (each by run), in their order, as one outbox. */
+    @SafeVarargs
+    static Outbox of(List<Map<Long, List<RunPlanner.Assign>>>... steps) {
+        Outbox all = new Outbox();
+        for (List<Map<Long, List<RunPlanner.Assign>>> step : steps) {
+            step.forEach(byRun -> byRun.forEach(all::add));
+        }
+        return all;
+    }
+
     void add(long runId, List<RunPlanner.Assign> decided) {
         assignments.addAll(decided);
         decided.forEach(a -> runOfDevice.put(a.controllerId(), runId));

@@ -3,6 +3,7 @@ package io.qawk.orchestrator.deployment.engine;
 import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
+import io.qawk.orchestrator.deployment.store.DeploymentSnapshot;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitException;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
@@ -66,7 +67,7 @@ public class PassObserver {
      * refused, with why; {@code waited}: how long the answers took; {@code reported}: for devices in flight that
      * finished, when hawkBit says they did (from the same bulk answers, where hawkBit named a time).
      */
-    public record Observation(RunStore.Snapshot snapshot, Instant at, Duration waited, PlanInput.Observed observed,
+    public record Observation(DeploymentSnapshot snapshot, Instant at, Duration waited, PlanInput.Observed observed,
                               Map<String, String> refused, Map<Long, Health> verdicts, Map<String, Instant> reported) {
     }
 
@@ -76,10 +77,10 @@ public class PassObserver {
      * for devices taken over the set someone else gave them, for devices about to fail verification what they report
      * instead (hawkBit away here leaves a report out, or fails the pass for a set taken over). Planning asks nothing.
      */
-    public Observation gather(RunStore.Snapshot loaded) {
+    public Observation gather(DeploymentSnapshot loaded) {
         Instant askedAt = clock.instant();
         Heard heard = ask(loaded, askedAt);
-        RunStore.Snapshot snap = unobserved.observed(heard.snapshot(), askedAt);
+        DeploymentSnapshot snap = unobserved.observed(heard.snapshot(), askedAt);
         Map<String, String> reports = new HashMap<>(reportsOfFailing(snap, heard.verified(), heard.refused().keySet()));
         reports.putAll(heard.refused());
         PlanInput.Observed observed = new PlanInput.Observed(heard.outcomes(), takenBy(heard.outcomes()),
@@ -89,7 +90,7 @@ public class PassObserver {
     }
 
     /** hawkBit's answers to the pass's questions, before the words. */
-    private record Heard(RunStore.Snapshot snapshot, Duration waited, Map<String, Outcome> outcomes,
+    private record Heard(DeploymentSnapshot snapshot, Duration waited, Map<String, Outcome> outcomes,
                          Map<String, Boolean> verified, Map<String, String> refused, Map<Long, Health> verdicts,
                          Map<String, Instant> reported) {
     }
@@ -98,9 +99,9 @@ public class PassObserver {
      * Recovering intents and asking for news: both ask hawkBit, and hawkBit away fails the pass as a whole (so no
      * device is judged on a missing answer), the deployment marked unobserved from its last observation.
      */
-    private Heard ask(RunStore.Snapshot loaded, Instant askedAt) {
+    private Heard ask(DeploymentSnapshot loaded, Instant askedAt) {
         try {
-            RunStore.Snapshot snap = intents.recover(loaded);
+            DeploymentSnapshot snap = intents.recover(loaded);
             Map<String, Instant> reported = new java.util.concurrent.ConcurrentHashMap<>();
             Map<String, Outcome> outcomes = new HashMap<>(devices.observe(snap.inFlight(), reported));
             Map<String, String> refused = new HashMap<>();
@@ -122,7 +123,7 @@ public class PassObserver {
      * For devices about to fail verification (not matching, their verify timeout run out by the time this pass plans),
      * what they report instead: words only, so hawkBit away here leaves them out rather than holding the pass.
      */
-    private Map<String, String> reportsOfFailing(RunStore.Snapshot snap, Map<String, Boolean> verified,
+    private Map<String, String> reportsOfFailing(DeploymentSnapshot snap, Map<String, Boolean> verified,
                                                  Set<String> refused) {
         List<DeviceVerifier.Ask> failing = DeviceVerifier.failing(snap, verified, clock.instant().plus(config.interval()))
                 .stream().filter(a -> !refused.contains(a.controllerId())).toList();

@@ -6,6 +6,7 @@ import io.qawk.orchestrator.analysis.Verdict;
 import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.plan.Health;
+import io.qawk.orchestrator.deployment.store.DeploymentSnapshot;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -44,9 +45,9 @@ public class SystemHealth {
     }
 
     /** The soaking runs of a pass, as they are judged: their devices on their sets, with their health queries. */
-    static List<Soaking> soaking(RunStore.Snapshot snap) {
+    static List<Soaking> soaking(DeploymentSnapshot snap) {
         List<Soaking> out = new ArrayList<>();
-        for (RunStore.PlannableRun run : snap.runsToPlan()) {
+        for (DeploymentSnapshot.PlannableRun run : snap.runsToPlan()) {
             if (run.state() != RunState.VERIFYING) {
                 continue;
             }

@@ -3,6 +3,7 @@ package io.qawk.orchestrator.deployment.engine;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.plan.ObservationGap;
 import io.qawk.orchestrator.deployment.store.ObservationStore;
+import io.qawk.orchestrator.deployment.store.DeploymentSnapshot;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
@@ -86,7 +87,7 @@ public class UnobservedTime {
      * otherwise the observation is stored and a stretch nobody observed before it accounted for. Returns the snapshot
      * to plan with: read again when timeouts were extended.
      */
-    RunStore.Snapshot observed(RunStore.Snapshot snap, Instant askedAt) {
+    DeploymentSnapshot observed(DeploymentSnapshot snap, Instant askedAt) {
         long id = snap.deploymentId();
         if (snap.phase() == DeploymentPhase.PAUSED) {
             // a paused deployment's devices are not looked at, so its time does not count toward their timeouts
@@ -109,7 +110,7 @@ public class UnobservedTime {
         metrics.observed(id, stretch.map(ObservationGap.Stretch::seconds).orElse(0L));
         stretch.ifPresent(s -> LOG.infof("Deployment %d was not observed %s–%s (%s): its timeouts and soaks extended by"
                 + " %d s", id, s.from(), s.to(), s.cause(), s.seconds()));
-        RunStore.Snapshot again = stretch.isPresent() ? store.load(id) : null;
+        DeploymentSnapshot again = stretch.isPresent() ? store.load(id) : null;
         return again == null ? snap : again;
     }
 

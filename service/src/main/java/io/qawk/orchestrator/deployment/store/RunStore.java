@@ -16,6 +16,7 @@ import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
+import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.transaction.Transactional;
@@ -58,20 +59,6 @@ public class RunStore {
     @Inject
     RunRepository repository;
 
-    /** What a pass starts from; {@code settings}: the deployment's timeouts and soak, as the planner keeps to them. */
-    public record Snapshot(long deploymentId, DeploymentPhase phase, PlanInput.Settings settings,
-                           List<PlannableRun> runsToPlan, List<InFlight> inFlight, List<RunDevice> intents,
-                           Set<String> leftTheirSystem, MetricGate metricGate) {
-    }
-
-    /**
-     * A run the pass may plan, with its devices as they were loaded; for a soaking run what its health is judged by
-     * (its system, the soak's span, each device's component).
-     */
-    public record PlannableRun(long id, RunState state, List<PlanInput.Device> devices, long systemTypeId, String system,
-                          String group, Instant soakStartedAt, Instant soakEndsAt, Map<String, String> componentOf) {
-    }
-
     @Transactional
     public List<Long> activeDeploymentIds() {
         return SystemDeployment.<SystemDeployment>list("phase in ?1 order by id",
@@ -80,7 +67,11 @@ public class RunStore {
     }
 
     @Transactional
-    public Snapshot load(long deploymentId) {
+    public DeploymentSnapshot load(long deploymentId) {
+        return read(deploymentId);
+    }
+
+    private DeploymentSnapshot read(long deploymentId) {
         SystemDeployment d = SystemDeployment.findById(deploymentId);
         if (d == null || !d.phase.active()) {
             return null;
@@ -92,7 +83,7 @@ public class RunStore {
         List<Long> runIds = candidates.stream().map(r -> r.id).toList();
         // read as plain objects: a pass with thousands of systems under way reads tens of thousands of devices
         Map<Long, List<RunDevice>> devices = deviceWriter.read(runIds);
-        List<PlannableRun> runs = new ArrayList<>();
+        List<DeploymentSnapshot.PlannableRun> runs = new ArrayList<>();
         List<InFlight> inFlight = new ArrayList<>();
         boolean anyIntent = false;
         for (SystemRun r : candidates) {
@@ -108,12 +99,12 @@ public class RunStore {
                     anyIntent = true;
                 }
             }
-            runs.add(new PlannableRun(r.id, r.state, planned, r.systemTypeId, r.system, r.group, r.soakStartedAt, r.soakEndsAt,
+            runs.add(new DeploymentSnapshot.PlannableRun(r.id, r.state, planned, r.systemTypeId, r.system, r.group, r.soakStartedAt, r.soakEndsAt,
                     componentOf));
         }
         List<RunDevice> intents = !anyIntent ? List.of() : RunDevice.list("runId in ?1 and state in ?2", runIds,
                 List.of(DeviceState.ASSIGNING, DeviceState.ROLLBACK_ASSIGNING));
-        return new Snapshot(deploymentId, d.phase, new PlanInput.Settings(d.orderTimeout(), d.verifyTimeout(), d.soak()),
+        return new DeploymentSnapshot(deploymentId, d.phase, new PlanInput.Settings(d.orderTimeout(), d.verifyTimeout(), d.soak()),
                 runs, inFlight, intents, leftTheirSystem(deploymentId), d.metricGate());
     }
 
@@ -456,28 +447,63 @@ public class RunStore {
     }
 
     /**
-     * An intent hawkBit took, found after the fact: the device is assigned with hawkBit's action ({@code actionId}
-     * null: none, its target gone). Returns what was confirmed, for the metrics; none when the device had moved on.
+     * An unconfirmed intent as recovery found it in hawkBit: {@code adopted}, hawkBit took the assignment (its action
+     * {@code actionId}, created {@code at}; no action, {@code detail} saying why, when its target was deleted); else
+     * hawkBit has none and the device goes back to waiting, to be sent again.
      */
-    @Transactional
-    public Assigned confirmAssigned(long runId, String controllerId, Long actionId, Instant at, String detail) {
-        RunDevice d = lockedDevice(runId, controllerId);
+    public record Settlement(long runId, String controllerId, boolean adopted, Long actionId, Instant at,
+                             String detail) {
+
+        public static Settlement adopted(long runId, String controllerId, Long actionId, Instant at, String detail) {
+            return new Settlement(runId, controllerId, true, actionId, at, detail);
+        }
+
+        public static Settlement sendAgain(long runId, String controllerId) {
+            return new Settlement(runId, controllerId, false, null, null, null);
+        }
+    }
+
+    /** The deployment read again after its intents were settled, and how many devices were confirmed assigned. */
+    public record Settled(DeploymentSnapshot snapshot, Assigned confirmed) {
+    }
+
+    /**
+     * The pass's unconfirmed intents settled as recovery found them in hawkBit, each in its own transaction with its
+     * run locked (a device that moved on meanwhile is left as it is), then the deployment read again.
+     */
+    public Settled settle(long deploymentId, List<Settlement> settlements) {
+        int forward = 0;
+        int back = 0;
+        for (Settlement s : settlements) {
+            if (s.adopted()) {
+                Assigned a = QuarkusTransaction.requiringNew().call(() -> confirmAssigned(s));
+                forward += a.forward();
+                back += a.back();
+            } else {
+                QuarkusTransaction.requiringNew().run(() -> revertIntent(s.runId(), s.controllerId()));
+            }
+        }
+        return new Settled(QuarkusTransaction.requiringNew().call(() -> read(deploymentId)), new Assigned(forward, back));
+    }
+
+    /** An intent hawkBit took, found after the fact: the device is assigned with hawkBit's action (none: its target gone). */
+    private Assigned confirmAssigned(Settlement s) {
+        RunDevice d = lockedDevice(s.runId(), s.controllerId());
         if (d != null && (d.state == DeviceState.ASSIGNING || d.state == DeviceState.ROLLBACK_ASSIGNING)) {
             deviceWriter.changed(d);
-            markAssigned(d, actionId, at);
-            Assigned confirmed = actionId == null ? new Assigned(0, 0)
+            markAssigned(d, s.actionId(), s.at());
+            Assigned confirmed = s.actionId() == null ? new Assigned(0, 0)
                     : d.state == DeviceState.ROLLBACK_ASSIGNED ? new Assigned(0, 1) : new Assigned(1, 0);
-            if (detail != null) {
-                d.detail = detail;
+            if (s.detail() != null) {
+                d.detail = s.detail();
             }
-            timeline.record(runId, clock.instant(), new TimelineEvent.Recovered(controllerId, actionId), null);
+            timeline.record(s.runId(), clock.instant(), new TimelineEvent.Recovered(s.controllerId(), s.actionId()), null);
             return confirmed;
         }
         return new Assigned(0, 0);
     }
 
-    @Transactional
-    public void revertIntent(long runId, String controllerId) {
+    private void revertIntent(long runId, String controllerId) {
         RunDevice d = lockedDevice(runId, controllerId);
         if (d != null && d.state == DeviceState.ASSIGNING) {
             deviceWriter.changed(d);
