@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 import io.qawk.orchestrator.testsupport.Suites;
 
 /**
- * Surefire runs the three suites only (service/pom.xml): a test class no suite selects would never run, and one two
+ * Surefire runs the four suites only (service/pom.xml): a test class no suite selects would never run, and one two
  * select would run twice. Every test class in the sources must be in exactly one, the benchmarks in none.
  */
 class SuitesTest {
@@ -29,6 +29,7 @@ class SuitesTest {
         Map<String, Pattern> named = new LinkedHashMap<>();
         named.put("DeploymentAToMSuite", Pattern.compile(Suites.DEPLOYMENT_A_TO_M));
         named.put("DeploymentNToZSuite", Pattern.compile(Suites.DEPLOYMENT_N_TO_Z));
+        named.put("ScreensSuite", Pattern.compile(Suites.SCREENS));
         Pattern benchmark = Pattern.compile(Suites.BENCHMARKS);
         Map<String, List<String>> in = new LinkedHashMap<>();
         named.keySet().forEach(s -> in.put(s, new ArrayList<>()));
@@ -63,15 +64,15 @@ class SuitesTest {
         assertThat(inNeither).as("test classes no suite runs").isEmpty();
         assertThat(inTwo).as("test classes two suites run").isEmpty();
         assertThat(in.get("DeploymentAToMSuite")).contains("io.qawk.orchestrator.deployment.EngineFaultsEndToEndTest",
-                "io.qawk.orchestrator.deployment.plan.MendChoiceTest", "io.qawk.orchestrator.hostile.HawkbitTroubleTest",
-                "io.qawk.orchestrator.channel.ChannelEndToEndTest", "io.qawk.orchestrator.channel.config.HelmChartTest");
+                "io.qawk.orchestrator.deployment.plan.MendChoiceTest", "io.qawk.orchestrator.hostile.HawkbitTroubleTest");
         assertThat(in.get("DeploymentNToZSuite")).contains(
                 "io.qawk.orchestrator.deployment.SystemDeploymentEndToEndTest",
                 "io.qawk.orchestrator.deployment.plan.RunPlannerTest", "io.qawk.orchestrator.guard.GuardEndToEndTest")
                 .doesNotContain("io.qawk.orchestrator.deployment.EngineFaultsEndToEndTest");
+        assertThat(in.get("ScreensSuite")).contains("io.qawk.orchestrator.ui.OrchestratorScreenTest");
         assertThat(in.get("OtherRoomsSuite")).contains("io.qawk.orchestrator.CodeMapTest",
-                "io.qawk.orchestrator.SuitesTest", "io.qawk.orchestrator.ui.OrchestratorScreenTest")
-                .doesNotContain("io.qawk.orchestrator.channel.ChannelEndToEndTest");
+                "io.qawk.orchestrator.SuitesTest", "io.qawk.orchestrator.channel.ChannelEndToEndTest")
+                .doesNotContain("io.qawk.orchestrator.ui.OrchestratorScreenTest");
         assertThat(benchmarks).contains("io.qawk.orchestrator.bench.ScaleBenchmarkTest")
                 .doesNotContain("io.qawk.orchestrator.bench.ScaleBenchmarkSmokeTest");
     }

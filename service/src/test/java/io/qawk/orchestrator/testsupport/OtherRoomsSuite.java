@@ -5,10 +5,10 @@ import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
-/** Every test class the other two suites do not run, the screens' among them (see {@link DeploymentAToMSuite}). */
+/** Every test class the other three suites do not run (see {@link DeploymentAToMSuite}). */
 @Suite
 @SelectPackages(Suites.ROOT)
 @IncludeClassNamePatterns(Suites.TEST_CLASS)
-@ExcludeClassNamePatterns({Suites.DEPLOYMENT_A_TO_M, Suites.DEPLOYMENT_N_TO_Z, Suites.BENCHMARKS})
+@ExcludeClassNamePatterns({Suites.DEPLOYMENT_A_TO_M, Suites.DEPLOYMENT_N_TO_Z, Suites.SCREENS, Suites.BENCHMARKS})
 public class OtherRoomsSuite {
 }

@@ -1,10 +1,11 @@
 package io.qawk.orchestrator.testsupport;
 
 /**
- * How the service's test classes are split between the three suites surefire runs, one per JVM (service/pom.xml,
- * {@code qawk.test.includes} and {@code qawk.test.forks}). The split follows the measured suite times (docs/benchmarks.md:
- * about a third each). A class matching none would silently not run, so {@link OtherRoomsSuite} takes every test class
- * the others do not, and {@code SuitesTest} checks that each is in exactly one.
+ * How the service's test classes are split between the four suites surefire runs, two JVMs taking one suite at a time
+ * (service/pom.xml, {@code qawk.test.includes}; alphabetical, so each JVM starts with one of the two deployment
+ * suites). The split follows the measured class times (docs/benchmarks.md: about a quarter each). A class matching
+ * none would silently not run, so {@link OtherRoomsSuite} takes every test class the others do not, and
+ * {@code SuitesTest} checks that each is in exactly one.
  */
 public final class Suites {
 
@@ -16,13 +17,16 @@ public final class Suites {
     /** Every test class under {@link #ROOT}, by the names surefire runs. */
     public static final String TEST_CLASS = "^io\\.qawk\\.orchestrator\\.([a-z]+\\.)*" + TEST_NAME;
 
-    /** The deployment room's classes named A to M, the hostile cases (hawkBit in trouble, bad input) and channels. */
+    /** The deployment room's classes named A to M, and the hostile cases (hawkBit in trouble, bad input). */
     public static final String DEPLOYMENT_A_TO_M = "^io\\.qawk\\.orchestrator\\.(deployment\\.([a-z]+\\.)*(?=[A-M])"
-            + "|(hostile|channel)\\.([a-z]+\\.)*)" + TEST_NAME;
+            + "|hostile\\.([a-z]+\\.)*)" + TEST_NAME;
 
     /** The deployment room's classes named N to Z, the guard and the evidence record. */
     public static final String DEPLOYMENT_N_TO_Z = "^io\\.qawk\\.orchestrator\\.(deployment\\.([a-z]+\\.)*(?=[N-Z])"
             + "|(guard|evidence)\\.([a-z]+\\.)*)" + TEST_NAME;
+
+    /** The screens (a real browser), the published API and sign-in. */
+    public static final String SCREENS = "^io\\.qawk\\.orchestrator\\.(ui|apidoc|security)\\.([a-z]+\\.)*" + TEST_NAME;
 
     /** Tagged "benchmark" and run by -Pbenchmark only; left out by name so their profiles are not even built. */
     public static final String BENCHMARKS = ".*BenchmarkTest$";

@@ -1,0 +1,14 @@
+package io.qawk.orchestrator.testsupport;
+
+import org.junit.platform.suite.api.ExcludeClassNamePatterns;
+import org.junit.platform.suite.api.IncludeClassNamePatterns;
+import org.junit.platform.suite.api.SelectPackages;
+import org.junit.platform.suite.api.Suite;
+
+/** The screens' tests (a real browser), the published API's and sign-in's (see {@link DeploymentAToMSuite}). */
+@Suite
+@SelectPackages(Suites.ROOT)
+@IncludeClassNamePatterns(Suites.SCREENS)
+@ExcludeClassNamePatterns(Suites.BENCHMARKS)
+public class ScreensSuite {
+}
