@@ -377,6 +377,9 @@ public class DeploymentService implements ManifestUsage {
         List<Long> pending = runs.summaries(d.id).stream().filter(r -> r.state() == RunState.PENDING)
                 .map(DeploymentPhase.RunSummary::id).toList();
         for (SystemRun run : runs.lock(pending)) {
+            if (run.state != RunState.PENDING) {
+                continue; // the engine started it between the read and the lock: it finishes like any under way
+            }
             run.moveTo(RunState.SKIPPED);
             run.reason = TimelineEvent.Skipped.REASON;
             run.endedAt = now;
