@@ -4,7 +4,7 @@ import io.qawk.orchestrator.deployment.DeploymentService;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.Lanes;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.qawk.orchestrator.testsupport.RowLockRace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -18,9 +18,6 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static io.qawk.orchestrator.testsupport.Lanes.channelView;
 import static io.qawk.orchestrator.testsupport.Lanes.deployment;
@@ -60,8 +57,10 @@ class ReleaseRaceTest {
             release(channel, manifest).then().statusCode(200);
             long first = channelView(channel).getLong("release.id");
 
-            Response second = whileHeld(() -> store.halt(first, new ReleasePlanner.Halt(ChannelRelease.HaltCause.SYSTEMS,
-                    "held by the race test")), "fleet_release", () -> release(channel, manifest));
+            Response second = RowLockRace.whileHeld(dataSource, () -> {
+                store.halt(first, new ReleasePlanner.Halt(ChannelRelease.HaltCause.SYSTEMS, "held by the race test"));
+                em.flush();
+            }, "fleet_release", () -> release(channel, manifest));
 
             assertThat(second.statusCode()).as(second.asString()).isEqualTo(200);
             assertThat(channelView(channel).getLong("release.id")).isNotEqualTo(first);
@@ -83,8 +82,10 @@ class ReleaseRaceTest {
             int firstDeployment = channelView(channel).getInt("release.deploymentId");
             await().atMost(WITHIN).until(() -> "RUNNING".equals(deployment(firstDeployment).getString("state")));
 
-            Response second = whileHeld(() -> deployments.pause(firstDeployment, "another operator"),
-                    "system_deployment", () -> release(channel, manifest));
+            Response second = RowLockRace.whileHeld(dataSource, () -> {
+                deployments.pause(firstDeployment, "another operator");
+                em.flush();
+            }, "system_deployment", () -> release(channel, manifest));
 
             assertThat(second.statusCode()).as(second.asString()).isEqualTo(200);
             assertThat(deployment(firstDeployment).getString("state")).isIn("ABORTING", "ABORTED");
@@ -94,50 +95,6 @@ class ReleaseRaceTest {
 
     private static Response release(int channel, int manifest) {
         return Api.admin().body("{\"manifestId\": " + manifest + "}").put("/qawk/v1/fleets/" + channel);
-    }
-
-    /**
-     * Runs {@code write} in a transaction of its own, flushed but not committed, starts {@code request}, commits once
-     * the request waits to lock a row of {@code table}, and returns the request's answer.
-     */
-    private Response whileHeld(Runnable write, String table, java.util.function.Supplier<Response> request)
-            throws Exception {
-        CountDownLatch written = new CountDownLatch(1);
-        CountDownLatch requested = new CountDownLatch(1);
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> QuarkusTransaction.requiringNew().run(() -> {
-            write.run();
-            em.flush();
-            written.countDown();
-            try {
-                assertThat(requested.await(WITHIN.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            await().atMost(WITHIN).until(() -> waitingToLock(table) > 0);
-        }));
-        assertThat(written.await(WITHIN.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<Response> answer = CompletableFuture.supplyAsync(request);
-        requested.countDown();
-        holder.get(WITHIN.toSeconds() * 2, TimeUnit.SECONDS);
-        return answer.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    /**
-     * Sessions of this database waiting for a row lock on {@code table} that another holds: the request's own locking
-     * read, not the engine's advisory lock or some other writer's wait, which would let the held writer commit early.
-     */
-    private int waitingToLock(String table) throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             var s = c.prepareStatement("select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
-                     + " and wait_event <> 'advisory' and datname = current_database()"
-                     + " and query ilike ? and query ilike '% for %update%'")) {
-            s.setString(1, "%from " + table + " %");
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
-        }
     }
 
     /** The release row as stored: its state and whether it is halted. */

@@ -6,7 +6,7 @@ import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.Lanes;
-import io.quarkus.narayana.jta.QuarkusTransaction;
+import io.qawk.orchestrator.testsupport.RowLockRace;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
@@ -14,15 +14,9 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import static io.qawk.orchestrator.testsupport.Lanes.deployment;
 import static io.qawk.orchestrator.testsupport.Lanes.runs;
@@ -65,7 +59,7 @@ class AbortRaceTest {
 
             // the engine's own step: lane-01 photographed (asking hawkBit), then stored, which starts it
             Map<Long, List<RunDevice>> photo = photographer.photograph(List.of(started));
-            Response abort = whileHeld(() -> store.storePhotographs(photo),
+            Response abort = RowLockRace.whileHeld(dataSource, () -> store.storePhotographs(photo), "system_run",
                     () -> Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort"));
 
             assertThat(abort.statusCode()).as(abort.asString()).isEqualTo(200);
@@ -74,44 +68,6 @@ class AbortRaceTest {
             assertThat(deployment(id).getString("state")).isEqualTo("ABORTING");
             Lanes.awaitState(id, "ABORTED", Duration.ofSeconds(120));
             assertThat(runs(id).getString("find { it.system == 'lane-01' }.state")).isEqualTo("SUCCEEDED");
-        }
-    }
-
-    /**
-     * Runs {@code write} in a transaction of its own, flushed but not committed, starts {@code request}, commits once
-     * the request waits to lock a run's row, and returns the request's answer.
-     */
-    private Response whileHeld(Runnable write, java.util.function.Supplier<Response> request) throws Exception {
-        CountDownLatch written = new CountDownLatch(1);
-        CountDownLatch requested = new CountDownLatch(1);
-        CompletableFuture<Void> holder = CompletableFuture.runAsync(() -> QuarkusTransaction.requiringNew().run(() -> {
-            write.run();
-            written.countDown();
-            try {
-                assertThat(requested.await(WITHIN.toSeconds(), TimeUnit.SECONDS)).isTrue();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new IllegalStateException(e);
-            }
-            await().atMost(WITHIN).until(() -> waitingToLockARun() > 0);
-        }));
-        assertThat(written.await(WITHIN.toSeconds(), TimeUnit.SECONDS)).isTrue();
-        CompletableFuture<Response> answer = CompletableFuture.supplyAsync(request);
-        requested.countDown();
-        holder.get(WITHIN.toSeconds() * 2, TimeUnit.SECONDS);
-        return answer.get(WITHIN.toSeconds(), TimeUnit.SECONDS);
-    }
-
-    /** Sessions waiting for a row lock on {@code system_run} that another holds (the abort's locking read). */
-    private int waitingToLockARun() throws SQLException {
-        try (Connection c = dataSource.getConnection();
-             var s = c.prepareStatement("select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
-                     + " and wait_event <> 'advisory' and datname = current_database()"
-                     + " and query ilike '%system_run%' and query ilike '% for %update%'")) {
-            try (ResultSet rs = s.executeQuery()) {
-                rs.next();
-                return rs.getInt(1);
-            }
         }
     }
 }
