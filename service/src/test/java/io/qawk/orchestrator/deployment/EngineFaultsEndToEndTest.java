@@ -58,55 +58,93 @@ class EngineFaultsEndToEndTest {
     }
 
     /**
-     * hawkBit stops answering (every request hangs, as with SIGSTOP) while order 1 is out, for longer than the order
-     * timeout. The order-1 devices stand for devices that cannot reach hawkBit either: they are silent until hawkBit
-     * is back and report a few seconds later, after the engine has looked at them again. Nothing may fail.
+     * hawkBit stops answering (every request hangs, as with SIGSTOP) for longer than the order timeout and the verify
+     * timeout, while two deployments are under way (two outages once, folded into one):
+     * <ul>
+     * <li>in one, order 1 is out. Its devices stand for devices that cannot reach hawkBit either: they are silent
+     * until hawkBit is back and report a few seconds later, after the engine has looked at them again. Nothing may
+     * fail;</li>
+     * <li>in the other (issue 15), the lane computer waits to report its new version: it does not fail, its timeout
+     * counts on after the outage, and it verifies once it reports. Then hawkBit stops answering during the soak, for
+     * longer than the soak: the soak is extended by the outage, so the system is not declared healthy on time nobody
+     * could look at it.</li>
+     * </ul>
      */
     @Test
-    void hawkbitAwayLongerThanTheOrderTimeoutFailsNoDeviceAndNothingGoesBack() {
-        try (Lanes lanes = new Lanes("ef-away-").withSetsAndType()) {
-            lanes.system("lane-01", "c01").system("lane-02", "c01");
-            lanes.discovered(2);
-            lanes.preinstall("1");
-            int manifest = lanes.manifest("2.0", "2");
+    void hawkbitAwayWhileOrder1IsOutOrADeviceVerifiesOrASystemSoaksFailsNothingAndTheSoakGoesOnForAsLong() {
+        try (Lanes away = new Lanes("ef-away-").withSetsAndType();
+                Lanes verify = new Lanes("ef-verify-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
+            verify.system("lane-01", "c01");
+            String lane = verify.id("lane-01", "lane");
+            verify.devices.setAttributes(lane, Map.of("lane_state", "scoring"));
+            verify.discovered(1);
+            verify.preinstall("1");
+            away.system("lane-01", "c01").system("lane-02", "c01");
+            away.discovered(2);
+            away.preinstall("1");
             List<String> order1 = Stream.of("lane-01", "lane-02")
-                    .flatMap(s -> ORDER_1.stream().map(r -> lanes.id(s, r))).toList();
-            order1.forEach(id -> lanes.devices.setBehaviour(id, Behaviour.silent()));
+                    .flatMap(s -> ORDER_1.stream().map(r -> away.id(s, r))).toList();
+            order1.forEach(id -> away.devices.setBehaviour(id, Behaviour.silent()));
             assertThat(readiness()).isEqualTo(200);
 
-            int id = lanes.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": "
+            int v = verify.deploy(verify.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2")),
+                    "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 6");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "VERIFYING".equals(deviceState(v, "lane-01", "lane", lane)));
+            int a = away.deploy(away.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 1, \"orderTimeoutSeconds\": "
                     + ORDER_TIMEOUT_SECONDS);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200)).until(() -> order1.stream()
-                    .allMatch(d -> "ASSIGNED".equals(deviceState(id, d.contains("lane-01") ? "lane-01" : "lane-02",
+                    .allMatch(d -> "ASSIGNED".equals(deviceState(a, d.contains("lane-01") ? "lane-01" : "lane-02",
                             d.endsWith("display") ? "display" : "terminal", d))));
 
-            HawkbitProxy.blackHole();
-            Instant down = Instant.now();
-            await().atMost(Duration.ofSeconds(15)).until(() -> readiness() == 503);
-            // the outage itself: for all of it readiness is down and no run fails or goes back
-            await().during(OUTAGE.minus(Duration.between(down, Instant.now()))).atMost(OUTAGE.plusSeconds(15))
-                    .pollInterval(Duration.ofSeconds(1))
-                    .until(() -> readiness() == 503 && runs(id).<String>getList("state").stream()
-                            .allMatch(s -> s.equals("RUNNING")));
-            assertThat(Duration.between(down, Instant.now())).isGreaterThan(Duration.ofSeconds(2L * ORDER_TIMEOUT_SECONDS));
+            // longer than both timeouts by more than a slow pass takes, so that each would run out in it: for all of it
+            // readiness is down, no run fails or goes back, and the lane computer still waits to verify
+            Duration lasted = outage(OUTAGE, () -> runs(a).<String>getList("state").stream().allMatch("RUNNING"::equals)
+                    && "VERIFYING".equals(deviceState(v, "lane-01", "lane", lane)));
+            assertThat(lasted).isGreaterThan(Duration.ofSeconds(2L * ORDER_TIMEOUT_SECONDS));
+            order1.forEach(d -> away.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(6))));
 
-            HawkbitProxy.heal();
-            order1.forEach(d -> lanes.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(6))));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
+                    events(v, runs(v).getInt("[0].id")).<String>getList("type").contains("TIMEOUTS_EXTENDED"));
+            assertThat(deviceState(v, "lane-01", "lane", lane)).as("25 s away, 15 s to verify: not failed")
+                    .isEqualTo("VERIFYING");
+            verify.devices.setAttributes(lane, Map.of("app_version", "2"));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> !"RUNNING".equals(runs(v).getString("[0].state")));
+            assertThat(runs(v).getString("[0].state")).as("verified and soaking; timeline: %s",
+                    events(v, runs(v).getInt("[0].id")).<String>getList("message")).isEqualTo("VERIFYING");
+            assertThat(deviceState(v, "lane-01", "lane", lane)).isEqualTo("SUCCEEDED");
+            Instant soakEnds = Instant.parse(runs(v).getString("[0].soakEndsAt"));
 
-            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(120));
+            outage(Duration.ofSeconds(9), () -> "VERIFYING".equals(runs(v).getString("[0].state")));
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
+                    events(v, runs(v).getInt("[0].id")).<String>getList("type").contains("SOAK_EXTENDED"));
+            JsonPath soaking = runs(v);
+            assertThat(soaking.getString("[0].state")).as("the soak's end passed while hawkBit was away")
+                    .isEqualTo("VERIFYING");
+            assertThat(Instant.parse(soaking.getString("[0].soakEndsAt"))).isAfter(soakEnds.plusSeconds(6));
+            assertThat(events(v, soaking.getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
+                    .matches("not observed \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC \\(hawkBit unreachable\\);"
+                            + " the soak extended by \\d+ s, to \\d\\d:\\d\\d:\\d\\d UTC"));
+
+            JsonPath verified = awaitState(v, "FINISHED", Duration.ofSeconds(60));
+            assertThat(verified.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
+            assertThat(events(v, soaking.getInt("[0].id")).<String>getList("type"))
+                    .doesNotContain("DEVICE_NOT_VERIFIED", "SYSTEM_UNHEALTHY", "ROLLBACK_STARTED");
+
+            JsonPath done = awaitState(a, "FINISHED", Duration.ofSeconds(120));
             assertThat(done.getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
-            JsonPath runs = runs(id);
+            JsonPath runs = runs(a);
             for (String system : List.of("lane-01", "lane-02")) {
                 assertThat(runs.getString("find { it.system == '" + system + "' }.state")).isEqualTo("SUCCEEDED");
-                JsonPath events = events(id, runs.getInt("find { it.system == '" + system + "' }.id"));
+                JsonPath events = events(a, runs.getInt("find { it.system == '" + system + "' }.id"));
                 assertThat(events.<String>getList("type")).doesNotContain("ROLLBACK_STARTED", "DEVICE_FAILED");
                 assertThat(events.<String>getList("message")).anySatisfy(m -> assertThat(m)
                         .matches("not observed \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC \\(hawkBit unreachable\\);"
                                 + " order timeouts extended by \\d+ s"));
                 for (String role : List.of("lane", "term-a", "term-b", "display")) {
                     String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
-                    assertThat(lanes.installedSetId(lanes.id(system, role))).as(role).isEqualTo(lanes.set(set + ":2"));
+                    assertThat(away.installedSetId(away.id(system, role))).as(role).isEqualTo(away.set(set + ":2"));
                 }
             }
         }
@@ -140,65 +178,19 @@ class EngineFaultsEndToEndTest {
     }
 
     /**
-     * Issue 15: hawkBit stops answering while the lane computer waits to report its new version, for longer than the
-     * verify timeout: it does not fail, its timeout counts on after the outage, and it verifies once it reports. Then
-     * hawkBit stops answering during the soak, for longer than the soak: the soak is extended by the outage, so the
-     * system is not declared healthy on time nobody could look at it.
+     * hawkBit answers nothing for {@code length}, readiness says so, and {@code meanwhile} holds all that time; then it
+     * answers again and readiness says so. Returns how long it answered nothing.
      */
-    @Test
-    void hawkbitAwayWhileADeviceVerifiesOrItsSystemSoaksFailsNothingAndTheSoakGoesOnForAsLong() {
-        try (Lanes lanes = new Lanes("ef-verify-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
-            lanes.system("lane-01", "c01");
-            String lane = lanes.id("lane-01", "lane");
-            lanes.devices.setAttributes(lane, Map.of("lane_state", "scoring"));
-            lanes.discovered(1);
-            lanes.preinstall("1");
-            int manifest = lanes.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
-            int id = lanes.deploy(manifest, "\"verifyTimeoutSeconds\": 15, \"soakSeconds\": 6");
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
-
-            // longer than the verify timeout by more than a slow pass takes, so that the timeout would run out in it
-            outage(Duration.ofSeconds(20), () -> "VERIFYING".equals(deviceState(id, "lane-01", "lane", lane)));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
-                    events(id, runs(id).getInt("[0].id")).<String>getList("type").contains("TIMEOUTS_EXTENDED"));
-            assertThat(deviceState(id, "lane-01", "lane", lane)).as("20 s away, 15 s to verify: not failed")
-                    .isEqualTo("VERIFYING");
-            lanes.devices.setAttributes(lane, Map.of("app_version", "2"));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> !"RUNNING".equals(runs(id).getString("[0].state")));
-            assertThat(runs(id).getString("[0].state")).as("verified and soaking; timeline: %s",
-                    events(id, runs(id).getInt("[0].id")).<String>getList("message")).isEqualTo("VERIFYING");
-            assertThat(deviceState(id, "lane-01", "lane", lane)).isEqualTo("SUCCEEDED");
-            Instant soakEnds = Instant.parse(runs(id).getString("[0].soakEndsAt"));
-
-            outage(Duration.ofSeconds(9), () -> "VERIFYING".equals(runs(id).getString("[0].state")));
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(200)).until(() ->
-                    events(id, runs(id).getInt("[0].id")).<String>getList("type").contains("SOAK_EXTENDED"));
-            JsonPath soaking = runs(id);
-            assertThat(soaking.getString("[0].state")).as("the soak's end passed while hawkBit was away")
-                    .isEqualTo("VERIFYING");
-            assertThat(Instant.parse(soaking.getString("[0].soakEndsAt"))).isAfter(soakEnds.plusSeconds(6));
-            assertThat(events(id, soaking.getInt("[0].id")).<String>getList("message")).anySatisfy(m -> assertThat(m)
-                    .matches("not observed \\d\\d:\\d\\d:\\d\\d–\\d\\d:\\d\\d:\\d\\d UTC \\(hawkBit unreachable\\);"
-                            + " the soak extended by \\d+ s, to \\d\\d:\\d\\d:\\d\\d UTC"));
-
-            JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(60));
-            assertThat(done.getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
-            assertThat(events(id, soaking.getInt("[0].id")).<String>getList("type"))
-                    .doesNotContain("DEVICE_NOT_VERIFIED", "SYSTEM_UNHEALTHY", "ROLLBACK_STARTED");
-        }
-    }
-
-    /** hawkBit answers nothing for {@code length}; {@code meanwhile} must hold all that time. */
-    private static void outage(Duration length, java.util.concurrent.Callable<Boolean> meanwhile) {
+    private static Duration outage(Duration length, java.util.concurrent.Callable<Boolean> meanwhile) {
         HawkbitProxy.blackHole();
         Instant down = Instant.now();
         await().atMost(Duration.ofSeconds(15)).until(() -> readiness() == 503);
         await().during(length.minus(Duration.between(down, Instant.now()))).atMost(length.plusSeconds(15))
                 .pollInterval(Duration.ofSeconds(1)).until(() -> readiness() == 503 && meanwhile.call());
         HawkbitProxy.heal();
+        Duration lasted = Duration.between(down, Instant.now());
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
+        return lasted;
     }
 
     /** A device that never reports is named in the reason as timed out, not counted as a device that failed. */

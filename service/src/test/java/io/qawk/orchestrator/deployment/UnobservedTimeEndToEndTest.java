@@ -17,7 +17,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -54,157 +53,106 @@ class UnobservedTimeEndToEndTest {
             + " \\(hawkBit did not answer for (\\d+) s\\); (.*)");
 
     /**
-     * Order 1 is out and its devices are at it when hawkBit freezes, for longer than the order timeout; they report
-     * a few seconds after hawkBit answers again (they could not reach it either). Today the pass's calls wait, answer
-     * "still pending" after the freeze and are judged against a deadline that passed while nobody could look: every
-     * system goes back.
+     * One freeze, while two deployments are under way, for longer than the order timeout, the rest of a soak and the
+     * verify timeout (three freezes once, folded into one: each is 25 s of the suite):
+     * <ul>
+     * <li>in one, order 1 of two lanes is out and its devices are at it; they report a few seconds after hawkBit
+     * answers again (they could not reach it either). Judged against deadlines that passed while nobody could look,
+     * every system went back;</li>
+     * <li>in the other, one system soaks and the lane computer of another has finished but not yet reported its new
+     * version. The first answer after the freeze ended the soak and failed the waiting device; time nobody could look
+     * at a system is not time it was healthy, so the soak ends later by the frozen time;</li>
+     * <li>one pass asks for both deployments, one after the other: the first waits out the freeze, the second is asked
+     * once hawkBit answers again and answers at once. Both went unobserved for hawkBit's silence and both timelines
+     * say so; naming the second's gap "Qawk's passes were held up" sent an operator looking at Qawk for what hawkBit
+     * did.</li>
+     * </ul>
      */
     @Test
-    void hawkbitFrozenLongerThanTheOrderTimeoutWhileOrder1IsOutRollsNothingBack() {
-        try (Lanes lanes = new Lanes("uo-freeze-").withSetsAndType()) {
-            lanes.system("lane-01", "c01").system("lane-02", "c01");
-            lanes.discovered(2);
-            lanes.preinstall("1");
+    void hawkbitFrozenWhileOrder1IsOutInOneDeploymentAndAnotherSoaksRollsNothingBackAndBothTimelinesNameHawkbit() {
+        try (Lanes order = new Lanes("uo-freeze-").withSetsAndType();
+                Lanes soak = new Lanes("uo-soak-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
+            soak.system("lane-01", "c01").system("lane-02", "c01");
+            String soaks = soak.id("lane-01", "lane");
+            String waits = soak.id("lane-02", "lane");
+            soak.devices.setAttributes(soaks, Map.of("lane_state", "scoring"));
+            soak.devices.setAttributes(waits, Map.of("lane_state", "scoring"));
+            soak.discovered(2);
+            soak.preinstall("1");
+            soak.devices.reportAfterInstall(soaks, soak.prefix + "app:2", Map.of("app_version", "2"));
+            order.system("lane-01", "c01").system("lane-02", "c01");
+            order.discovered(2);
+            order.preinstall("1");
             List<String> order1 = Stream.of("lane-01", "lane-02")
-                    .flatMap(s -> ORDER_1.stream().map(r -> lanes.id(s, r))).toList();
-            order1.forEach(d -> lanes.devices.setBehaviour(d, Behaviour.silent()));
-            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 2, \"orderTimeoutSeconds\": "
+                    .flatMap(s -> ORDER_1.stream().map(r -> order.id(s, r))).toList();
+            order1.forEach(d -> order.devices.setBehaviour(d, Behaviour.silent()));
+
+            // the soak first (long enough for the other deployment to send order 1 before it ends), then order 1
+            int soakId = soak.deploy(soak.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2")),
+                    "\"maxParallel\": 2, \"verifyTimeoutSeconds\": 20, \"soakSeconds\": 16");
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
+                    .until(() -> "VERIFYING".equals(runs(soakId).getString(run("lane-01") + ".state"))
+                            && "VERIFYING".equals(deviceState(soakId, waits)));
+            Instant soakEnds = Instant.parse(runs(soakId).getString(run("lane-01") + ".soakEndsAt"));
+            int orderId = order.deploy(order.manifest("2.0", "2"), "\"maxParallel\": 2, \"orderTimeoutSeconds\": "
                     + ORDER_TIMEOUT_SECONDS);
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> order1.stream().allMatch(d -> "ASSIGNED".equals(deviceState(id, d))));
+                    .until(() -> order1.stream().allMatch(d -> "ASSIGNED".equals(deviceState(orderId, d))));
 
             Duration frozen;
             try (ProcessFreeze freeze = SharedHawkbit.get().freeze()) {
-                // the API reads Postgres only: it answers while hawkBit is frozen
+                // the API reads Postgres only: it answers while hawkBit is frozen, and nothing is judged meanwhile
                 await().during(FREEZE).atMost(FREEZE.plusSeconds(20)).pollInterval(Duration.ofSeconds(1))
-                        .until(() -> runs(id).<String>getList("state").stream().allMatch("RUNNING"::equals));
+                        .until(() -> runs(orderId).<String>getList("state").stream().allMatch("RUNNING"::equals)
+                                && "VERIFYING".equals(runs(soakId).getString(run("lane-01") + ".state"))
+                                && "VERIFYING".equals(deviceState(soakId, waits)));
                 frozen = freeze.length();
             }
-            order1.forEach(d -> lanes.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(2))));
+            order1.forEach(d -> order.devices.setBehaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(2))));
+            // the lane computer reports its version once hawkBit answers again, as a device that reconnects does
+            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
+            soak.devices.setAttributes(waits, Map.of("app_version", "2"));
 
-            JsonPath done = finished(id, Duration.ofSeconds(150));
-            JsonPath runs = runs(id);
+            JsonPath orderDone = finished(orderId, Duration.ofSeconds(150));
+            JsonPath soakDone = finished(soakId, Duration.ofSeconds(150));
             SoftAssertions soft = new SoftAssertions();
-            soft.assertThat(done.getString("summary")).as("frozen %d s against a %d s order timeout; runs: %s",
+            JsonPath runs = runs(orderId);
+            soft.assertThat(orderDone.getString("summary")).as("frozen %d s against a %d s order timeout; runs: %s",
                     frozen.toSeconds(), ORDER_TIMEOUT_SECONDS, reasons(runs)).isEqualTo("2 of 2 updated, 0 rolled back");
             for (String system : List.of("lane-01", "lane-02")) {
                 soft.assertThat(runs.getString(run(system) + ".state")).as(system).isEqualTo("SUCCEEDED");
-                List<String> messages = messages(id, runs.getInt(run(system) + ".id"));
-                soft.assertThat(types(id, runs.getInt(run(system) + ".id"))).as(system)
+                List<String> messages = messages(orderId, runs.getInt(run(system) + ".id"));
+                soft.assertThat(types(orderId, runs.getInt(run(system) + ".id"))).as(system)
                         .doesNotContain("ROLLBACK_STARTED", "DEVICE_FAILED");
                 Optional<Matcher> gap = gap(messages);
-                soft.assertThat(gap).as("%s's timeline names the gap: %s", system, messages).isPresent();
+                soft.assertThat(gap).as("%s's timeline names hawkBit's silence: %s", system, messages).isPresent();
                 gap.ifPresent(m -> {
                     soft.assertThat(Long.parseLong(m.group(1))).as("seconds hawkBit did not answer")
                             .isBetween(COUNTED_AT_LEAST, frozen.toSeconds() + 5);
                     soft.assertThat(m.group(2)).as("what the gap did").matches("order timeouts extended by \\d+ s");
                 });
             }
-            soft.assertThat(unobservedSeconds(id)).as("qawk_unobserved_seconds_total of deployment %d", id)
+            soft.assertThat(unobservedSeconds(orderId)).as("qawk_unobserved_seconds_total of deployment %d", orderId)
                     .hasValueSatisfying(s -> assertThat(s).isGreaterThanOrEqualTo(COUNTED_AT_LEAST));
-            soft.assertAll();
-        }
-    }
 
-    /**
-     * Two deployments are under way when hawkBit freezes. One pass asks for both, one after the other: the first
-     * waits out the freeze, the second is asked once hawkBit answers again and answers at once. Both went unobserved
-     * for hawkBit's silence, and both timelines say so; naming the second's gap "Qawk's passes were held up" sent an
-     * operator looking at Qawk for what hawkBit did.
-     */
-    @Test
-    void hawkbitFrozenWhileTwoDeploymentsAreUnderWayNamesHawkbitInBothTimelines() {
-        try (Lanes a = new Lanes("uo-two-a-").withSetsAndType(); Lanes b = new Lanes("uo-two-b-").withSetsAndType()) {
-            Map<Integer, Lanes> deployments = new LinkedHashMap<>();
-            for (Lanes lanes : List.of(a, b)) {
-                lanes.system("lane-01", "c01");
-                lanes.discovered(1);
-                lanes.preinstall("1");
-                ORDER_1.forEach(r -> lanes.devices.setBehaviour(lanes.id("lane-01", r), Behaviour.silent()));
-                deployments.put(lanes.deploy(lanes.manifest("2.0", "2"), "\"orderTimeoutSeconds\": "
-                        + ORDER_TIMEOUT_SECONDS), lanes);
-            }
-            deployments.forEach((id, lanes) -> await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> ORDER_1.stream().allMatch(r -> "ASSIGNED".equals(deviceState(id, lanes.id("lane-01", r))))));
-
-            Duration frozen;
-            try (ProcessFreeze freeze = SharedHawkbit.get().freeze()) {
-                // nothing is judged while nobody can look: both stay under way for the whole freeze
-                await().during(FREEZE).atMost(FREEZE.plusSeconds(20)).pollInterval(Duration.ofSeconds(1))
-                        .until(() -> deployments.keySet().stream().allMatch(id -> runs(id).<String>getList("state")
-                                .stream().allMatch("RUNNING"::equals)));
-                frozen = freeze.length();
-            }
-            deployments.values().forEach(lanes -> ORDER_1.forEach(r -> lanes.devices.setBehaviour(
-                    lanes.id("lane-01", r), Behaviour.succeedAfter(Duration.ofSeconds(2)))));
-
-            SoftAssertions soft = new SoftAssertions();
-            deployments.keySet().forEach(id -> finished(id, Duration.ofSeconds(150)));
-            for (int id : deployments.keySet()) {
-                List<String> messages = messages(id, runs(id).getInt(run("lane-01") + ".id"));
-                Optional<Matcher> gap = gap(messages);
-                soft.assertThat(gap).as("deployment %d's timeline names hawkBit's silence of %d s: %s", id,
-                        frozen.toSeconds(), messages).isPresent();
-                gap.ifPresent(m -> soft.assertThat(Long.parseLong(m.group(1))).as("seconds hawkBit did not answer")
-                        .isBetween(COUNTED_AT_LEAST, frozen.toSeconds() + 5));
-            }
-            soft.assertAll();
-        }
-    }
-
-    /**
-     * One system soaks and the lane computer of another has finished but not yet reported its new version when hawkBit
-     * freezes, for longer than the soak's rest and the verify timeout. Neither fails, and the soak ends later by the
-     * frozen time: time nobody could look at the system is not time it was healthy. Today the first answer after the
-     * freeze ends the soak and fails the waiting device.
-     */
-    @Test
-    void hawkbitFrozenWhileOneSystemSoaksAndADeviceWaitsToVerifyFailsNeitherAndTheSoakEndsLaterByTheFrozenTime() {
-        try (Lanes lanes = new Lanes("uo-soak-").withSetsAndType(Map.of("lane", "attribute.lane_state==scoring"))) {
-            lanes.system("lane-01", "c01").system("lane-02", "c01");
-            String soaks = lanes.id("lane-01", "lane");
-            String waits = lanes.id("lane-02", "lane");
-            lanes.devices.setAttributes(soaks, Map.of("lane_state", "scoring"));
-            lanes.devices.setAttributes(waits, Map.of("lane_state", "scoring"));
-            lanes.discovered(2);
-            lanes.preinstall("1");
-            lanes.devices.reportAfterInstall(soaks, lanes.prefix + "app:2", Map.of("app_version", "2"));
-            int manifest = lanes.manifest("2.0", "2", Map.of("lane", "attribute.app_version==2"));
-            int id = lanes.deploy(manifest, "\"maxParallel\": 2, \"verifyTimeoutSeconds\": 15, \"soakSeconds\": 12");
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200))
-                    .until(() -> "VERIFYING".equals(runs(id).getString(run("lane-01") + ".state"))
-                            && "VERIFYING".equals(deviceState(id, waits)));
-            Instant soakEnds = Instant.parse(runs(id).getString(run("lane-01") + ".soakEndsAt"));
-
-            Duration frozen;
-            try (ProcessFreeze freeze = SharedHawkbit.get().freeze()) {
-                await().during(FREEZE).atMost(FREEZE.plusSeconds(20)).pollInterval(Duration.ofSeconds(1))
-                        .until(() -> "VERIFYING".equals(runs(id).getString(run("lane-01") + ".state"))
-                                && "VERIFYING".equals(deviceState(id, waits)));
-                frozen = freeze.length();
-            }
-            // the lane computer reports its version once hawkBit answers again, as a device that reconnects does
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500)).until(() -> readiness() == 200);
-            lanes.devices.setAttributes(waits, Map.of("app_version", "2"));
-
-            JsonPath done = finished(id, Duration.ofSeconds(150));
-            JsonPath runs = runs(id);
-            SoftAssertions soft = new SoftAssertions();
-            soft.assertThat(done.getString("summary")).as("frozen %d s; runs: %s", frozen.toSeconds(), reasons(runs))
-                    .isEqualTo("2 of 2 updated, 0 rolled back");
-            soft.assertThat(types(id, runs.getInt(run("lane-02") + ".id"))).as("lane-02's timeline")
+            runs = runs(soakId);
+            soft.assertThat(soakDone.getString("summary")).as("frozen %d s; runs: %s", frozen.toSeconds(),
+                    reasons(runs)).isEqualTo("2 of 2 updated, 0 rolled back");
+            soft.assertThat(types(soakId, runs.getInt(run("lane-02") + ".id"))).as("lane-02's timeline")
                     .doesNotContain("DEVICE_NOT_VERIFIED", "ROLLBACK_STARTED");
             Instant ended = Instant.parse(runs.getString(run("lane-01") + ".endedAt"));
             soft.assertThat(ended).as("lane-01's soak, stored to end at %s before the freeze, ends later by the frozen"
                     + " %d s", soakEnds, frozen.toSeconds()).isAfterOrEqualTo(soakEnds.plusSeconds(COUNTED_AT_LEAST));
             soft.assertThat(Instant.parse(runs.getString(run("lane-01") + ".soakEndsAt"))).as("lane-01's soak end")
                     .isAfterOrEqualTo(soakEnds.plusSeconds(COUNTED_AT_LEAST));
-            List<String> soaked = messages(id, runs.getInt(run("lane-01") + ".id"));
-            soft.assertThat(gap(soaked).map(m -> m.group(2))).as("lane-01's timeline names the gap: %s", soaked)
-                    .hasValueSatisfying(rest -> assertThat(rest)
-                            .matches("the soak extended by \\d+ s, to \\d\\d:\\d\\d:\\d\\d UTC"));
-            List<String> verified = messages(id, runs.getInt(run("lane-02") + ".id"));
-            soft.assertThat(gap(verified)).as("lane-02's timeline names the gap: %s", verified).isPresent();
+            List<String> soaked = messages(soakId, runs.getInt(run("lane-01") + ".id"));
+            soft.assertThat(gap(soaked)).as("lane-01's timeline names hawkBit's silence: %s", soaked)
+                    .hasValueSatisfying(m -> {
+                        assertThat(Long.parseLong(m.group(1))).isBetween(COUNTED_AT_LEAST, frozen.toSeconds() + 5);
+                        assertThat(m.group(2)).matches("the soak extended by \\d+ s, to \\d\\d:\\d\\d:\\d\\d UTC");
+                    });
+            List<String> verified = messages(soakId, runs.getInt(run("lane-02") + ".id"));
+            soft.assertThat(gap(verified)).as("lane-02's timeline names hawkBit's silence: %s", verified).isPresent();
             soft.assertAll();
         }
     }
