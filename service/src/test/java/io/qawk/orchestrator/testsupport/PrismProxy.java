@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.testsupport;
 
+import io.qawk.orchestrator.testkit.BuildInstalls;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 
 import static org.awaitility.Awaitility.await;
@@ -41,10 +43,12 @@ public final class PrismProxy implements AutoCloseable {
 
     /** Starts the proxy for {@code service}, validating against {@code document} (a URL or a file); waits until up. */
     public static PrismProxy start(URI service, String document) throws IOException {
+        Optional<String> installFailed = BuildInstalls.await("prism");
         Path cli = Path.of(System.getProperty("qawk.project.dir", ".."), "target/prism/node_modules/.bin/prism");
         if (!Files.isExecutable(cli)) {
             throw new IllegalStateException(cli + " is missing: the build installs it (service/src/test/scripts/"
-                    + "install-prism.sh, needs node and npm) unless -Dqawk.prism.skip=true");
+                    + "install-prism.sh, needs node and npm) unless -Dqawk.prism.skip=true."
+                    + installFailed.map(why -> " " + why).orElse(""));
         }
         int port;
         try (ServerSocket free = new ServerSocket(0, 0, InetAddress.getLoopbackAddress())) {

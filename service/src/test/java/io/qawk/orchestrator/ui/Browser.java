@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.ui;
 
+import io.qawk.orchestrator.testkit.BuildInstalls;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Dimension;
 import org.openqa.selenium.JavascriptExecutor;
@@ -26,6 +27,7 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Stream;
 
@@ -56,10 +58,12 @@ final class Browser implements AutoCloseable {
 
     /** Starts a fresh browser (own profile) whose requests to the service carry these Basic credentials. */
     static Browser start(String user, String password) {
+        Optional<String> installFailed = BuildInstalls.await("browser");
         if (!Files.isExecutable(CHROMIUM) || !Files.isExecutable(CHROMEDRIVER)) {
             throw new IllegalStateException("The browser tests need Debian's chromium and chromium-driver ("
                     + CHROMIUM + ", " + CHROMEDRIVER + "), which are not installed. Install them with "
-                    + "src/test/scripts/install-browser.sh (apt-get install -y chromium chromium-driver).");
+                    + "src/test/scripts/install-browser.sh (apt-get install -y chromium chromium-driver)."
+                    + installFailed.map(why -> " " + why).orElse(""));
         }
         // Belt and braces: with the driver given explicitly Selenium Manager is skipped; these keep it (and
         // anything looking for the driver by property) from ever reaching for the network.

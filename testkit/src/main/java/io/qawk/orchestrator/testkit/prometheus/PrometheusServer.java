@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.testkit.prometheus;
 
+import io.qawk.orchestrator.testkit.BuildInstalls;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 
@@ -21,6 +22,7 @@ import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
@@ -203,10 +205,12 @@ public final class PrometheusServer implements AutoCloseable {
         }
 
         public PrometheusServer start() {
+            Optional<String> installFailed = BuildInstalls.await("prometheus");
             if (!Files.isExecutable(BINARY)) {
                 throw new IllegalStateException("The metric gate's tests need Debian's prometheus (" + BINARY
                         + "), which is not installed. Install it with service/src/test/scripts/install-prometheus.sh"
-                        + " (apt-get install -y --no-install-recommends prometheus).");
+                        + " (apt-get install -y --no-install-recommends prometheus)."
+                        + installFailed.map(why -> " " + why).orElse(""));
             }
             for (int attempt = 1; ; attempt++) {
                 try {

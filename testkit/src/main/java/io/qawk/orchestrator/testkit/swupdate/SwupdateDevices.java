@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.testkit.swupdate;
 
+import io.qawk.orchestrator.testkit.BuildInstalls;
 import io.qawk.orchestrator.testkit.HawkbitFixtures;
 import io.qawk.orchestrator.testkit.HawkbitServer;
 
@@ -78,6 +79,7 @@ public final class SwupdateDevices implements AutoCloseable {
 
     /** Why real SWUpdate devices cannot run here ({@code swupdate} or {@code openssl} missing); empty when they can. */
     public static Optional<String> unavailable() {
+        BuildInstalls.await("swupdate"); // its install says why it could not in its log, and exits 0 then
         for (String tool : List.of("swupdate", "openssl")) {
             if (onPath(tool).isEmpty()) {
                 return Optional.of("no '" + tool + "' on the PATH: the SWUpdate device tests need Debian's swupdate"
