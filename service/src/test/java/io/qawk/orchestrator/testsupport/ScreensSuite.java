@@ -5,7 +5,10 @@ import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
-/** The screens' tests (a real browser), the published API's and sign-in's (see {@link DeploymentAToMSuite}). */
+/**
+ * The screens' tests (a real browser), the published API's, sign-in's and the audit record's (see
+ * {@link DeploymentAToMSuite}).
+ */
 @Suite
 @SelectPackages(Suites.ROOT)
 @IncludeClassNamePatterns(Suites.SCREENS)

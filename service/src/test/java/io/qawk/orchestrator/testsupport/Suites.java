@@ -25,8 +25,12 @@ public final class Suites {
     public static final String DEPLOYMENT_N_TO_Z = "^io\\.qawk\\.orchestrator\\.(deployment\\.([a-z]+\\.)*(?=[N-Z])"
             + "|(guard|evidence)\\.([a-z]+\\.)*)" + TEST_NAME;
 
-    /** The screens (a real browser), the published API and sign-in. */
-    public static final String SCREENS = "^io\\.qawk\\.orchestrator\\.(ui|apidoc|security)\\.([a-z]+\\.)*" + TEST_NAME;
+    /**
+     * The screens (a real browser), the published API, sign-in, and the audit record (its end-to-end test signs in
+     * with the sign-in tests' profile, so it shares their start of the application).
+     */
+    public static final String SCREENS = "^io\\.qawk\\.orchestrator\\.(ui|apidoc|security|audit)\\.([a-z]+\\.)*"
+            + TEST_NAME;
 
     /** Tagged "benchmark" and run by -Pbenchmark only; left out by name so their profiles are not even built. */
     public static final String BENCHMARKS = ".*BenchmarkTest$";
