@@ -3,9 +3,8 @@ package io.qawk.orchestrator.reliability;
 import io.qawk.orchestrator.testkit.reliability.*;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -25,29 +24,14 @@ import static org.awaitility.Awaitility.await;
  */
 class HardStopIT {
 
-    static KilledService killed;
-    static ServiceProcess service;
-    static Probe probe;
-
-    @BeforeAll
-    static void start() {
-        killed = KilledService.start("hardstop");
-        service = killed.service;
-        probe = killed.probe;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (killed != null) {
-            killed.close();
-        }
-    }
+    @RegisterExtension
+    static final KilledService qawk = new KilledService("hardstop");
 
     @Test
     void aDeploymentKilledMidWaySurvivesARestartWithoutAssigningAnythingTwice() {
         Instant t0 = Instant.now();
         try (RelLanes lanes = new RelLanes("rel-hard-", SharedHawkbit.get(), RelLanes.LANE)) {
-            QawkApi api = service.api();
+            QawkApi api = qawk.service.api();
             for (int i = 1; i <= 6; i++) {
                 lanes.system("lane-0" + i, "c01");
             }
@@ -75,21 +59,21 @@ class HardStopIT {
             });
             Census before = Census.read(api, id);
             pauseRandomly(0, 1500);
-            service.kill();
+            qawk.service.kill();
             System.out.printf("[hardstop] kill #1 (mid-deployment): before it %s; device states %s%n", before,
-                    probe.deviceStates(id));
-            service.restart();
+                    qawk.probe.deviceStates(id));
+            qawk.service.restart();
             Census after = Census.read(api, id);
             assertThat(before.lostIn(after)).as("lost by kill #1").isEmpty();
 
             // 2nd kill: the moment an intent is stored (assignment decided, hawkBit's answer not yet recorded)
             Census before2 = Census.read(api, id);
-            boolean inWindow = probe.awaitIntent(id, List.of("ASSIGNING", "ROLLBACK_ASSIGNING"), Duration.ofSeconds(60));
+            boolean inWindow = qawk.probe.awaitIntent(id, List.of("ASSIGNING", "ROLLBACK_ASSIGNING"), Duration.ofSeconds(60));
             if (inWindow) {
-                service.kill();
+                qawk.service.kill();
                 System.out.printf("[hardstop] kill #2 (%s): before it %s; device states %s%n",
-                        "intent stored", before2, probe.deviceStates(id));
-                service.restart();
+                        "intent stored", before2, qawk.probe.deviceStates(id));
+                qawk.service.restart();
                 assertThat(before2.lostIn(Census.read(api, id))).as("lost by kill #2").isEmpty();
             }
 
@@ -112,7 +96,7 @@ class HardStopIT {
             }
             System.out.printf("[hardstop] %d devices, %d hawkBit actions checked, %d duplicates, %d kills, "
                             + "restarts took %s, whole test %d s%n", result.devices(), result.actionsChecked(),
-                    result.duplicates(), service.starts() - 1, service.startTimes(),
+                    result.duplicates(), qawk.service.starts() - 1, qawk.service.startTimes(),
                     Duration.between(t0, Instant.now()).toSeconds());
             assertThat(result.problems()).isEmpty();
             assertThat(result.duplicates()).isZero();
@@ -129,7 +113,7 @@ class HardStopIT {
     @Test
     void anAssignmentHawkbitTookJustBeforeTheCrashIsAdoptedNotSentAgain() {
         try (RelLanes lanes = new RelLanes("rel-adopt-", SharedHawkbit.get(), RelLanes.LANE)) {
-            QawkApi api = service.api();
+            QawkApi api = qawk.service.api();
             int systems = 3; // each a try at the window; the freeze lands in it on the first as a rule
             for (int i = 1; i <= systems; i++) {
                 lanes.system("lane-0" + i, "c01");
@@ -149,32 +133,32 @@ class HardStopIT {
 
             int caught = 0;
             for (int attempt = 0; attempt < systems && caught == 0; attempt++) {
-                if (!probe.awaitIntent(id, List.of("ASSIGNING"), Duration.ofSeconds(60))) {
+                if (!qawk.probe.awaitIntent(id, List.of("ASSIGNING"), Duration.ofSeconds(60))) {
                     break;
                 }
-                String bad = probe.devicesIn(id, "ASSIGNING").stream().filter(d -> d.endsWith("-term-a")).findFirst()
+                String bad = qawk.probe.devicesIn(id, "ASSIGNING").stream().filter(d -> d.endsWith("-term-a")).findFirst()
                         .orElse(null);
                 // the intent is committed; hawkBit is called shortly after it (after the pass has photographed new
                 // systems), takes the assignment at once and answers ASSIGNMENT_ANSWER_DELAY later, and only then does
                 // the engine record it. The service is frozen the moment hawkBit shows the action, inside that window.
                 boolean shown = bad != null && awaitQuietly(Duration.ofSeconds(20), Duration.ofMillis(50), () ->
                         lanes.actions(bad).stream().anyMatch(a -> a.id() > baseline.get(bad)));
-                service.freeze();
-                boolean stillIntent = bad != null && probe.devicesIn(id, "ASSIGNING").contains(bad);
+                qawk.service.freeze();
+                boolean stillIntent = bad != null && qawk.probe.devicesIn(id, "ASSIGNING").contains(bad);
                 boolean tookIt = stillIntent && shown;
                 System.out.printf("[hardstop] attempt %d: intent of %s, frozen %s, hawkBit took it: %s%n", attempt, bad,
                         stillIntent ? "before the answer was recorded" : "too late", tookIt);
                 if (tookIt) {
                     // the device fails the set it was given while the service stands still, then the service dies
                     awaitQuietly(Duration.ofSeconds(30), () -> "error".equals(lanes.hawkbit.updateStatus(bad)));
-                    service.kill();
+                    qawk.service.kill();
                     caught++;
                     System.out.printf("[hardstop] froze with the intent of %s stored and hawkBit's action created; "
                             + "device failed it; SIGKILL; restart%n", bad);
-                    service.restart();
+                    qawk.service.restart();
                 } else {
-                    service.thaw(); // not shown in time, or its answer recorded already: try the next system
-                    awaitQuietly(Duration.ofSeconds(30), () -> probe.intents(id, List.of("ASSIGNING")) == 0);
+                    qawk.service.thaw(); // not shown in time, or its answer recorded already: try the next system
+                    awaitQuietly(Duration.ofSeconds(30), () -> qawk.probe.intents(id, List.of("ASSIGNING")) == 0);
                 }
             }
             await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(500))

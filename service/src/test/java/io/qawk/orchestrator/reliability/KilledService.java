@@ -2,6 +2,10 @@ package io.qawk.orchestrator.reliability;
 
 import java.time.Duration;
 
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.qawk.orchestrator.testkit.HawkbitServer;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
@@ -12,9 +16,10 @@ import io.qawk.orchestrator.testkit.reliability.ServiceProcess;
 /**
  * The service {@link HardStopIT} and {@link RestartWhereItStoodIT} kill and start again: one process on its own
  * Postgres, reaching the JVM's hawkBit through the proxy, which holds back hawkBit's answers to assignments. Two classes,
- * so that failsafe's JVMs run them side by side.
+ * so that failsafe's JVMs run them side by side. Registered as a static extension: started before the class's tests,
+ * stopped after them.
  */
-final class KilledService implements AutoCloseable {
+final class KilledService implements BeforeAllCallback, AfterAllCallback {
 
     /**
      * How late hawkBit's answer to an assignment reaches the service. A fast quiet machine closes the window between
@@ -23,32 +28,27 @@ final class KilledService implements AutoCloseable {
      */
     static final Duration ASSIGNMENT_ANSWER_DELAY = Duration.ofSeconds(3);
 
+    private final String name;
     private ReliabilityPostgres pg;
     Probe probe;
     ServiceProcess service;
 
-    private KilledService() {
-    }
-
-    static KilledService start(String name) {
-        HawkbitServer hawkbit = SharedHawkbit.get();
-        HawkbitProxy.heal();
-        HawkbitProxy.slowAssignmentAnswers(ASSIGNMENT_ANSWER_DELAY);
-        KilledService s = new KilledService();
-        try {
-            s.pg = ReliabilityPostgres.start(name);
-            s.probe = new Probe(s.pg);
-            s.service = ServiceProcess.start(name, s.pg.jdbcUrl(),
-                    ServiceProcess.Hawkbit.of(hawkbit).at(HawkbitProxy.url()));
-            return s;
-        } catch (RuntimeException | Error e) {
-            s.close();
-            throw e;
-        }
+    KilledService(String name) {
+        this.name = name;
     }
 
     @Override
-    public void close() {
+    public void beforeAll(ExtensionContext context) {
+        HawkbitServer hawkbit = SharedHawkbit.get();
+        HawkbitProxy.heal();
+        HawkbitProxy.slowAssignmentAnswers(ASSIGNMENT_ANSWER_DELAY);
+        pg = ReliabilityPostgres.start(name);
+        probe = new Probe(pg);
+        service = ServiceProcess.start(name, pg.jdbcUrl(), ServiceProcess.Hawkbit.of(hawkbit).at(HawkbitProxy.url()));
+    }
+
+    @Override
+    public void afterAll(ExtensionContext context) {
         if (service != null) {
             service.close();
         }

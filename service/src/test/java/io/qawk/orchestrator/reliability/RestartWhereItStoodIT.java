@@ -5,10 +5,8 @@ import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.qawk.orchestrator.testkit.reliability.DeploymentCheck;
 import io.qawk.orchestrator.testkit.reliability.QawkApi;
 import io.qawk.orchestrator.testkit.reliability.RelLanes;
-import io.qawk.orchestrator.testkit.reliability.ServiceProcess;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -27,21 +25,8 @@ import static org.awaitility.Awaitility.await;
  */
 class RestartWhereItStoodIT {
 
-    static KilledService killed;
-    static ServiceProcess service;
-
-    @BeforeAll
-    static void start() {
-        killed = KilledService.start("restart");
-        service = killed.service;
-    }
-
-    @AfterAll
-    static void stop() {
-        if (killed != null) {
-            killed.close();
-        }
-    }
+    @RegisterExtension
+    static final KilledService qawk = new KilledService("restart");
 
     /**
      * Issue 15: the service is killed while one system soaks and the lane computer of another has finished but not yet
@@ -52,7 +37,7 @@ class RestartWhereItStoodIT {
     @Test
     void aRestartDuringVerificationAndSoakContinuesBothWhereTheyStood() {
         try (RelLanes lanes = new RelLanes("rel-soak-", SharedHawkbit.get(), RelLanes.LANE)) {
-            QawkApi api = service.api();
+            QawkApi api = qawk.service.api();
             lanes.system("lane-01", "c01");
             lanes.system("lane-02", "c01");
             int type = lanes.createType(api);
@@ -76,8 +61,8 @@ class RestartWhereItStoodIT {
             assertThat(soakEnds).isNotNull();
             assertThat(verifyingSince).isNotNull();
 
-            service.kill();
-            service.restart();
+            qawk.service.kill();
+            qawk.service.restart();
             Instant back = Instant.now();
             System.out.printf("[restart] soak: killed with lane-01 soaking until %s and %s verifying since %s;"
                     + " back at %s%n", soakEnds, waits, verifyingSince, back);
@@ -123,7 +108,7 @@ class RestartWhereItStoodIT {
         int orderTimeout = 15;
         Duration down = Duration.ofSeconds(orderTimeout + 10);
         try (RelLanes lanes = new RelLanes("rel-down-", SharedHawkbit.get(), RelLanes.LANE)) {
-            QawkApi api = service.api();
+            QawkApi api = qawk.service.api();
             lanes.system("lane-01", "c01");
             lanes.system("lane-02", "c01");
             int type = lanes.createType(api);
@@ -140,11 +125,11 @@ class RestartWhereItStoodIT {
             await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(200))
                     .until(() -> Gaps.allIn(api, id, order1, "ASSIGNED"));
 
-            service.kill();
+            qawk.service.kill();
             Instant killed = Instant.now();
             await().during(down).atMost(down.plusSeconds(10)).pollInterval(Duration.ofSeconds(1))
-                    .until(() -> !service.isAlive());
-            service.restart();
+                    .until(() -> !qawk.service.isAlive());
+            qawk.service.restart();
             System.out.printf("[restart] down: killed with order 1 out, back %d s later (order timeout %d s)%n",
                     Duration.between(killed, Instant.now()).toSeconds(), orderTimeout);
             order1.forEach(d -> lanes.behaviour(d, Behaviour.succeedAfter(Duration.ofSeconds(3))));
