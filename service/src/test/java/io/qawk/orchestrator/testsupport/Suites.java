@@ -1,13 +1,11 @@
 package io.qawk.orchestrator.testsupport;
 
 /**
- * How the service's test classes are split between the two suites surefire runs, one per JVM (service/pom.xml,
- * {@code qawk.test.includes}): {@link DeploymentAToMAndOtherRoomsSuite} takes the deployment room's classes named A to M
- * with the hostile cases, and every class the other does not; {@link DeploymentNToZAndScreensSuite} the deployment
- * room's classes named N to Z with the guard and the evidence record, and the screens with the published API, sign-in
- * and the audit record. The split follows the measured class times (docs/benchmarks.md: about half each). A class
- * matching neither would silently not run, so the first takes every test class the second does not, and
- * {@code SuitesTest} checks that each is in exactly one of the groups below.
+ * How the service's test classes are split between the four suites surefire runs, two JVMs taking one suite at a time
+ * (service/pom.xml, {@code qawk.test.includes}; alphabetical, so each JVM starts with one of the two deployment
+ * suites). The split follows the measured class times (docs/benchmarks.md: about a quarter each). A class matching
+ * none would silently not run, so {@link OtherRoomsSuite} takes every test class the others do not, and
+ * {@code SuitesTest} checks that each is in exactly one.
  */
 public final class Suites {
 
