@@ -165,18 +165,37 @@ final class RealHawkbitRounds {
     }
 
     /**
-     * The gaps between orders of a deployment's runs, from their timelines ({@code ORDER_GAP}, one request per run,
-     * made after the round).
+     * What a deployment's runs' timelines say, read after the round (one request per run): the gaps between orders
+     * ({@code ORDER_GAP}), and per run when it was photographed ({@code SNAPSHOT}) and when hawkBit took its first
+     * assignment ({@code ASSIGNED}): the steps between the start and order 1's devices being at it.
      */
-    static List<Duration> qawkGaps(int deployment) {
+    record Timelines(List<Duration> gaps, List<Instant> photographed, List<Instant> firstAssigned) {
+
+        /** The latest of {@code at}, from {@code start}, in seconds (NaN when none). */
+        static double lastAfter(List<Instant> at, Instant start) {
+            return at.stream().max(Instant::compareTo).map(i -> Duration.between(start, i).toMillis() / 1e3)
+                    .orElse(Double.NaN);
+        }
+    }
+
+    static Timelines qawkTimelines(int deployment) {
         List<Integer> runIds = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/runs").then()
                 .statusCode(200).extract().jsonPath().getList("id", Integer.class);
-        List<Duration> out = new java.util.ArrayList<>();
+        Timelines out = new Timelines(new java.util.ArrayList<>(), new java.util.ArrayList<>(),
+                new java.util.ArrayList<>());
         for (int runId : runIds) {
-            List<String> gaps = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/runs/" + runId
-                    + "/events").then().statusCode(200).extract().jsonPath()
-                    .getList("findAll { it.type == 'ORDER_GAP' }.data.gap", String.class);
-            gaps.forEach(g -> out.add(Duration.parse(g)));
+            io.restassured.path.json.JsonPath events = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment
+                    + "/runs/" + runId + "/events").then().statusCode(200).extract().jsonPath();
+            events.getList("findAll { it.type == 'ORDER_GAP' }.data.gap", String.class)
+                    .forEach(g -> out.gaps().add(Duration.parse(g)));
+            String snapshot = events.getString("find { it.type == 'SNAPSHOT' }.at");
+            String assigned = events.getString("find { it.type == 'ASSIGNED' }.at");
+            if (snapshot != null) {
+                out.photographed().add(Instant.parse(snapshot));
+            }
+            if (assigned != null) {
+                out.firstAssigned().add(Instant.parse(assigned));
+            }
         }
         return out;
     }

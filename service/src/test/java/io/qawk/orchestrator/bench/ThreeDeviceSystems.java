@@ -36,8 +36,10 @@ import io.qawk.orchestrator.testsupport.Api;
 final class ThreeDeviceSystems implements AutoCloseable {
 
     /**
-     * The times of one round; {@code load} is what the service asked of hawkBit (null for the script); {@code gaps}: per
-     * lane, from its last terminal finishing in hawkBit to hawkBit accepting its lane's assignment.
+     * The times of one round: {@code installed} until hawkBit recorded the last device installed ({@link Recorded}),
+     * {@code finished} until the side saw its end by polling (Qawk: its deployment {@code FINISHED}; the script: order 2
+     * installed); {@code load} is what the service asked of hawkBit (null for the script); {@code gaps}: per lane, from
+     * its last terminal finishing in hawkBit to hawkBit accepting its lane's assignment.
      */
     record Timing(Duration installed, Duration finished, String detail, Load load, List<Duration> gaps) {
     }
@@ -113,6 +115,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
     Timing script(int v, Duration timeout) {
         long[] pair = sets(v);
         long t0 = System.nanoTime();
+        Instant started = Instant.now();
         Duration first = RealHawkbitRounds.direct(hawkbit, pair[0], terminals, timeout);
         if (first == null) {
             return null;
@@ -133,8 +136,10 @@ final class ThreeDeviceSystems implements AutoCloseable {
                 gaps.add(Duration.between(a.isAfter(b) ? a : b, lanesAccepted[0]));
             }
         }
-        return new Timing(all, all, String.format(Locale.ROOT, "order 1 installed after %.1f s, order 2 after"
-                + " %.1f s more", first.toNanos() / 1e9, second.toNanos() / 1e9), null, gaps);
+        Recorded recorded = recorded(pair, started, terminalsAt);
+        return new Timing(recorded.all(), all, String.format(Locale.ROOT, "order 1 installed after %.1f s,"
+                + " order 2 after %.1f s more (seen by polling); %s", first.toNanos() / 1e9, second.toNanos() / 1e9,
+                recorded), null, gaps);
     }
 
     /** A deployment to version {@code v} through the service; null when it did not end within {@code timeout}. */
@@ -151,6 +156,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
         String lanesOn = RealHawkbitRounds.installedQuery(hawkbit, pair[1]);
         Map<String, Double> before = RealHawkbitRounds.load(bench.app());
         long t0 = System.nanoTime();
+        Instant started = Instant.now();
         RealHawkbitRounds.start(id);
         long[] at = new long[4]; // terminals installed, lanes assigned, lanes installed, ended
         String[] state = {"RUNNING"};
@@ -175,12 +181,37 @@ final class ThreeDeviceSystems implements AutoCloseable {
         if (!ended || !"FINISHED".equals(state[0]) || at[0] == 0 || at[2] == 0) {
             return null;
         }
-        List<Duration> gaps = RealHawkbitRounds.qawkGaps(id);
-        return new Timing(Duration.ofNanos(Math.max(at[0], at[2])), Duration.ofNanos(at[3]),
-                String.format(Locale.ROOT, "terminals all installed after %.1f s, lanes all assigned after %.1f s and"
-                                + " installed after %.1f s, deployment FINISHED after %.1f s; %.0f engine passes, %.1f s"
-                                + " in them", at[0] / 1e9, at[1] / 1e9, at[2] / 1e9, at[3] / 1e9, load.passes(),
-                        load.passSeconds()), load, gaps);
+        RealHawkbitRounds.Timelines timelines = RealHawkbitRounds.qawkTimelines(id);
+        Recorded recorded = recorded(pair, started, RealHawkbitRounds.installedAt(hawkbit, pair[0]));
+        return new Timing(recorded.all(), Duration.ofNanos(at[3]),
+                String.format(Locale.ROOT, "every system photographed after %.1f s and its order 1 taken by hawkBit"
+                                + " after %.1f s (the last of each, from the timelines); terminals all installed after"
+                                + " %.1f s, lanes all assigned after %.1f s and installed after %.1f s (seen by"
+                                + " polling), deployment FINISHED after %.1f s; %s; %.0f engine passes, %.1f s in them",
+                        RealHawkbitRounds.Timelines.lastAfter(timelines.photographed(), started),
+                        RealHawkbitRounds.Timelines.lastAfter(timelines.firstAssigned(), started), at[0] / 1e9,
+                        at[1] / 1e9, at[2] / 1e9, at[3] / 1e9, recorded, load.passes(), load.passSeconds()), load,
+                timelines.gaps());
+    }
+
+    /**
+     * When hawkBit recorded the last terminal and the last device of a round installed ({@code installedAt}), from the
+     * round's start: the same clock for both sides, and not late by the polling loop's own requests (each about a
+     * second while hundreds of devices poll; Qawk's loop asks three counts and the deployment's state).
+     */
+    record Recorded(Duration terminals, Duration all) {
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "as hawkBit recorded them: terminals %.1f s, every device %.1f s",
+                    terminals.toNanos() / 1e9, all.toNanos() / 1e9);
+        }
+    }
+
+    private Recorded recorded(long[] pair, Instant started, Map<String, Instant> terminalsAt) {
+        Instant lastTerminal = terminalsAt.values().stream().max(Instant::compareTo).orElse(started);
+        Instant last = RealHawkbitRounds.installedAt(hawkbit, pair[1]).values().stream()
+                .reduce(lastTerminal, (a, b) -> a.isAfter(b) ? a : b);
+        return new Recorded(Duration.between(started, lastTerminal), Duration.between(started, last));
     }
 
     /**
