@@ -112,6 +112,12 @@ final class RealHawkbitRounds {
                 .path("state");
     }
 
+    /** The deployment's {@code summary} in the operators' words (how many systems are where). */
+    static String summary(int deployment) {
+        return Api.viewer().get("/qawk/v1/systemdeployments/" + deployment).then().statusCode(200).extract()
+                .path("summary");
+    }
+
     static boolean ended(String state) {
         return "FINISHED".equals(state) || "FAILED".equals(state);
     }

@@ -116,6 +116,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
         long[] pair = sets(v);
         long t0 = System.nanoTime();
         Instant started = Instant.now();
+        long polls = polls();
         Duration first = RealHawkbitRounds.direct(hawkbit, pair[0], terminals, timeout);
         if (first == null) {
             return null;
@@ -126,6 +127,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
             return null;
         }
         Duration all = Duration.ofNanos(System.nanoTime() - t0);
+        String pollRate = pollRate(polls, all);
         // per lane: from its later terminal finishing in hawkBit to hawkBit accepting the lanes' bulk assignment
         Map<String, Instant> terminalsAt = RealHawkbitRounds.installedAt(hawkbit, pair[0]);
         List<Duration> gaps = new ArrayList<>();
@@ -138,8 +140,8 @@ final class ThreeDeviceSystems implements AutoCloseable {
         }
         Recorded recorded = recorded(pair, started, terminalsAt);
         return new Timing(recorded.all(), all, String.format(Locale.ROOT, "order 1 installed after %.1f s,"
-                + " order 2 after %.1f s more (seen by polling); %s", first.toNanos() / 1e9, second.toNanos() / 1e9,
-                recorded), null, gaps);
+                + " order 2 after %.1f s more (seen by polling); %s; %s", first.toNanos() / 1e9, second.toNanos() / 1e9,
+                recorded, pollRate), null, gaps);
     }
 
     /** A deployment to version {@code v} through the service; null when it did not end within {@code timeout}. */
@@ -157,6 +159,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
         Map<String, Double> before = RealHawkbitRounds.load(bench.app());
         long t0 = System.nanoTime();
         Instant started = Instant.now();
+        long polls = polls();
         RealHawkbitRounds.start(id);
         long[] at = new long[4]; // terminals installed, lanes assigned, lanes installed, ended
         String[] state = {"RUNNING"};
@@ -177,8 +180,14 @@ final class ThreeDeviceSystems implements AutoCloseable {
             }
             return false;
         });
+        String pollRate = pollRate(polls, Duration.ofNanos(System.nanoTime() - t0));
         Load load = RealHawkbitRounds.Load.between(before, RealHawkbitRounds.load(bench.app()));
         if (!ended || !"FINISHED".equals(state[0]) || at[0] == 0 || at[2] == 0) {
+            // why, for the notes: the deployment as the API shows it, and which of the round's points were reached
+            bench.notes().add(String.format(Locale.ROOT, "Qawk round to version %d of %s: deployment %d %s after"
+                            + " %.0f s (%s), terminals installed %s, lanes assigned %s, lanes installed %s", v, prefix,
+                    id, state[0], (System.nanoTime() - t0) / 1e9, RealHawkbitRounds.summary(id), reached(at[0]),
+                    reached(at[1]), reached(at[2])));
             return null;
         }
         RealHawkbitRounds.Timelines timelines = RealHawkbitRounds.qawkTimelines(id);
@@ -187,11 +196,15 @@ final class ThreeDeviceSystems implements AutoCloseable {
                 String.format(Locale.ROOT, "every system photographed after %.1f s and its order 1 taken by hawkBit"
                                 + " after %.1f s (the last of each, from the timelines); terminals all installed after"
                                 + " %.1f s, lanes all assigned after %.1f s and installed after %.1f s (seen by"
-                                + " polling), deployment FINISHED after %.1f s; %s; %.0f engine passes, %.1f s in them",
-                        RealHawkbitRounds.Timelines.lastAfter(timelines.photographed(), started),
+                                + " polling), deployment FINISHED after %.1f s; %s; %s; %.0f engine passes, %.1f s in"
+                                + " them", RealHawkbitRounds.Timelines.lastAfter(timelines.photographed(), started),
                         RealHawkbitRounds.Timelines.lastAfter(timelines.firstAssigned(), started), at[0] / 1e9,
-                        at[1] / 1e9, at[2] / 1e9, at[3] / 1e9, recorded, load.passes(), load.passSeconds()), load,
-                timelines.gaps());
+                        at[1] / 1e9, at[2] / 1e9, at[3] / 1e9, recorded, pollRate,
+                        load.passes(), load.passSeconds()), load, timelines.gaps());
+    }
+
+    private static String reached(long nanos) {
+        return nanos == 0 ? "not seen" : String.format(Locale.ROOT, "after %.1f s", nanos / 1e9);
     }
 
     /**
@@ -264,6 +277,21 @@ final class ThreeDeviceSystems implements AutoCloseable {
     double pollsPerSecondPerDevice(double seconds) {
         return installSeconds.keySet().stream().mapToLong(devices::pollCount).sum() / Math.max(1.0, seconds)
                 / devices();
+    }
+
+    /** Every poll these devices made so far. */
+    private long polls() {
+        return installSeconds.keySet().stream().mapToLong(devices::pollCount).sum();
+    }
+
+    /**
+     * How often each device polled during a round, from {@code before} ({@link #polls()} at its start) until now, its
+     * end:
+     * when hawkBit is the bottleneck, a side whose own questions take its time leaves the devices fewer polls.
+     */
+    private String pollRate(long before, Duration round) {
+        return String.format(Locale.ROOT, "devices polled %.2f times a second each", (polls() - before)
+                / Math.max(0.001, round.toNanos() / 1e9) / devices());
     }
 
     long pollErrors() {
