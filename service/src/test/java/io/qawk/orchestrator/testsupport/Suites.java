@@ -1,9 +1,9 @@
 package io.qawk.orchestrator.testsupport;
 
 /**
- * How the service's test classes are split between the four suites surefire runs, two JVMs taking one suite at a time
- * (service/pom.xml, {@code qawk.test.includes}; alphabetical, so each JVM starts with one of the two deployment
- * suites). The split follows the measured class times (docs/benchmarks.md: about a quarter each). A class matching
+ * How the service's test classes are split between the four suites surefire runs, one JVM each by default
+ * ({@code qawk.test.forks}; service/pom.xml, {@code qawk.test.includes}; alphabetical, so with two JVMs each starts
+ * with one of the two deployment suites). The split follows the measured class times (docs/benchmarks.md: about a quarter each). A class matching
  * none would silently not run, so {@link OtherRoomsSuite} takes every test class the others do not, and
  * {@code SuitesTest} checks that each is in exactly one.
  */
