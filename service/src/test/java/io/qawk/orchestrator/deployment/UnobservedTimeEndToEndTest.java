@@ -171,8 +171,12 @@ class UnobservedTimeEndToEndTest {
             lanes.devices.setBehaviour(hangs, Behaviour.silent());
             int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxFailed\": 1, \"orderTimeoutSeconds\": "
                     + ORDER_TIMEOUT_SECONDS);
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300))
-                    .until(() -> !"RUNNING".equals(runs(id).getString("[0].state")));
+            // started and then out of RUNNING: a run the engine has not started yet (PENDING, read first on a loaded
+            // machine) is not
+            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300)).until(() -> {
+                String state = runs(id).getString("[0].state");
+                return state != null && !"PENDING".equals(state) && !"RUNNING".equals(state);
+            });
             int runId = runs(id).getInt("[0].id");
             List<Map<String, Object>> events = events(id, runId);
             Instant sent = at(events, "ORDER_SENT");
