@@ -45,7 +45,9 @@ final class HttpFront implements AutoCloseable {
         this.store = store;
         this.faults = faults;
         this.counter = counter;
-        // without TCP_NODELAY the JDK server's header and body writes meet Nagle + delayed ACK: ~40 ms per answer
+        // without TCP_NODELAY the JDK server's header and body writes meet Nagle + delayed ACK: ~40 ms per answer.
+        // The JDK reads this once per JVM, when its first HTTP server starts: too late here if another started before
+        // (the service's test JVMs set it at start, service/pom.xml)
         System.setProperty("sun.net.httpserver.nodelay", "true");
         AtomicInteger n = new AtomicInteger();
         pool = Executors.newFixedThreadPool(threads, r -> {
