@@ -4,6 +4,11 @@ import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedInputStream;
+import java.io.EOFException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.Socket;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -14,6 +19,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -87,18 +93,18 @@ class ScaleHawkbitTest {
         hawkbit.populate(2, 1, List.of("solo"), 1, "");
         URI base = URI.create(hawkbit.baseUrl());
         List<Double> waits = new ArrayList<>();
-        try (java.net.Socket socket = new java.net.Socket(base.getHost(), base.getPort())) {
+        try (Socket socket = new Socket(base.getHost(), base.getPort())) {
             socket.setTcpNoDelay(true);
             socket.setSoTimeout(5000);
             var out = socket.getOutputStream();
-            var in = new java.io.BufferedInputStream(socket.getInputStream());
+            var in = new BufferedInputStream(socket.getInputStream());
             for (int i = 0; i < 10; i++) {
                 out.write(("GET /rest/v1/targets?limit=1 HTTP/1.1\r\nHost: " + base.getAuthority()
                         + "\r\nAuthorization: Basic dTpw\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
                 out.flush();
                 String headers = readHeaders(in);
                 long headersAt = System.nanoTime();
-                int length = Integer.parseInt(headers.lines().filter(l -> l.toLowerCase().startsWith("content-length:"))
+                int length = Integer.parseInt(headers.lines().filter(l -> l.toLowerCase(Locale.ROOT).startsWith("content-length:"))
                         .findFirst().orElseThrow().substring("content-length:".length()).trim());
                 assertThat(in.readNBytes(length)).hasSize(length);
                 waits.add((System.nanoTime() - headersAt) / 1e6);
@@ -109,12 +115,12 @@ class ScaleHawkbitTest {
                 .isLessThan(20.0);
     }
 
-    private static String readHeaders(java.io.InputStream in) throws java.io.IOException {
+    private static String readHeaders(InputStream in) throws IOException {
         StringBuilder s = new StringBuilder();
         while (s.length() < 4 || !s.substring(s.length() - 4).equals("\r\n\r\n")) {
             int b = in.read();
             if (b < 0) {
-                throw new java.io.EOFException("connection closed after: " + s);
+                throw new EOFException("connection closed after: " + s);
             }
             s.append((char) b);
         }
