@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
+import io.vertx.core.VertxException;
 import jakarta.ws.rs.ProcessingException;
 import jakarta.ws.rs.client.ClientRequestFilter;
 import jakarta.ws.rs.core.HttpHeaders;
@@ -365,7 +366,11 @@ final class HawkbitClient implements Closeable {
         return reply;
     }
 
-    /** The request and its whole body; no HTTP answer (connect error, timeout, reset) is a transient failure. */
+    /**
+     * The request and its whole body; no HTTP answer (connect error, timeout, reset, a connection closed under the
+     * request) is a transient failure. Vert.x fails a request whose kept-alive connection closes as it is picked with
+     * a {@link VertxException} ({@code HttpClosedException}) that the REST client does not wrap.
+     */
     private Reply exchange(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
         long sent = watch.sent();
         boolean answered = false;
@@ -374,7 +379,7 @@ final class HawkbitClient implements Closeable {
                     ? readBody(response.readEntity(InputStream.class), response.getLength()) : null;
             answered = true;
             return new Reply(response.getStatus(), body == null ? new byte[0] : body);
-        } catch (ProcessingException | IOException e) {
+        } catch (ProcessingException | IOException | VertxException e) {
             throw new HawkbitGuard.Transient(describe(operation, e), e);
         } finally {
             if (answered) {

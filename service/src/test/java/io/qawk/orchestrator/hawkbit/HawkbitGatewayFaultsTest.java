@@ -10,12 +10,25 @@ import static com.github.tomakehurst.wiremock.stubbing.Scenario.STARTED;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.net.InetAddress;
 import java.net.ServerSocket;
+import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import org.junit.jupiter.api.Test;
 
@@ -109,6 +122,47 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         assertThatThrownBy(() -> refused.attributes("dev-1")).isInstanceOf(HawkbitUnavailableException.class)
                 .hasMessageContaining("ConnectException")
                 .satisfies(e -> assertNoSecrets(e));
+    }
+
+    /**
+     * A proxy before hawkBit, or hawkBit's own server, that ends a kept-alive connection right after an answer: the
+     * client may pick that connection for its next request in the moment it closes. Vert.x then fails the request
+     * with an {@code HttpClosedException}, a runtime exception the REST client passes on as it is; it reached an
+     * operator as a 500 from {@code POST /inventory/sync} (a whole run, 2026-12-06). It is hawkBit going away, so it is
+     * retried and then unavailable, like any other closed connection.
+     */
+    @Test
+    void aConnectionClosedAfterEachAnswerIsUnavailableNeverAnUnexpectedFailure() throws Exception {
+        try (OneAnswerPerConnection server = new OneAnswerPerConnection("{\"content\":[],\"total\":0,\"size\":0}")) {
+            HawkbitGateway gateway = gateway(TestConfig.forUrl("http://127.0.0.1:" + server.port()).withRetries(0));
+            Map<String, AtomicInteger> outcomes = new ConcurrentHashMap<>();
+            ExecutorService callers = Executors.newFixedThreadPool(4);
+            List<Future<?>> calls = new ArrayList<>();
+            try {
+                for (int i = 0; i < 1000; i++) {
+                    calls.add(callers.submit(() -> {
+                        String outcome;
+                        try {
+                            gateway.targets(null);
+                            outcome = "answered";
+                        } catch (HawkbitUnavailableException e) {
+                            outcome = "unavailable";
+                        } catch (RuntimeException e) {
+                            outcome = e.toString();
+                        }
+                        outcomes.computeIfAbsent(outcome, k -> new AtomicInteger()).incrementAndGet();
+                    }));
+                }
+                for (Future<?> call : calls) {
+                    call.get(1, TimeUnit.MINUTES);
+                }
+            } finally {
+                callers.shutdownNow();
+            }
+
+            assertThat(outcomes.keySet()).as("outcomes of 1,000 requests: %s", outcomes)
+                    .contains("answered").isSubsetOf("answered", "unavailable");
+        }
     }
 
     @Test
@@ -230,5 +284,53 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
                     .doesNotContain(ENCODED_CREDENTIALS);
         }
         assertThat(e.toString()).doesNotContain(TestConfig.PASSWORD);
+    }
+
+    /** An HTTP server on 127.0.0.1 that answers one request per connection with {@code body}, then closes it. */
+    private static final class OneAnswerPerConnection implements AutoCloseable {
+        private final ServerSocket server;
+        private final ExecutorService connections = Executors.newCachedThreadPool();
+
+        OneAnswerPerConnection(String body) throws java.io.IOException {
+            server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+            byte[] answer = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
+                    + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
+            connections.submit(() -> {
+                while (!server.isClosed()) {
+                    Socket socket;
+                    try {
+                        socket = server.accept();
+                    } catch (java.io.IOException e) {
+                        return;
+                    }
+                    connections.submit(() -> answerOnce(socket, answer));
+                }
+            });
+        }
+
+        private static void answerOnce(Socket socket, byte[] answer) {
+            try (socket) {
+                BufferedReader in = new BufferedReader(
+                        new InputStreamReader(socket.getInputStream(), StandardCharsets.US_ASCII));
+                for (String line = in.readLine(); line != null && !line.isEmpty(); line = in.readLine()) {
+                    // the request's line and headers; a GET has no body
+                }
+                OutputStream out = socket.getOutputStream();
+                out.write(answer);
+                out.flush();
+            } catch (java.io.IOException e) {
+                // the client went away first
+            }
+        }
+
+        int port() {
+            return server.getLocalPort();
+        }
+
+        @Override
+        public void close() throws java.io.IOException {
+            server.close();
+            connections.shutdownNow();
+        }
     }
 }
