@@ -22,6 +22,9 @@ import java.util.List;
  */
 public final class Canonical {
 
+    /** The record's one part that grows with the deployment, last of its keys, sealed and stored system by system. */
+    public static final String SYSTEMS = "systems";
+
     private static final ObjectMapper PLAIN = new ObjectMapper();
 
     private Canonical() {
@@ -40,10 +43,63 @@ public final class Canonical {
         }
     }
 
+    /**
+     * The canonical text of a record's head: the record without {@code systems} (and without {@code digest}). Every key
+     * of a head sorts before {@code systems}, so the whole record's text is the head's, then its systems ({@link Digest}).
+     */
+    public static String head(ObjectNode head) {
+        head.fieldNames().forEachRemaining(name -> {
+            if (name.compareTo(SYSTEMS) >= 0) {
+                throw new IllegalArgumentException("'" + name + "' does not sort before '" + SYSTEMS + "': a record's"
+                        + " head would not be followed by its systems in the canonical text");
+            }
+        });
+        return text(head);
+    }
+
+    /**
+     * The SHA-256 of a whole record's canonical text, taken from its head's text ({@link #head}) and then each
+     * system's canonical text in order, without the whole text in memory: the same digest as {@link #sha256} of
+     * {@link #text} of the whole record.
+     */
+    public static final class Digest {
+        private final MessageDigest sha;
+        private boolean first = true;
+
+        public Digest(String headText) {
+            sha = sha256();
+            // a head edited into something that is not an object still gets a digest, which then does not match
+            boolean object = headText.endsWith("}");
+            String open = object ? headText.substring(0, headText.length() - 1) : headText;
+            update(open + (object && !open.equals("{") ? "," : "") + "\"" + SYSTEMS + "\":[");
+        }
+
+        /** The next system's canonical text. */
+        public Digest system(String systemText) {
+            update(first ? systemText : "," + systemText);
+            first = false;
+            return this;
+        }
+
+        /** The digest in lower-case hex, once every system was given. */
+        public String hex() {
+            update("]}");
+            return HexFormat.of().formatHex(sha.digest());
+        }
+
+        private void update(String text) {
+            sha.update(text.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
     /** The SHA-256 of the text's UTF-8 bytes, in lower-case hex. */
     public static String sha256(String text) {
+        return HexFormat.of().formatHex(sha256().digest(text.getBytes(StandardCharsets.UTF_8)));
+    }
+
+    private static MessageDigest sha256() {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is part of every Java runtime", e);
         }

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.audit.AuditEntry;
+import io.qawk.orchestrator.common.Lists;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RunDevice;
@@ -36,14 +37,16 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import javax.sql.DataSource;
 
 /**
  * Builds a deployment's evidence record from what Qawk stored of it: the deployment and who steered it (its fields and
  * the audit listing), the manifest revision it ran, the rules in force, and per system the photograph before, every
  * device with hawkBit's action ids, times and results, the verification and soak verdicts, the state after and the
- * census row it is in. Reads only; call inside a transaction. Building it twice from the same rows gives the same
- * record, which is how {@code …/evidence/verify} finds rows edited since the end.
+ * census row it is in. In two parts, so that no deployment is ever held whole: the head ({@link #head}), then the
+ * systems one by one ({@link #systems}). Reads only; call inside a transaction. Building it twice from the same rows
+ * gives the same record, which is how {@code …/evidence/verify} finds rows edited since the end.
  */
 @ApplicationScoped
 public class EvidenceBuilder {
@@ -76,8 +79,15 @@ public class EvidenceBuilder {
     @Inject
     DataSource dataSource;
 
-    /** The record of {@code d} as its rows are now, sealed at {@code sealedAt}. */
-    public ObjectNode build(SystemDeployment d, Instant sealedAt) {
+    /** Runs read at once when the systems of a record are built: what memory holds of a deployment at a time. */
+    static final int PAGE = 250;
+
+    /** A record's head (all of it but {@code systems}) and the system type whose rules and census it names. */
+    public record Head(ObjectNode node, SystemType type) {
+    }
+
+    /** The head of {@code d}'s record as its rows are now, sealed at {@code sealedAt}: all of it but its systems. */
+    public Head head(SystemDeployment d, Instant sealedAt) {
         ObjectNode r = json.createObjectNode();
         r.put("format", FORMAT);
         r.put("sealedAt", time(sealedAt));
@@ -99,8 +109,31 @@ public class EvidenceBuilder {
         rules.put("systemTypeId", type == null ? null : type.id);
         rules.put("systemType", type == null ? null : type.name);
         rules.set("rules", type == null ? json.createArrayNode() : json.valueToTree(type.rules));
-        r.set("systems", systems(d, type));
-        return r;
+        return new Head(r, type);
+    }
+
+    /** How many systems {@code d}'s record has: one per run. */
+    public int systemCount(SystemDeployment d) {
+        return repository.runIdsOf(d.id).size();
+    }
+
+    /**
+     * Each system of {@code d}'s record as its rows are now, in the deployment's sequence, to {@code each}: read
+     * {@link #PAGE} runs at a time, and the persistence context cleared after each page (it only reads), so that a
+     * deployment of any size holds one page in memory. {@code type}: the head's.
+     */
+    public void systems(SystemDeployment d, SystemType type, Consumer<ObjectNode> each) {
+        for (List<Long> page : Lists.chunks(repository.runIdsOf(d.id), PAGE)) {
+            List<SystemRun> runs = repository.runs(page);
+            Map<Long, List<RunDevice>> devices = repository.devicesOf(page);
+            Map<Long, List<RunEvent>> events = repository.eventsOf(page);
+            Map<String, ObjectNode> census = type == null ? Map.of() : census(type.id, runs);
+            for (SystemRun run : runs) {
+                each.accept(system(run, devices.getOrDefault(run.id, List.of()), events.getOrDefault(run.id, List.of()),
+                        census.get(run.system)));
+            }
+            SystemRun.getEntityManager().clear();
+        }
     }
 
     private ObjectNode deployment(SystemDeployment d) {
@@ -195,39 +228,32 @@ public class EvidenceBuilder {
         return m == null ? -1 : m.systemTypeId;
     }
 
-    private ArrayNode systems(SystemDeployment d, SystemType type) {
-        List<SystemRun> runs = repository.ofDeployment(d.id);
-        Map<Long, List<RunDevice>> devices = repository.devicesOfDeployment(d.id);
-        Map<Long, List<RunEvent>> events = repository.eventsOfDeployment(d.id);
-        Map<String, ObjectNode> census = type == null ? Map.of() : census(type.id, runs);
-        ArrayNode out = json.createArrayNode();
-        for (SystemRun run : runs) {
-            ObjectNode n = out.addObject();
-            n.put("system", run.system);
-            n.put("group", run.group);
-            n.put("state", run.state.name());
-            n.put("attempt", run.attempt);
-            n.put("reason", run.reason);
-            n.put("rollbackCause", run.rollbackCause == null ? null : run.rollbackCause.name());
-            n.put("rollbackReason", run.rollbackReason);
-            n.put("failedOrder", run.failedOrder);
-            n.put("startedAt", time(run.startedAt));
-            n.put("endedAt", time(run.endedAt));
-            n.put("soakStartedAt", time(run.soakStartedAt));
-            n.put("soakEndsAt", time(run.soakEndsAt));
-            List<ObjectNode> timeline = events.getOrDefault(run.id, List.of()).stream().map(this::event).toList();
-            ArrayNode devs = n.putArray("devices");
-            for (RunDevice dev : devices.getOrDefault(run.id, List.of())) {
-                devs.add(device(dev, timeline));
-            }
-            n.putArray("verification").addAll(timeline.stream()
-                    .filter(e -> VERIFICATION.contains(RunEventKind.valueOf(e.path("type").asText()))).toList());
-            n.putArray("soak").addAll(timeline.stream()
-                    .filter(e -> SOAK.contains(RunEventKind.valueOf(e.path("type").asText()))).toList());
-            n.putArray("timeline").addAll(timeline);
-            n.set("census", census.getOrDefault(run.system, null));
+    private ObjectNode system(SystemRun run, List<RunDevice> devices, List<RunEvent> events, ObjectNode census) {
+        ObjectNode n = json.createObjectNode();
+        n.put("system", run.system);
+        n.put("group", run.group);
+        n.put("state", run.state.name());
+        n.put("attempt", run.attempt);
+        n.put("reason", run.reason);
+        n.put("rollbackCause", run.rollbackCause == null ? null : run.rollbackCause.name());
+        n.put("rollbackReason", run.rollbackReason);
+        n.put("failedOrder", run.failedOrder);
+        n.put("startedAt", time(run.startedAt));
+        n.put("endedAt", time(run.endedAt));
+        n.put("soakStartedAt", time(run.soakStartedAt));
+        n.put("soakEndsAt", time(run.soakEndsAt));
+        List<ObjectNode> timeline = events.stream().map(this::event).toList();
+        ArrayNode devs = n.putArray("devices");
+        for (RunDevice dev : devices) {
+            devs.add(device(dev, timeline));
         }
-        return out;
+        n.putArray("verification").addAll(timeline.stream()
+                .filter(e -> VERIFICATION.contains(RunEventKind.valueOf(e.path("type").asText()))).toList());
+        n.putArray("soak").addAll(timeline.stream()
+                .filter(e -> SOAK.contains(RunEventKind.valueOf(e.path("type").asText()))).toList());
+        n.putArray("timeline").addAll(timeline);
+        n.set("census", census);
+        return n;
     }
 
     private ObjectNode device(RunDevice dev, List<ObjectNode> timeline) {

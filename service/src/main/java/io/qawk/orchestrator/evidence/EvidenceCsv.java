@@ -19,39 +19,43 @@ public final class EvidenceCsv {
     private EvidenceCsv() {
     }
 
-    public static String of(JsonNode record, String digest) {
+    /** The header line. */
+    public static String header() {
         StringBuilder out = new StringBuilder();
         line(out, HEADER);
-        String deployment = record.path("deployment").path("id").asText();
-        for (JsonNode system : record.path("systems")) {
-            List<String> head = List.of(deployment, text(system, "system"), text(system, "group"), text(system, "state"));
-            String configuration = text(system.path("census"), "configurationId");
-            if (system.path("devices").isEmpty()) {
-                List<String> row = new ArrayList<>(head);
-                for (int i = head.size(); i < HEADER.size() - 2; i++) {
-                    row.add("");
+        return out.toString();
+    }
+
+    /** The lines of one system of the record of deployment {@code deployment}, sealed with {@code digest}. */
+    public static String rows(String deployment, JsonNode system, String digest) {
+        StringBuilder out = new StringBuilder();
+        List<String> head = List.of(deployment, text(system, "system"), text(system, "group"), text(system, "state"));
+        String configuration = text(system.path("census"), "configurationId");
+        if (system.path("devices").isEmpty()) {
+            List<String> row = new ArrayList<>(head);
+            for (int i = head.size(); i < HEADER.size() - 2; i++) {
+                row.add("");
+            }
+            row.add(configuration);
+            row.add(digest);
+            line(out, row);
+        }
+        for (JsonNode device : system.path("devices")) {
+            String id = text(device, "controllerId");
+            List<String> actions = new ArrayList<>();
+            device.path("actions").forEach(a -> actions.add(text(a, "actionId")));
+            List<String> verdicts = new ArrayList<>();
+            system.path("verification").forEach(v -> {
+                if (id.equals(v.path("data").path("controllerId").asText())) {
+                    verdicts.add(text(v, "type"));
                 }
-                row.add(configuration);
-                row.add(digest);
-                line(out, row);
-            }
-            for (JsonNode device : system.path("devices")) {
-                String id = text(device, "controllerId");
-                List<String> actions = new ArrayList<>();
-                device.path("actions").forEach(a -> actions.add(text(a, "actionId")));
-                List<String> verdicts = new ArrayList<>();
-                system.path("verification").forEach(v -> {
-                    if (id.equals(v.path("data").path("controllerId").asText())) {
-                        verdicts.add(text(v, "type"));
-                    }
-                });
-                List<String> row = new ArrayList<>(head);
-                row.addAll(List.of(id, text(device, "componentType"), text(device, "order"), text(device, "before"),
-                        text(device, "to"), text(device, "after"), text(device, "state"), text(device, "failed"),
-                        String.join(" ", actions), text(device, "assignedAt"), text(device, "finishedAt"),
-                        String.join(" ", verdicts), configuration, digest));
-                line(out, row);
-            }
+            });
+            List<String> row = new ArrayList<>(head);
+            row.addAll(List.of(id, text(device, "componentType"), text(device, "order"), text(device, "before"),
+                    text(device, "to"), text(device, "after"), text(device, "state"), text(device, "failed"),
+                    String.join(" ", actions), text(device, "assignedAt"), text(device, "finishedAt"),
+                    String.join(" ", verdicts), configuration, digest));
+            line(out, row);
         }
         return out.toString();
     }

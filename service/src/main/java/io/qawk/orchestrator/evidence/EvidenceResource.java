@@ -1,5 +1,8 @@
 package io.qawk.orchestrator.evidence;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import jakarta.inject.Inject;
@@ -11,10 +14,17 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
 
+import java.io.BufferedWriter;
+import java.io.OutputStreamWriter;
+import java.io.Writer;
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
+import java.util.Map;
 
 /**
  * A deployment's evidence record, once it has ended: {@code GET …/evidence} (JSON, or CSV with {@code Accept:
@@ -29,25 +39,55 @@ public class EvidenceResource {
     @Inject
     EvidenceStore store;
 
+    @Inject
+    ObjectMapper json;
+
     /**
      * The record as sealed, with its digest ({@code digest.value}, over the record without {@code digest}); as CSV, one
      * row per system and device, when the first of the acceptable types that is JSON, CSV or a wildcard is
-     * {@code text/csv}.
+     * {@code text/csv}. Written system by system as the store reads them, so a record of any size is served in the
+     * memory of a few hundred systems.
      */
     @GET
     @Produces({MediaType.APPLICATION_JSON, CSV})
     public Response record(@PathParam("id") long id, @Context HttpHeaders headers) {
         EvidenceStore.Stored s = stored(id);
-        ObjectNode record = store.parse(s);
+        ObjectNode head = store.head(s);
         if (wantsCsv(headers.getAcceptableMediaTypes())) {
-            return Response.ok(EvidenceCsv.of(record, s.digest()), CSV + "; charset=UTF-8")
+            String deployment = head.path("deployment").path("id").asText();
+            StreamingOutput csv = out -> {
+                Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+                w.write(EvidenceCsv.header());
+                for (Iterator<String> systems = store.systems(s); systems.hasNext(); ) {
+                    w.write(EvidenceCsv.rows(deployment, store.parse(systems.next()), s.digest()));
+                }
+                w.flush();
+            };
+            return Response.ok(csv, CSV + "; charset=UTF-8")
                     .header("Content-Disposition", "attachment; filename=\"deployment-" + id + "-evidence.csv\"")
                     .build();
         }
-        ObjectNode digest = record.putObject("digest");
-        digest.put("algorithm", "SHA-256");
-        digest.put("value", s.digest());
-        digest.put("over", "the record without this field, as canonical JSON: keys sorted, no whitespace, UTF-8");
+        StreamingOutput record = out -> {
+            JsonGenerator g = json.getFactory().createGenerator(out).disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+            g.writeStartObject();
+            for (Iterator<Map.Entry<String, JsonNode>> fields = head.fields(); fields.hasNext(); ) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                g.writeFieldName(field.getKey());
+                json.writeTree(g, field.getValue());
+            }
+            g.writeArrayFieldStart(Canonical.SYSTEMS);
+            for (Iterator<String> systems = store.systems(s); systems.hasNext(); ) {
+                json.writeTree(g, store.parse(systems.next()));
+            }
+            g.writeEndArray();
+            g.writeObjectFieldStart("digest");
+            g.writeStringField("algorithm", "SHA-256");
+            g.writeStringField("value", s.digest());
+            g.writeStringField("over", "the record without this field, as canonical JSON: keys sorted, no whitespace, UTF-8");
+            g.writeEndObject();
+            g.writeEndObject();
+            g.flush();
+        };
         return Response.ok(record, MediaType.APPLICATION_JSON_TYPE).build();
     }
 
@@ -71,9 +111,9 @@ public class EvidenceResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Verification verify(@PathParam("id") long id) {
         EvidenceStore.Stored s = stored(id);
-        String recomputed = Canonical.sha256(s.text());
+        String recomputed = store.recomputedDigest(s);
         boolean intact = recomputed.equals(s.digest());
-        List<String> differences = new ArrayList<>(RecordDifferences.of(store.parse(s), store.rebuilt(id, s.sealedAt())));
+        List<String> differences = new ArrayList<>(store.differences(id, s));
         boolean rowsMatch = differences.isEmpty();
         if (!intact) {
             differences.add(0, "the stored record no longer has the digest it was sealed with (" + s.digest() + ")");

@@ -22,8 +22,18 @@ public final class RecordDifferences {
     /** The differences of {@code now} from {@code recorded}, in the order of the record. */
     public static List<String> of(JsonNode recorded, JsonNode now) {
         List<String> out = new ArrayList<>();
-        walk("", withoutMoment(recorded), withoutMoment(now), out);
+        into("", recorded, now, out);
         return out;
+    }
+
+    /**
+     * The differences of {@code now} from {@code recorded}, a part of the record at {@code path} ({@code systems[3]};
+     * empty: the whole), added to {@code out} until it holds {@link #MAX}.
+     */
+    public static void into(String path, JsonNode recorded, JsonNode now, List<String> out) {
+        if (out.size() < MAX) {
+            walk(path, withoutMoment(recorded), withoutMoment(now), out);
+        }
     }
 
     private static JsonNode withoutMoment(JsonNode record) {

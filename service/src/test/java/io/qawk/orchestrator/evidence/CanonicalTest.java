@@ -1,11 +1,14 @@
 package io.qawk.orchestrator.evidence;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** The canonical form the evidence digest is taken over, and the differences verify names. */
 class CanonicalTest {
@@ -20,6 +23,29 @@ class CanonicalTest {
         assertThat(text).isEqualTo("{\"approvals\":[],\"format\":\"qawk-evidence/1\",\"systems\":[{\"devices\":"
                 + "[{\"actionId\":12,\"to\":\"app:2\"}],\"state\":\"ROLLED_BACK\"}]}");
         assertThat(Canonical.sha256("abc")).isEqualTo("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    }
+
+    /**
+     * A record is sealed system by system (its head, then each system's text): the digest taken that way is the digest
+     * of the whole record's canonical text, which is what an auditor computes with {@code jq -cS 'del(.digest)'}.
+     */
+    @Test
+    void theDigestTakenSystemBySystemIsTheDigestOfTheWholeText() throws Exception {
+        for (String whole : List.of(
+                "{\"format\": \"qawk-evidence/1\", \"sealedAt\": \"t\", \"deployment\": {\"name\": \"é\"},"
+                        + " \"systems\": [{\"system\": \"lane-01\", \"devices\": []}, {\"system\": \"lane-02\"}]}",
+                "{\"format\": \"qawk-evidence/1\", \"systems\": []}",
+                "{\"systems\": [{\"b\": 1, \"a\": 2}]}")) {
+            ObjectNode record =
+                    (ObjectNode) json.readTree(whole);
+            JsonNode systems = record.remove("systems");
+            Canonical.Digest digest = new Canonical.Digest(Canonical.head(record));
+            systems.forEach(system -> digest.system(Canonical.text(system)));
+
+            assertThat(digest.hex()).as(whole).isEqualTo(Canonical.sha256(Canonical.text(json.readTree(whole))));
+        }
+        assertThatThrownBy(() -> Canonical.head((ObjectNode) json.readTree(
+                "{\"format\": 1, \"zones\": []}"))).hasMessageContaining("'zones' does not sort before 'systems'");
     }
 
     @Test

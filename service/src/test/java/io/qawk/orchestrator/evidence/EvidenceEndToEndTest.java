@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.evidence;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
@@ -35,6 +36,9 @@ class EvidenceEndToEndTest {
     @Inject
     DataSource dataSource;
 
+    @Inject
+    ObjectMapper json;
+
     private static String evidence(int id) {
         return "/qawk/v1/systemdeployments/" + id + "/evidence";
     }
@@ -54,7 +58,7 @@ class EvidenceEndToEndTest {
     }
 
     @Test
-    void theRecordOfADeploymentWithARollbackHoldsWhatHappenedAndItsDigestFindsAnEdit() throws SQLException {
+    void theRecordOfADeploymentWithARollbackHoldsWhatHappenedAndItsDigestFindsAnEdit() throws Exception {
         try (Lanes lanes = new Lanes("ev-back-").withSetsAndType()) {
             lanes.system("lane-01", "c01").system("lane-02", "c01");
             lanes.discovered(2);
@@ -105,6 +109,13 @@ class EvidenceEndToEndTest {
             String digest = record.getString("digest.value");
             assertThat(digest).matches("[0-9a-f]{64}");
 
+            // what an auditor checks with jq -cS 'del(.digest)' | sha256sum: the digest is over the record served
+            String served = Api.viewer().get(evidence(id)).then().statusCode(200).extract().asString();
+            String canonical = Canonical.text(json.readTree(served));
+            assertThat(Canonical.sha256(canonical)).isEqualTo(digest);
+            // sealed system by system: a row per system besides the head
+            assertThat(count("select count(*) from deployment_evidence_system where deployment_id = " + id)).isEqualTo(2);
+
             Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
                     .body("differences", org.hamcrest.Matchers.empty())
                     .body("matches", equalTo(true)).body("digest", equalTo(digest));
@@ -130,12 +141,57 @@ class EvidenceEndToEndTest {
             sql("update run_device set action_id = " + actionId + " where controller_id = 'ev-back-lane-01-lane'");
             Api.viewer().get(evidence(id) + "/verify").then().statusCode(200).body("matches", equalTo(true));
 
+            // a record sealed whole, before records were stored system by system, is served and verified as it was
+            sql("delete from deployment_evidence where deployment_id = " + id);
+            try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                    "insert into deployment_evidence (deployment_id, ended_at, sealed_at, record, digest)"
+                            + " select id, ended_at, now(), ?, ? from system_deployment where id = ?")) {
+                ps.setString(1, canonical);
+                ps.setString(2, digest);
+                ps.setLong(3, id);
+                assertThat(ps.executeUpdate()).isOne();
+            }
+            assertThat(Canonical.text(json.readTree(Api.viewer().get(evidence(id)).then().statusCode(200).extract()
+                    .asString()))).isEqualTo(canonical);
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(200).body("matches", equalTo(true));
+
             // an edit of the stored record itself: its digest no longer matches
             sql("update deployment_evidence set record = replace(record, 'ROLLED_BACK', 'SUCCEEDED')"
                     + " where deployment_id = " + id);
             Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
                     .body("matches", equalTo(false)).body("recordIntact", equalTo(false))
                     .body("recomputed", org.hamcrest.Matchers.not(equalTo(digest)));
+        }
+    }
+
+    /**
+     * A record is sealed system by system: an edit of one system's stored row breaks the digest, and verify names the
+     * system where the stored record and the deployment's rows now part.
+     */
+    @Test
+    void anEditOfOneStoredSystemBreaksTheDigestAndVerifyNamesIt() throws Exception {
+        try (Lanes lanes = new Lanes("ev-row-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+            lanes.discovered(3);
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 3");
+            awaitState(id, "FINISHED", WITHIN);
+            String digest = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofMillis(500)).until(() -> {
+                        var answer = Api.viewer().get(evidence(id)).then().extract();
+                        return answer.statusCode() == 200 ? answer.path("digest.value").toString() : null;
+                    }, java.util.Objects::nonNull);
+            assertThat(count("select count(*) from deployment_evidence_system where deployment_id = " + id)).isEqualTo(3);
+
+            // the system's own state (its keys are sorted: "system" follows it), not its devices'
+            sql("update deployment_evidence_system set record = replace(record, '\"state\":\"SUCCEEDED\",\"system\"',"
+                    + " '\"state\":\"ROLLED_BACK\",\"system\"') where deployment_id = " + id + " and position = 1");
+
+            Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
+                    .body("recordIntact", equalTo(false)).body("rowsMatch", equalTo(false))
+                    .body("recomputed", org.hamcrest.Matchers.not(equalTo(digest)))
+                    .body("differences[1]", equalTo("systems[1].state: recorded \"ROLLED_BACK\", now \"SUCCEEDED\""));
+            assertThat(Api.viewer().get(evidence(id)).then().statusCode(200).extract().jsonPath()
+                    .getList("systems.state")).containsExactly("SUCCEEDED", "ROLLED_BACK", "SUCCEEDED");
         }
     }
 

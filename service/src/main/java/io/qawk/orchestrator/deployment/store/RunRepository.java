@@ -133,10 +133,26 @@ public class RunRepository {
                 .collect(Collectors.groupingBy(dev -> dev.runId));
     }
 
-    /** The timelines of every run of a deployment, by run, each oldest first: one query. */
-    public Map<Long, List<RunEvent>> eventsOfDeployment(long deploymentId) {
-        return RunEvent.<RunEvent>list("runId in (select r.id from SystemRun r where r.deploymentId = ?1)"
-                        + " order by runId, at, id", deploymentId).stream()
+    /** The ids of a deployment's runs in sequence: what a reader of all its runs pages through. */
+    public List<Long> runIdsOf(long deploymentId) {
+        return SystemRun.getEntityManager().createQuery("select r.id from SystemRun r where r.deploymentId = :d"
+                + " order by r.seq, r.id", Long.class).setParameter("d", deploymentId).getResultList();
+    }
+
+    /** These runs ({@link #runIdsOf a page of ids}), in sequence. */
+    public List<SystemRun> runs(Collection<Long> runIds) {
+        return SystemRun.list("id in ?1 order by seq, id", runIds);
+    }
+
+    /** The devices of these runs, by run, each in order then controller id: one query. */
+    public Map<Long, List<RunDevice>> devicesOf(Collection<Long> runIds) {
+        return RunDevice.<RunDevice>list("runId in ?1 order by runId, order, controllerId", runIds).stream()
+                .collect(Collectors.groupingBy(dev -> dev.runId));
+    }
+
+    /** The timelines of these runs, by run, each oldest first: one query. */
+    public Map<Long, List<RunEvent>> eventsOf(Collection<Long> runIds) {
+        return RunEvent.<RunEvent>list("runId in ?1 order by runId, at, id", runIds).stream()
                 .collect(Collectors.groupingBy(e -> e.runId));
     }
 
