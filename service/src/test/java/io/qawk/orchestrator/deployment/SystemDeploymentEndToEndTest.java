@@ -249,7 +249,7 @@ class SystemDeploymentEndToEndTest {
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(409)
                     .contentType("application/problem+json");
 
-            org.awaitility.Awaitility.await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(8))
+            org.awaitility.Awaitility.await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(20))
                     .until(() -> runs(id).getList("findAll { it.state != 'PENDING' }").size() <= 1);
             assertThat(lanes.hawkbit.actions(lanes.id("lane-02", "term-a"))).isEmpty();
 

@@ -76,7 +76,7 @@ class VerifiedUpdateEndToEndTest {
                             && "SUCCEEDED".equals(deviceState(d, "lane-07", "terminal", termB))
                             && "SUCCEEDED".equals(deviceState(d, "lane-07", "display", lanes.id("lane-07", "display"))));
             // every terminal finished in hawkBit, one of them has not said it works: the lane computer waits
-            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(6)).pollInterval(Duration.ofMillis(500))
+            await().during(Duration.ofSeconds(3)).atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(500))
                     .until(() -> "WAITING".equals(deviceState(d, "lane-07", "lane", lane))
                             && "VERIFYING".equals(deviceState(d, "lane-07", "terminal", termA)));
             assertThat(lanes.hawkbit.actions(lane)).as("only the preinstall").hasSize(1);
