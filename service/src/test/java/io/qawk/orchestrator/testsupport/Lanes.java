@@ -177,7 +177,8 @@ public final class Lanes implements AutoCloseable {
     public void move(String system, String channel, String... roles) {
         List<String> which = roles.length == 0 ? List.of("lane", "term-a", "term-b", "display") : List.of(roles);
         which.forEach(role -> devices.setAttributes(id(system, role), Map.of("channel", prefix + channel)));
-        await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
+        // a device reports on its next poll; on a loaded machine hawkBit let polls wait longer than 30 s (2026-12-06)
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300)).untilAsserted(() -> {
             for (String role : which) {
                 assertThat(hawkbit.attributes(id(system, role)).get("channel")).isEqualTo(prefix + channel);
             }
