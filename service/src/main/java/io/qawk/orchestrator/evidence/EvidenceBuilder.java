@@ -112,18 +112,18 @@ public class EvidenceBuilder {
         return new Head(r, type);
     }
 
-    /** How many systems {@code d}'s record has: one per run. */
-    public int systemCount(SystemDeployment d) {
-        return repository.runIdsOf(d.id).size();
+    /** The runs of {@code d}'s record, one system each, in the deployment's sequence. */
+    public List<Long> runIds(SystemDeployment d) {
+        return repository.runIdsOf(d.id);
     }
 
     /**
-     * Each system of {@code d}'s record as its rows are now, in the deployment's sequence, to {@code each}: read
-     * {@link #PAGE} runs at a time, and the persistence context cleared after each page (it only reads), so that a
+     * Each system of a record as its rows are now, one per run of {@code runIds} ({@link #runIds}), to {@code each}:
+     * read {@link #PAGE} runs at a time, and the persistence context cleared after each page (it only reads), so that a
      * deployment of any size holds one page in memory. {@code type}: the head's.
      */
-    public void systems(SystemDeployment d, SystemType type, Consumer<ObjectNode> each) {
-        for (List<Long> page : Lists.chunks(repository.runIdsOf(d.id), PAGE)) {
+    public void systems(List<Long> runIds, SystemType type, Consumer<ObjectNode> each) {
+        for (List<Long> page : Lists.chunks(runIds, PAGE)) {
             List<SystemRun> runs = repository.runs(page);
             Map<Long, List<RunDevice>> devices = repository.devicesOf(page);
             Map<Long, List<RunEvent>> events = repository.eventsOf(page);

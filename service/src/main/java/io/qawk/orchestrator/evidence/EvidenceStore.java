@@ -104,7 +104,7 @@ public class EvidenceStore {
             int[] position = {0};
             try (PreparedStatement ps = c.prepareStatement("insert into deployment_evidence_system (deployment_id,"
                     + " ended_at, position, record) values (?, ?, ?, ?)")) {
-                builder.systems(d, head.type(), system -> {
+                builder.systems(builder.runIds(d), head.type(), system -> {
                     String text = Canonical.text(system);
                     digest.system(text);
                     addSystem(ps, id, endedAt, position[0]++, text);
@@ -222,14 +222,14 @@ public class EvidenceStore {
         List<String> out = new ArrayList<>();
         RecordDifferences.into("", head(s), now.node(), out);
         int recorded = systemCount(s);
-        int current = builder.systemCount(d);
-        if (recorded != current) {
-            out.add(Canonical.SYSTEMS + ": recorded " + recorded + " entries, now " + current);
+        List<Long> runIds = builder.runIds(d);
+        if (recorded != runIds.size()) {
+            out.add(Canonical.SYSTEMS + ": recorded " + recorded + " entries, now " + runIds.size());
             return out;
         }
         Iterator<String> stored = systems(s);
         int[] position = {0};
-        builder.systems(d, now.type(), system -> RecordDifferences.into(
+        builder.systems(runIds, now.type(), system -> RecordDifferences.into(
                 Canonical.SYSTEMS + "[" + position[0]++ + "]", parse(stored.next()), system, out));
         return out;
     }
