@@ -3,6 +3,7 @@ package io.qawk.orchestrator.demo;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +19,7 @@ import io.qawk.orchestrator.demo.DemoLanes.SetRef;
 import io.qawk.orchestrator.testkit.DeviceSimulator;
 import io.qawk.orchestrator.testkit.DeviceSpec;
 import io.qawk.orchestrator.testkit.HawkbitFixtures;
+import io.qawk.orchestrator.testkit.InventoryPass;
 
 /**
  * The demo's data, put in place once the service is up: distribution sets in the local hawkBit, the simulated
@@ -215,9 +217,30 @@ final class DemoSetup implements AutoCloseable {
 
     private void sync() {
         JsonNode sync = qawk.post("/qawk/v1/inventory/sync", null);
-        LOG.infof("Demo:       %d devices, %d memberships (%d hawkBit requests, %d ms)", sync.path("devices").asInt(),
-                sync.path("memberships").asInt(), sync.path("hawkbitRequests").asInt(),
-                sync.path("durationMillis").asLong());
+        if (sync.has("requestedAt")) {
+            // 202: the pass outlasted half the HTTP idle timeout and goes on; the inventory says when it ended
+            Instant requestedAt = Instant.parse(sync.path("requestedAt").asText());
+            LOG.info("Demo:       the sync goes on in the background; waiting for it");
+            long deadline = System.nanoTime() + INSTALL_TIMEOUT.toNanos();
+            InventoryPass.End end = null;
+            while (end == null && System.nanoTime() < deadline && !isStopped()) {
+                sleep(Duration.ofSeconds(1));
+                sync = qawk.get("/qawk/v1/inventory");
+                end = InventoryPass.endOf(requestedAt, text(sync, "lastStartedAt"), text(sync, "lastCompletedAt"),
+                        text(sync, "lastFailedAt"));
+            }
+            if (end != InventoryPass.End.COMPLETED) {
+                LOG.warnf("Demo:       the sync has not completed (%s): %s", end == null ? "still under way" : "failed",
+                        sync.path("lastError").asText(""));
+                return;
+            }
+        }
+        LOG.infof("Demo:       %d devices (%d hawkBit requests, %d ms)", sync.path("devices").asInt(),
+                sync.path("hawkbitRequests").asInt(), sync.path("durationMillis").asLong());
+    }
+
+    private static String text(JsonNode node, String field) {
+        return node.path(field).isTextual() ? node.path(field).asText() : null;
     }
 
     /** Creates the demo manifest unless one of that name exists; says what it did. */

@@ -74,6 +74,7 @@ public class InventorySync {
 
     private final ReentrantLock running = new ReentrantLock();
     private ExecutorService pool;
+    private ExecutorService requested;
 
     @Scheduled(every = "${qawk.inventory.sync-interval:30s}", delayed = "${qawk.inventory.initial-delay:2s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = HawkbitNotConfigured.class)
@@ -95,6 +96,30 @@ public class InventorySync {
         } finally {
             running.unlock();
         }
+    }
+
+    /**
+     * Runs one pass now as {@link #syncNow()} does, on a thread of its own: the caller may stop waiting for it (the API
+     * answers before an idle connection would be cut) while the pass goes on and records how it went
+     * ({@link SyncState}). Passes asked for this way run one after another.
+     */
+    public CompletableFuture<SyncResult> requestPass() {
+        return CompletableFuture.supplyAsync(this::syncNow, requested()).whenComplete((result, failure) -> {
+            if (failure != null) {
+                LOG.warnf("Inventory sync asked for through the API failed: %s", failure.getMessage());
+            }
+        });
+    }
+
+    private synchronized ExecutorService requested() {
+        if (requested == null) {
+            requested = Executors.newSingleThreadExecutor(r -> {
+                Thread th = new Thread(r, "inventory-sync-requested");
+                th.setDaemon(true);
+                return th;
+            });
+        }
+        return requested;
     }
 
     private SyncResult pass() {
@@ -271,6 +296,9 @@ public class InventorySync {
     void stop(@Observes ShutdownEvent ev) {
         if (pool != null) {
             pool.shutdownNow();
+        }
+        if (requested != null) {
+            requested.shutdownNow();
         }
     }
 

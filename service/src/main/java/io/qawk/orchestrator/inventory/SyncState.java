@@ -43,17 +43,25 @@ public class SyncState {
     @Transactional(Transactional.TxType.REQUIRES_NEW)
     void failed(Instant at, String error) {
         String text = error == null ? "unknown error" : error.length() > 1900 ? error.substring(0, 1900) : error;
-        update("update inventory_sync_state set last_error = ? where id = 1", text);
+        try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
+                "update inventory_sync_state set last_error = ?, last_failed_at = ? where id = 1")) {
+            ps.setString(1, text);
+            ps.setTimestamp(2, Timestamp.from(at));
+            ps.executeUpdate();
+        } catch (SQLException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     @Transactional
     public Snapshot read() {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(
-                "select last_started_at, last_completed_at, last_error, devices, requests, duration_ms"
+                "select last_started_at, last_completed_at, last_failed_at, last_error, devices, requests, duration_ms"
                         + " from inventory_sync_state where id = 1"); ResultSet rs = ps.executeQuery()) {
             rs.next();
             return new Snapshot(InventoryStore.instant(rs.getTimestamp(1)), InventoryStore.instant(rs.getTimestamp(2)),
-                    rs.getString(3), rs.getInt(4), rs.getInt(5), rs.getLong(6));
+                    InventoryStore.instant(rs.getTimestamp(3)), rs.getString(4), rs.getInt(5), rs.getInt(6),
+                    rs.getLong(7));
         } catch (SQLException e) {
             throw new IllegalStateException(e);
         }
@@ -68,8 +76,12 @@ public class SyncState {
         }
     }
 
-    /** The last sync as the API shows it. */
-    public record Snapshot(Instant lastStartedAt, Instant lastCompletedAt, String lastError, int devices,
-                           int hawkbitRequests, long durationMillis) {
+    /**
+     * The last sync as the API shows it: when the last pass started, when one last completed (with what it found:
+     * devices, requests, duration) and when one last failed (with {@code lastError}). A pass started at or after some
+     * moment has ended when {@code lastStartedAt} is at or after it and a completion or failure is too.
+     */
+    public record Snapshot(Instant lastStartedAt, Instant lastCompletedAt, Instant lastFailedAt, String lastError,
+                           int devices, int hawkbitRequests, long durationMillis) {
     }
 }

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.hostile;
 
 import io.qawk.orchestrator.testkit.HawkbitProxy;
+import io.qawk.orchestrator.testkit.InventoryPass;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.Lanes;
@@ -23,6 +24,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
@@ -188,9 +190,66 @@ class HawkbitTroubleTest {
         }
     }
 
-    /** After all this, the engine still passes: liveness says so, with when its last pass ended. */
+    /**
+     * A sync that outlasts the HTTP idle timeout, as against a hawkBit busy with its devices (every answer a second
+     * late) and a type with many kinds of component (a target query each, one after another): {@code POST
+     * …/inventory/sync} is answered 202 within half that timeout, never cut off without an answer (as it was: Vert.x
+     * counts a request being worked on as idle). The pass goes on, and {@code GET …/inventory} says it completed.
+     */
     @Test
     @Order(3)
+    void aSyncLongerThanTheIdleTimeoutIsAnswered202AndGoesOn() throws Exception {
+        try (Lanes lanes = new Lanes("ht-slow-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            StringBuilder components = new StringBuilder();
+            for (int i = 1; i <= 8; i++) {
+                components.append(i > 1 ? ", " : "").append("{\"componentType\": \"part").append(i)
+                        .append("\", \"match\": \"attribute.device_type==ht-slow-part").append(i).append("\"}");
+            }
+            int manyParts = Api.admin().body("{\"name\": \"ht-slow-many-parts\", \"systemKey\": \"attribute.device\","
+                    + " \"components\": [" + components + "]}").post("/qawk/v1/systemtypes").then().statusCode(201)
+                    .extract().path("id");
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                    assertThat(lanes.hawkbit.findTargetIds("attribute.device_type==ht-slow-*")).hasSize(4));
+
+            HawkbitProxy.slowAnswers(Duration.ofSeconds(1));
+            try {
+                long t0 = System.nanoTime();
+                HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                                URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/qawk/v1/inventory/sync"))
+                        .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(120))
+                        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                                ("admin:" + Api.ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8))).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                Duration took = Duration.ofNanos(System.nanoTime() - t0);
+                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+                assertThat(took).isLessThan(Duration.ofSeconds(HostileProfile.IDLE_TIMEOUT_SECONDS));
+                assertThat(answer.headers().firstValue("Location")).hasValueSatisfying(
+                        l -> assertThat(l).endsWith("/qawk/v1/inventory"));
+                Instant requestedAt = Instant.parse(JsonPath.from(answer.body()).getString("requestedAt"));
+
+                JsonPath done = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(
+                        () -> Api.admin().get("/qawk/v1/inventory").then().statusCode(200).extract().jsonPath(),
+                        s -> InventoryPass.endOf(requestedAt, s.getString("lastStartedAt"),
+                                s.getString("lastCompletedAt"), s.getString("lastFailedAt")) != null);
+                assertThat(done.getString("lastError")).isNull();
+                assertThat(InventoryPass.endOf(requestedAt, done.getString("lastStartedAt"),
+                        done.getString("lastCompletedAt"), done.getString("lastFailedAt")))
+                        .isEqualTo(InventoryPass.End.COMPLETED);
+                assertThat(done.getLong("durationMillis")).as("the pass outlasted the idle timeout")
+                        .isGreaterThan(HostileProfile.IDLE_TIMEOUT_SECONDS * 1000L);
+                Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems").then().statusCode(200)
+                        .body("total", org.hamcrest.Matchers.equalTo(1));
+            } finally {
+                HawkbitProxy.heal();
+                Api.admin().delete("/qawk/v1/systemtypes/" + manyParts).then().statusCode(204);
+            }
+        }
+    }
+
+    /** After all this, the engine still passes: liveness says so, with when its last pass ended. */
+    @Test
+    @Order(4)
     void theEngineIsStillAliveAndPassing() {
         JsonPath live = RestAssured.given().get("/q/health/live").then().statusCode(200).extract().jsonPath();
         assertThat(live.getString("checks.find { it.name == 'deployment-engine' }.status")).isEqualTo("UP");
@@ -199,7 +258,7 @@ class HawkbitTroubleTest {
     }
 
     @Test
-    @Order(4)
+    @Order(5)
     void theLogOfAllThisHoldsNoPassword() throws Exception {
         var hawkbit = SharedHawkbit.get();
         String log = Files.readString(HostileProfile.LOG_FILE);

@@ -76,7 +76,7 @@ class DiscoveryEndToEndTest {
         // hawkBit has every device's attributes once they have polled once: wait for that, not for a fixed time
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(hawkbit.findTargetIds("attribute.device_type==" + P + "*")).hasSize(11));
-        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+        Api.syncInventory();
     }
 
     @AfterAll
@@ -147,7 +147,7 @@ class DiscoveryEndToEndTest {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
                 .until(() -> "device-12".equals(hawkbit.attributes(moving).get("device")));
 
-        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+        Api.syncInventory();
 
         JsonPath page = Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems?group=c02")
                 .then().statusCode(200).extract().jsonPath();
@@ -156,7 +156,7 @@ class DiscoveryEndToEndTest {
         devices.setAttributes(moving, Map.of("device", "device-11"));
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
                 .until(() -> "device-11".equals(hawkbit.attributes(moving).get("device")));
-        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+        Api.syncInventory();
     }
 
     /** The move the bulk check finds only through its second query shape: between two systems of one centre. */
@@ -167,7 +167,7 @@ class DiscoveryEndToEndTest {
         await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
                 .until(() -> "device-07".equals(hawkbit.attributes(moving).get("device")));
         try {
-            Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+            Api.syncInventory();
 
             JsonPath system = Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems/device-07")
                     .then().statusCode(200).extract().jsonPath();
@@ -179,7 +179,7 @@ class DiscoveryEndToEndTest {
             devices.setAttributes(moving, Map.of("device", "device-08"));
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300))
                     .until(() -> "device-08".equals(hawkbit.attributes(moving).get("device")));
-            Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+            Api.syncInventory();
         }
     }
 

@@ -1,8 +1,12 @@
 package io.qawk.orchestrator.testsupport;
 
+import io.qawk.orchestrator.testkit.InventoryPass;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
+
+import java.time.Duration;
+import java.util.function.Supplier;
 
 /**
  * Requests as the configured test users (passwords from the %test profile). Every answer to them is checked against
@@ -16,6 +20,22 @@ public final class Api {
     public static final String LEAD_PASSWORD = "test-lead-pw";
 
     private Api() {
+    }
+
+    /** {@code POST …/inventory/sync} as the admin, until its pass has completed: {@link #syncInventory(Supplier)}. */
+    public static void syncInventory() {
+        syncInventory(Api::admin);
+    }
+
+    /**
+     * {@code POST …/inventory/sync} as {@code as}, until its pass has completed: a 200, or a 202 (the pass outlasted
+     * half the HTTP idle timeout, as on a loaded machine) and then {@code GET …/inventory} saying it completed. A
+     * failed pass fails the caller with its error.
+     */
+    public static void syncInventory(Supplier<RequestSpecification> as) {
+        InventoryPass.awaitCompleted(as.get().post("/qawk/v1/inventory/sync"),
+                () -> as.get().get("/qawk/v1/inventory").then().statusCode(200).extract().jsonPath(),
+                Duration.ofMinutes(5));
     }
 
     public static RequestSpecification admin() {

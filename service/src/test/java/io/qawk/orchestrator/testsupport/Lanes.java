@@ -197,7 +197,7 @@ public final class Lanes implements AutoCloseable {
     }
 
     public static void sync() {
-        Api.admin().post("/qawk/v1/inventory/sync").then().statusCode(200);
+        Api.syncInventory();
     }
 
     private DeviceSpec spec(String system, String role, String type, String centre, String channel) {
@@ -240,7 +240,7 @@ public final class Lanes implements AutoCloseable {
 
     /** Waits until hawkBit has every device's attributes, then syncs the inventory once. */
     public void discovered(int systems) {
-        awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, admin.get(), viewer.get());
+        awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, admin, viewer.get());
     }
 
     /**
@@ -248,10 +248,10 @@ public final class Lanes implements AutoCloseable {
      * inventory once, and checks the type has {@code systems} systems.
      */
     static void awaitDiscovered(HawkbitFixtures hawkbit, String prefix, int devices, int typeId, int systems,
-                                RequestSpecification admin, RequestSpecification viewer) {
+                                Supplier<RequestSpecification> admin, RequestSpecification viewer) {
         await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                 assertThat(hawkbit.findTargetIds("attribute.device_type==" + prefix + "*")).hasSize(devices));
-        admin.post("/qawk/v1/inventory/sync").then().statusCode(200);
+        Api.syncInventory(admin);
         viewer.get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
                 .body("total", org.hamcrest.Matchers.equalTo(systems));
     }

@@ -101,7 +101,7 @@ public final class SwupdateLanes implements AutoCloseable {
 
     /** Waits until hawkBit has every device's attributes (sent by SWUpdate at its start), then syncs once. */
     public void discovered(int systems) {
-        Lanes.awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, Api.admin(), Api.viewer());
+        Lanes.awaitDiscovered(hawkbit, prefix, all.size(), typeId, systems, Api::admin, Api.viewer());
     }
 
     /** The manifest: the controller at order 1, the display at order 2, each verified by what it reports. */

@@ -121,6 +121,17 @@ public final class HawkbitProxy {
                         .withFixedDelay((int) delay.toMillis())));
     }
 
+    /**
+     * hawkBit answers every Management API request {@code delay} late, as a hawkBit busy with thousands of polling
+     * devices does, until {@link #heal}. Keep {@code delay} under the service's read timeout, or each answer becomes a
+     * failed call.
+     */
+    public static void slowAnswers(Duration delay) {
+        client().register(any(urlMatching("/rest/v1/.*")).atPriority(1)
+                .willReturn(aResponse().proxiedFrom(SharedHawkbit.get().baseUrl())
+                        .withFixedDelay((int) delay.toMillis())));
+    }
+
     /** hawkBit's Management API misbehaves in this way until {@link #heal}. {@code readTimeout}: the service's. */
     public static void trouble(Trouble kind, Duration readTimeout) {
         WireMock c = client();

@@ -1,11 +1,13 @@
 package io.qawk.orchestrator.testkit.reliability;
 
+import io.qawk.orchestrator.testkit.InventoryPass;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
@@ -40,8 +42,13 @@ public final class QawkApi {
         return r.jsonPath();
     }
 
+    /**
+     * An inventory sync, until its pass has completed: a 200, or a 202 (the pass outlasted half the HTTP idle timeout
+     * and goes on) and then {@code GET …/inventory} saying it completed.
+     */
     public void sync() {
-        post("/qawk/v1/inventory/sync", null, 200);
+        InventoryPass.awaitCompleted(admin().post("/qawk/v1/inventory/sync"), () -> get("/qawk/v1/inventory"),
+                Duration.ofMinutes(10));
     }
 
     public int systems(int typeId) {
