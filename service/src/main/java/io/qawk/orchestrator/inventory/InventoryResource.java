@@ -69,7 +69,10 @@ public class InventoryResource {
         Instant requestedAt = clock.instant().truncatedTo(ChronoUnit.MICROS);
         CompletableFuture<InventorySync.SyncResult> pass = sync.requestPass();
         try {
-            return Response.ok(pass.get(idleTimeout.dividedBy(2).toMillis(), TimeUnit.MILLISECONDS)).build();
+            // an idle timeout of 0 keeps connections however long they idle: then the answer waits for the pass
+            InventorySync.SyncResult found = idleTimeout.isZero() || idleTimeout.isNegative() ? pass.get()
+                    : pass.get(idleTimeout.dividedBy(2).toMillis(), TimeUnit.MILLISECONDS);
+            return Response.ok(found).build();
         } catch (TimeoutException stillUnderWay) {
             return Response.accepted(new SyncUnderWay(requestedAt, "The inventory sync is still under way; GET "
                             + "/qawk/v1/inventory says how it ended."))

@@ -75,6 +75,8 @@ public class InventorySync {
     private final ReentrantLock running = new ReentrantLock();
     private ExecutorService pool;
     private ExecutorService requested;
+    /** A pass asked for through the API that has not started yet; guarded by this. */
+    private CompletableFuture<SyncResult> waiting;
 
     @Scheduled(every = "${qawk.inventory.sync-interval:30s}", delayed = "${qawk.inventory.initial-delay:2s}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP, skipExecutionIf = HawkbitNotConfigured.class)
@@ -101,14 +103,27 @@ public class InventorySync {
     /**
      * Runs one pass now as {@link #syncNow()} does, on a thread of its own: the caller may stop waiting for it (the API
      * answers before an idle connection would be cut) while the pass goes on and records how it went
-     * ({@link SyncState}). Passes asked for this way run one after another.
+     * ({@link SyncState}). Passes asked for this way run one after another, and a request made while one is waiting
+     * to start joins it (that pass starts after both), so requests in a burst make one pass, not a queue of them.
      */
-    public CompletableFuture<SyncResult> requestPass() {
-        return CompletableFuture.supplyAsync(this::syncNow, requested()).whenComplete((result, failure) -> {
-            if (failure != null) {
-                LOG.warnf("Inventory sync asked for through the API failed: %s", failure.getMessage());
+    public synchronized CompletableFuture<SyncResult> requestPass() {
+        if (waiting != null) {
+            return waiting;
+        }
+        CompletableFuture<SyncResult> pass = new CompletableFuture<>();
+        waiting = pass;
+        requested().execute(() -> {
+            synchronized (this) {
+                waiting = null;
+            }
+            try {
+                pass.complete(syncNow());
+            } catch (RuntimeException | Error e) {
+                LOG.warnf("Inventory sync asked for through the API failed: %s", e.getMessage());
+                pass.completeExceptionally(e);
             }
         });
+        return pass;
     }
 
     private synchronized ExecutorService requested() {

@@ -9,14 +9,18 @@ import io.qawk.orchestrator.testkit.SharedHawkbit;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -36,6 +40,9 @@ class DiscoveryEndToEndTest {
     private DeviceSimulator devices;
     private HawkbitFixtures hawkbit;
     private int typeId;
+
+    @Inject
+    InventorySync sync;
 
     private static DeviceSpec device(String id, String system, String type, String centre) {
         return DeviceSpec.of(P + id, system == null
@@ -181,6 +188,21 @@ class DiscoveryEndToEndTest {
                     .until(() -> "device-08".equals(hawkbit.attributes(moving).get("device")));
             Api.syncInventory();
         }
+    }
+
+    /**
+     * Sync requests in a burst (a script, or an impatient operator pressing again) make at most two passes: the one
+     * under way and one that starts after all of them, which the rest join; not a queue of ten passes against hawkBit.
+     */
+    @Test
+    void syncRequestsInABurstJoinThePassWaitingToStart() throws Exception {
+        List<CompletableFuture<InventorySync.SyncResult>> burst = new ArrayList<>();
+        for (int i = 0; i < 10; i++) {
+            burst.add(sync.requestPass());
+        }
+        assertThat(burst.stream().distinct().count()).as("passes for 10 requests").isLessThanOrEqualTo(2);
+        CompletableFuture.allOf(burst.toArray(CompletableFuture[]::new)).get(120, TimeUnit.SECONDS);
+        assertThat(burst.get(9).get().devices()).isGreaterThanOrEqualTo(10);
     }
 
     @Test
