@@ -201,42 +201,17 @@ class HawkbitTroubleTest {
     void aSyncLongerThanTheIdleTimeoutIsAnswered202AndGoesOn() throws Exception {
         try (Lanes lanes = new Lanes("ht-slow-").withSetsAndType()) {
             lanes.system("lane-01", "c01");
-            StringBuilder components = new StringBuilder();
-            for (int i = 1; i <= 12; i++) {
-                components.append(i > 1 ? ", " : "").append("{\"componentType\": \"part").append(i)
-                        .append("\", \"match\": \"attribute.device_type==ht-slow-part").append(i).append("\"}");
-            }
-            int manyParts = Api.admin().body("{\"name\": \"ht-slow-many-parts\", \"systemKey\": \"attribute.device\","
-                    + " \"components\": [" + components + "]}").post("/qawk/v1/systemtypes").then().statusCode(201)
-                    .extract().path("id");
+            int manyParts = manyPartsType("ht-slow-");
             await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
                     assertThat(lanes.hawkbit.findTargetIds("attribute.device_type==ht-slow-*")).hasSize(4));
 
             // 0.8 s: with hawkBit's own time still under the 2 s read timeout on a loaded machine
             HawkbitProxy.slowAnswers(Duration.ofMillis(800));
             try {
-                long t0 = System.nanoTime();
-                HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-                                URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/qawk/v1/inventory/sync"))
-                        .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(120))
-                        .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
-                                ("admin:" + Api.ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8))).build(),
-                        HttpResponse.BodyHandlers.ofString());
-                Duration took = Duration.ofNanos(System.nanoTime() - t0);
-                assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
-                assertThat(took).isLessThan(Duration.ofSeconds(HostileProfile.IDLE_TIMEOUT_SECONDS));
-                assertThat(answer.headers().firstValue("Location")).hasValueSatisfying(
-                        l -> assertThat(l).endsWith("/qawk/v1/inventory"));
-                Instant requestedAt = Instant.parse(JsonPath.from(answer.body()).getString("requestedAt"));
-
-                JsonPath done = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(
-                        () -> Api.admin().get("/qawk/v1/inventory").then().statusCode(200).extract().jsonPath(),
-                        s -> InventoryPass.endOf(requestedAt, s.getString("lastStartedAt"),
-                                s.getString("lastCompletedAt"), s.getString("lastFailedAt")) != null);
+                Instant requestedAt = syncAnswered202();
+                JsonPath done = awaitPassEnded(requestedAt);
                 assertThat(done.getString("lastError")).isNull();
-                assertThat(InventoryPass.endOf(requestedAt, done.getString("lastStartedAt"),
-                        done.getString("lastCompletedAt"), done.getString("lastFailedAt")))
-                        .isEqualTo(InventoryPass.End.COMPLETED);
+                assertThat(InventoryPass.endOf(requestedAt, done)).isEqualTo(InventoryPass.End.COMPLETED);
                 assertThat(done.getLong("durationMillis")).as("the pass outlasted the idle timeout")
                         .isGreaterThan(HostileProfile.IDLE_TIMEOUT_SECONDS * 1000L);
                 Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems").then().statusCode(200)
@@ -248,9 +223,71 @@ class HawkbitTroubleTest {
         }
     }
 
-    /** After all this, the engine still passes: liveness says so, with when its last pass ended. */
+    /**
+     * hawkBit stops answering (a frozen process) while a sync answered 202 goes on: the pass fails as hawkBit being
+     * away, and {@code GET …/inventory} says so with a failure dated after the request, so whoever asked is not left
+     * waiting for a completion that will not come.
+     */
     @Test
     @Order(4)
+    void aSyncAnswered202ThatLosesHawkbitIsSaidToHaveFailed() throws Exception {
+        int manyParts = manyPartsType("ht-lost-");
+        HawkbitProxy.slowAnswers(Duration.ofMillis(800));
+        try {
+            Instant requestedAt = syncAnswered202();
+            HawkbitProxy.blackHole();
+            JsonPath ended = awaitPassEnded(requestedAt);
+            assertThat(InventoryPass.endOf(requestedAt, ended)).isEqualTo(InventoryPass.End.FAILED);
+            assertThat(ended.getString("lastError")).startsWith("hawkBit unavailable");
+        } finally {
+            HawkbitProxy.heal();
+            Api.admin().delete("/qawk/v1/systemtypes/" + manyParts).then().statusCode(204);
+        }
+    }
+
+    /** A system type of 12 components that match nothing: 12 target queries of every pass, one after another. */
+    private static int manyPartsType(String prefix) {
+        StringBuilder components = new StringBuilder();
+        for (int i = 1; i <= 12; i++) {
+            components.append(i > 1 ? ", " : "").append("{\"componentType\": \"part").append(i)
+                    .append("\", \"match\": \"attribute.device_type==").append(prefix).append("part").append(i)
+                    .append("\"}");
+        }
+        return Api.admin().body("{\"name\": \"" + prefix + "many-parts\", \"systemKey\": \"attribute.device\","
+                + " \"components\": [" + components + "]}").post("/qawk/v1/systemtypes").then().statusCode(201)
+                .extract().path("id");
+    }
+
+    /**
+     * {@code POST …/inventory/sync} on a connection of its own, whose pass outlasts the idle timeout: answered 202
+     * within it, with the inventory's status as its {@code Location}; returns the answer's {@code requestedAt}.
+     */
+    private static Instant syncAnswered202() throws Exception {
+        long t0 = System.nanoTime();
+        HttpResponse<String> answer = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                        URI.create(RestAssured.baseURI + ":" + RestAssured.port + "/qawk/v1/inventory/sync"))
+                .POST(HttpRequest.BodyPublishers.noBody()).timeout(Duration.ofSeconds(120))
+                .header("Authorization", "Basic " + Base64.getEncoder().encodeToString(
+                        ("admin:" + Api.ADMIN_PASSWORD).getBytes(StandardCharsets.UTF_8))).build(),
+                HttpResponse.BodyHandlers.ofString());
+        Duration took = Duration.ofNanos(System.nanoTime() - t0);
+        assertThat(answer.statusCode()).as(answer.body()).isEqualTo(202);
+        assertThat(took).isLessThan(Duration.ofSeconds(HostileProfile.IDLE_TIMEOUT_SECONDS));
+        assertThat(answer.headers().firstValue("Location")).hasValueSatisfying(
+                l -> assertThat(l).endsWith("/qawk/v1/inventory"));
+        return Instant.parse(JsonPath.from(answer.body()).getString("requestedAt"));
+    }
+
+    /** {@code GET …/inventory} once the pass asked for at {@code requestedAt} has ended, however it did. */
+    private static JsonPath awaitPassEnded(Instant requestedAt) {
+        return await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).until(
+                () -> Api.admin().get("/qawk/v1/inventory").then().statusCode(200).extract().jsonPath(),
+                s -> InventoryPass.endOf(requestedAt, s) != null);
+    }
+
+    /** After all this, the engine still passes: liveness says so, with when its last pass ended. */
+    @Test
+    @Order(5)
     void theEngineIsStillAliveAndPassing() {
         JsonPath live = RestAssured.given().get("/q/health/live").then().statusCode(200).extract().jsonPath();
         assertThat(live.getString("checks.find { it.name == 'deployment-engine' }.status")).isEqualTo("UP");
@@ -259,7 +296,7 @@ class HawkbitTroubleTest {
     }
 
     @Test
-    @Order(5)
+    @Order(6)
     void theLogOfAllThisHoldsNoPassword() throws Exception {
         var hawkbit = SharedHawkbit.get();
         String log = Files.readString(HostileProfile.LOG_FILE);

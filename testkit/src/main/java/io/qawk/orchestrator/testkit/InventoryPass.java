@@ -64,7 +64,8 @@ public final class InventoryPass {
         }
     }
 
-    private static End endOf(Instant requestedAt, JsonPath status) {
+    /** {@link #endOf(Instant, String, String, String)} of a {@code GET /qawk/v1/inventory} answer. */
+    public static End endOf(Instant requestedAt, JsonPath status) {
         return endOf(requestedAt, status.getString("lastStartedAt"), status.getString("lastCompletedAt"),
                 status.getString("lastFailedAt"));
     }
