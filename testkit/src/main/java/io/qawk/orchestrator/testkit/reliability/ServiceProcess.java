@@ -45,6 +45,8 @@ public final class ServiceProcess implements AutoCloseable {
     private final Hawkbit hawkbit;
     private final List<String> jvmOptions;
     private final Map<String, String> extraEnv;
+    /** The jar this process runs; null: {@link #appJar()}, the version under test. */
+    private final Path jar;
 
     /** Where the service finds hawkBit. */
     public record Hawkbit(String url, String user, String password, String tenant) {
@@ -70,7 +72,8 @@ public final class ServiceProcess implements AutoCloseable {
     private final List<Duration> startTimes = new ArrayList<>();
 
     private ServiceProcess(String name, String jdbcUrl, Hawkbit hawkbit, List<String> jvmOptions,
-                           Map<String, String> extraEnv) {
+                           Map<String, String> extraEnv, Path jar) {
+        this.jar = jar;
         this.name = name;
         this.jdbcUrl = jdbcUrl;
         this.hawkbit = hawkbit;
@@ -113,7 +116,20 @@ public final class ServiceProcess implements AutoCloseable {
      */
     public static ServiceProcess start(String name, String jdbcUrl, Hawkbit hawkbit, List<String> jvmOptions,
                                        Map<String, String> extraEnv) {
-        ServiceProcess p = new ServiceProcess(name, jdbcUrl, hawkbit, jvmOptions, extraEnv);
+        return start(name, jdbcUrl, hawkbit, jvmOptions, extraEnv, null);
+    }
+
+    /**
+     * Starts another build of the service ({@code jar}, e.g. the previous version, {@link PreviousVersion}) with the
+     * reliability tests' settings and waits until it is live.
+     */
+    public static ServiceProcess startJar(String name, String jdbcUrl, HawkbitServer hawkbit, Path jar) {
+        return start(name, jdbcUrl, Hawkbit.of(hawkbit), RELIABILITY_JVM, Map.of(), jar);
+    }
+
+    private static ServiceProcess start(String name, String jdbcUrl, Hawkbit hawkbit, List<String> jvmOptions,
+                                        Map<String, String> extraEnv, Path jar) {
+        ServiceProcess p = new ServiceProcess(name, jdbcUrl, hawkbit, jvmOptions, extraEnv, jar);
         try {
             Files.deleteIfExists(p.log);
         } catch (IOException e) {
@@ -141,7 +157,7 @@ public final class ServiceProcess implements AutoCloseable {
         if (jvmOptions.contains("-cp")) { // the dev start: its main class runs the packaged service itself
             cmd.addAll(List.of("-Dqawk.app.jar=" + appJar(), DEV_START));
         } else {
-            cmd.addAll(List.of("-jar", appJar().toString()));
+            cmd.addAll(List.of("-jar", (jar != null ? jar : appJar()).toString()));
         }
         ProcessBuilder pb = new ProcessBuilder(cmd);
         Map<String, String> env = pb.environment();
