@@ -42,7 +42,8 @@ import java.util.function.Function;
  * client_error, server_error, transport_error), runs calls through {@link HawkbitGuard}, pages through list answers
  * and reads hawkBit's JSON into {@link HawkbitShapes}.
  * <p>
- * Errors: a transport error, 5xx or 429 is {@link HawkbitGuard.Transient} (retried); an answer that is not what the
+ * Errors: a transport error or 5xx is {@link HawkbitGuard.Transient} (retried); a 429 pauses its kind of request for
+ * every caller ({@link RequestBudget}) and is sent again, outside the guard; an answer that is not what the
  * API promises, no URL or no credentials is {@link HawkbitUnavailableException}; a 404 of a target-scoped call is
  * {@link TargetNotFoundException}; any other 4xx {@link HawkbitRequestException}, with hawkBit's message shortened
  * and anything that could be a credential removed.
@@ -150,7 +151,7 @@ final class HawkbitClient implements Closeable {
 
     // ---------------------------------------------------------------- calls
 
-    /** One call with retries and the breaker; 5xx/429 never come back, every other answer does. */
+    /** One call, in its turn, with retries and the breaker; 5xx/429 never come back, every other answer does. */
     Reply call(String operation, Function<HawkbitApi, Response> request) {
         HawkbitApi client = api();
         ApiCall call = ApiCall.of(request);
@@ -418,7 +419,7 @@ final class HawkbitClient implements Closeable {
 
     // ---------------------------------------------------------------- transport, metrics
 
-    /** One HTTP exchange, timed; 5xx, 429 and transport failures become {@link HawkbitGuard.Transient}. */
+    /** One HTTP exchange, timed; 5xx and transport failures become {@link HawkbitGuard.Transient}, a 429 a pause. */
     private Reply attempt(String operation, HawkbitApi client, ApiCall call) {
         long start = System.nanoTime();
         Reply reply;

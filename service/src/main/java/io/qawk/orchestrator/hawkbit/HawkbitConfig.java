@@ -56,7 +56,7 @@ public interface HawkbitConfig {
     @WithDefault("10s")
     Duration hangAfter();
 
-    /** Retries after a transport error, timeout, 5xx or 429 (0 = try once). */
+    /** Retries after a transport error, timeout or 5xx (0 = try once); a 429 is waited out, not retried. */
     @WithDefault("3")
     int maxRetries();
 

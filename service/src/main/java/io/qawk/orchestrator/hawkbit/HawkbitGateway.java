@@ -35,7 +35,8 @@ import java.util.function.Supplier;
  * version differences in {@link HawkbitVersions}; sets in {@link DistributionSets}; bulk assignment in
  * {@link Assignments}.
  * <p>
- * Errors: a transport error, timeout, 5xx or 429 is retried with backoff and jitter, behind a circuit breaker; when
+ * Errors: a transport error, timeout or 5xx is retried with backoff and jitter, behind a circuit breaker (a 429 is
+ * waited out, see below); when
  * that gives up the caller gets {@link HawkbitUnavailableException}, as it does when hawkBit is not configured or
  * answers malformed JSON. A 404 on a target-scoped call is {@link TargetNotFoundException}; any other 4xx is
  * {@link HawkbitRequestException}. Nothing here is ever reported as a device failure.

@@ -4,8 +4,8 @@ import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.ForwardedForProxy;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.Lanes;
-import io.qawk.orchestrator.testsupport.RateLimitedHawkbitResource;
-import io.quarkus.test.common.QuarkusTestResource;
+import io.qawk.orchestrator.testsupport.RateLimitedProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.filter.Filter;
@@ -29,14 +29,14 @@ import static org.awaitility.Awaitility.await;
 
 /**
  * Issue 58 against hawkBit 0.3.0M7's own DoS filter, with the service as a client on a public address (a proxy sets
- * {@code X-Forwarded-For}; {@link RateLimitedHawkbitResource}): hawkBit allows it 16 reads and 2 writes a second, and
+ * {@code X-Forwarded-For}; {@link RateLimitedProfile}): hawkBit allows it 16 reads and 2 writes a second, and
  * the service's budget is set to that limit. A deployment of four lanes must wait on the budget, and once on a 429
  * with {@code Retry-After} (a quota refusing twice at the proxy while order 1 is out). It finishes right: every system
  * updated, nothing rolled back, one action per device for its new set, no 5xx from the service's API, at most 1 % of
  * the service's requests refused by hawkBit, and the timeline says where it waited on the limit.
  */
 @QuarkusTest
-@QuarkusTestResource(value = RateLimitedHawkbitResource.class, restrictToAnnotatedClass = true)
+@TestProfile(RateLimitedProfile.class)
 class RateLimitedDeploymentEndToEndTest {
 
     private static final Logger LOG = Logger.getLogger(RateLimitedDeploymentEndToEndTest.class);
@@ -45,7 +45,7 @@ class RateLimitedDeploymentEndToEndTest {
 
     @Test
     void aDeploymentThroughHawkbitsDosFilterKeepsItsLimitAndFinishesRight() {
-        String proxy = System.getProperty(RateLimitedHawkbitResource.PROXY);
+        String proxy = System.getProperty(RateLimitedProfile.PROXY);
         AtomicInteger serverErrors = new AtomicInteger();
         List<String> errors = new ArrayList<>();
         Filter fiveHundreds = (req, res, ctx) -> {
@@ -58,9 +58,9 @@ class RateLimitedDeploymentEndToEndTest {
         };
         List<Filter> before = new ArrayList<>(RestAssured.filters());
         RestAssured.filters(fiveHundreds);
-        try (Lanes lanes = new Lanes("rl-", System.getProperty(RateLimitedHawkbitResource.URL),
-                System.getProperty(RateLimitedHawkbitResource.USER),
-                System.getProperty(RateLimitedHawkbitResource.PASSWORD)).withSetsAndType()) {
+        try (Lanes lanes = new Lanes("rl-", System.getProperty(RateLimitedProfile.URL),
+                System.getProperty(RateLimitedProfile.USER),
+                System.getProperty(RateLimitedProfile.PASSWORD)).withSetsAndType()) {
             SYSTEMS.forEach(s -> lanes.system(s, "c01"));
             lanes.discovered(SYSTEMS.size());
             lanes.preinstall("1");
@@ -114,9 +114,9 @@ class RateLimitedDeploymentEndToEndTest {
             soft.assertThat(counts.get("refusedByHawkbit")).as("of %d requests", requests)
                     .isLessThanOrEqualTo(requests / 100);
             soft.assertThat(counts.get("maxReadsPerSecond")).as("reads in one second")
-                    .isLessThanOrEqualTo(RateLimitedHawkbitResource.MAX_READ + 2L);
+                    .isLessThanOrEqualTo(RateLimitedProfile.MAX_READ + 2L);
             soft.assertThat(counts.get("maxWritesPerSecond")).as("writes in one second")
-                    .isLessThanOrEqualTo(RateLimitedHawkbitResource.MAX_WRITE + 2L);
+                    .isLessThanOrEqualTo(RateLimitedProfile.MAX_WRITE + 2L);
             soft.assertThat(counted).as("the service's own count against the proxy's %d", requests)
                     .isBetween(requests - 5.0, requests + 5.0);
             soft.assertAll();
