@@ -77,9 +77,12 @@ class RateLimitedDeploymentEndToEndTest {
             JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(300));
             Duration took = Duration.ofNanos(System.nanoTime() - started);
             Map<String, Long> counts = ForwardedForProxy.counts(proxy);
-            double counted = qawkRequests();
-            LOG.infof("rate-limited deployment of %d lanes: %s in %d s; the service counted %.0f requests; %s",
-                    SYSTEMS.size(), done.getString("summary"), took.toSeconds(), counted, counts);
+            double counted = sum("qawk_hawkbit_http_requests_total");
+            double waited = sum("qawk_hawkbit_waited_seconds_total");
+            double paused = sum("qawk_hawkbit_rate_limited_seconds_total");
+            LOG.infof("rate-limited deployment of %d lanes: %s in %d s; the service counted %.0f requests, waited"
+                    + " %.1f s for turns in all, paused %.1f s by 429s; at the proxy: %s", SYSTEMS.size(),
+                    done.getString("summary"), took.toSeconds(), counted, waited, paused, counts);
 
             SoftAssertions soft = new SoftAssertions();
             soft.assertThat(done.getString("summary")).as("runs: %s", runs(id).getList("reason"))
@@ -102,7 +105,9 @@ class RateLimitedDeploymentEndToEndTest {
                 for (String role : ROLES) {
                     String device = lanes.id(system, role);
                     long newSet = lanes.set(setOf(role) + ":2");
+                    // list entries carry no set link: each action read by itself
                     long actions = lanes.hawkbit.actions(device).stream()
+                            .map(a -> lanes.hawkbit.action(device, a.path("id").asLong()))
                             .filter(a -> a.path("_links").path("distributionset").path("href").asText()
                                     .endsWith("/distributionsets/" + newSet)).count();
                     soft.assertThat(actions).as("actions of %s for its new set", device).isEqualTo(1);
@@ -119,6 +124,8 @@ class RateLimitedDeploymentEndToEndTest {
                     .isLessThanOrEqualTo(RateLimitedProfile.MAX_WRITE + 2L);
             soft.assertThat(counted).as("the service's own count against the proxy's %d", requests)
                     .isBetween(requests - 5.0, requests + 5.0);
+            soft.assertThat(waited).as("seconds the service's requests waited for their turn").isPositive();
+            soft.assertThat(paused).as("seconds the quota's two 429s paused requests").isGreaterThanOrEqualTo(3.0);
             soft.assertAll();
         } finally {
             RestAssured.replaceFiltersWith(before);
@@ -133,10 +140,10 @@ class RateLimitedDeploymentEndToEndTest {
         };
     }
 
-    /** {@code qawk_hawkbit_http_requests_total} summed over its labels. */
-    private static double qawkRequests() {
+    /** A metric of the service summed over its labels. */
+    private static double sum(String metric) {
         String scrape = Api.viewer().get("/q/metrics").then().statusCode(200).extract().asString();
-        Matcher m = Pattern.compile("(?m)^qawk_hawkbit_http_requests_total\\{[^}]*} (\\S+)$").matcher(scrape);
+        Matcher m = Pattern.compile("(?m)^" + metric + "\\{[^}]*} (\\S+)$").matcher(scrape);
         double sum = 0;
         while (m.find()) {
             sum += Double.parseDouble(m.group(1));
