@@ -194,6 +194,11 @@ public class GuardPass {
 
     /** One pass: read hawkBit, judge, hold, store. */
     public Report pass() {
+        // under a request budget, the engine's requests go first (HawkbitGateway#later)
+        return HawkbitGateway.later(this::judge);
+    }
+
+    private Report judge() {
         Instant now = clock.instant();
         Map<Long, TypeInfo> types = QuarkusTransaction.requiringNew().call(() -> SystemType.<SystemType>listAll()
                 .stream().collect(Collectors.toMap(t -> t.id, t -> new TypeInfo(t.name, t.compatibility(), t.guard))));

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.exc.StreamReadException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.quarkus.rest.client.reactive.QuarkusRestClientBuilder;
@@ -22,6 +23,7 @@ import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.Collections;
@@ -30,6 +32,7 @@ import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import java.util.function.Function;
 
@@ -39,7 +42,8 @@ import java.util.function.Function;
  * client_error, server_error, transport_error), runs calls through {@link HawkbitGuard}, pages through list answers
  * and reads hawkBit's JSON into {@link HawkbitShapes}.
  * <p>
- * Errors: a transport error, 5xx or 429 is {@link HawkbitGuard.Transient} (retried); an answer that is not what the
+ * Errors: a transport error or 5xx is {@link HawkbitGuard.Transient} (retried); a 429 pauses its kind of request for
+ * every caller ({@link RequestBudget}) and is sent again, outside the guard; an answer that is not what the
  * API promises, no URL or no credentials is {@link HawkbitUnavailableException}; a 404 of a target-scoped call is
  * {@link TargetNotFoundException}; any other 4xx {@link HawkbitRequestException}, with hawkBit's message shortened
  * and anything that could be a credential removed.
@@ -52,6 +56,14 @@ final class HawkbitClient implements Closeable {
     private static final Logger LOG = Logger.getLogger(HawkbitClient.class);
 
     static final String METRIC = "qawk.hawkbit.requests";
+    /** Every request sent, by kind, method, path family and outcome class (2xx, 3xx, 4xx, 429, 5xx, io-error). */
+    static final String COUNTED = "qawk.hawkbit.http.requests";
+    /** How long requests waited for their turn (the budget, a 429's pause) before they were sent, by kind. */
+    static final String WAITED = "qawk.hawkbit.waited";
+    /** How long hawkBit's 429s paused a kind of request, each pause counted once, by kind. */
+    static final String RATE_LIMITED = "qawk.hawkbit.rate.limited";
+    /** 429s one call waits out before it gives up as hawkBit unavailable. */
+    static final int MAX_RATE_LIMITED = 30;
     /** The largest Content-Length an answer's array is made for at once (a page of 500 targets is ~0.3 MB). */
     static final int MAX_PRESIZED_BODY = 16 << 20;
     /** hawkBit silently caps {@code limit} at this. */
@@ -62,7 +74,11 @@ final class HawkbitClient implements Closeable {
      * reads them straight into records, without a String or a JSON tree in between (the inventory sync reads 300,000
      * answers at 100,000 targets; see docs/benchmarks.md, "Decisions the figures made").
      */
-    record Reply(int status, byte[] bytes) {
+    record Reply(int status, byte[] bytes, String retryAfter) {
+        Reply(int status, byte[] bytes) {
+            this(status, bytes, null);
+        }
+
         boolean isSuccess() {
             return status >= 200 && status < 300;
         }
@@ -101,6 +117,8 @@ final class HawkbitClient implements Closeable {
             .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
     /** One timer per operation and outcome, looked up once rather than built per request. */
     private final ConcurrentMap<String, Timer> timers = new ConcurrentHashMap<>();
+    private final ConcurrentMap<String, Counter> counters = new ConcurrentHashMap<>();
+    private final RequestBudget budget;
     private final AnswerWatch watch = new AnswerWatch();
     private HawkbitApi api;
     /** The readiness ping's client: its read timeout is at most {@code hang-after}. */
@@ -111,6 +129,7 @@ final class HawkbitClient implements Closeable {
         this.config = config;
         this.registry = registry;
         this.guard = new HawkbitGuard(config);
+        this.budget = new RequestBudget(config.budget().readsPerSecond(), config.budget().writesPerSecond());
     }
 
     /**
@@ -132,10 +151,59 @@ final class HawkbitClient implements Closeable {
 
     // ---------------------------------------------------------------- calls
 
-    /** One call with retries and the breaker; 5xx/429 never come back, every other answer does. */
+    /** One call, in its turn, with retries and the breaker; 5xx/429 never come back, every other answer does. */
     Reply call(String operation, Function<HawkbitApi, Response> request) {
         HawkbitApi client = api();
-        return guard.call(operation, () -> attempt(operation, client, request));
+        ApiCall call = ApiCall.of(request);
+        RequestBudget.Priority priority = RequestBudget.priority();
+        for (int limited = 0; ; limited++) {
+            // the turn is waited for outside the guard: waiting is no attempt, and no attempt's time limit runs
+            awaitTurn(operation, call, priority);
+            AtomicBoolean first = new AtomicBoolean(true);
+            try {
+                return guard.call(operation, () -> {
+                    if (!first.getAndSet(false)) {
+                        awaitTurn(operation, call, priority); // a retry is a request too
+                    }
+                    return attempt(operation, client, call);
+                });
+            } catch (RateLimited e) {
+                if (limited + 1 >= MAX_RATE_LIMITED || e.retryAfter.compareTo(RequestBudget.MAX_RETRY_AFTER) > 0) {
+                    throw new HawkbitUnavailableException("hawkBit unavailable: " + operation + " refused with 429 "
+                            + (limited + 1) + " time(s), last asking to wait " + e.retryAfter.toSeconds() + " s");
+                }
+                // the kind is paused for every caller; the next turn comes after the pause
+            }
+        }
+    }
+
+    /** hawkBit answered 429: not a failure of hawkBit nor of the request, a turn to wait for ({@link #call}). */
+    private static final class RateLimited extends RuntimeException {
+        final Duration retryAfter;
+
+        RateLimited(Duration retryAfter) {
+            super("HTTP 429", null, false, false);
+            this.retryAfter = retryAfter;
+        }
+    }
+
+    private void awaitTurn(String operation, ApiCall call, RequestBudget.Priority priority) {
+        long waited;
+        try {
+            waited = budget.acquire(call.kind(), priority);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new HawkbitUnavailableException("hawkBit unavailable: " + operation
+                    + " interrupted while waiting for its turn");
+        }
+        if (waited > 0) {
+            seconds(WAITED, "How long Qawk's requests to hawkBit waited for their turn", call.kind(), waited);
+        }
+    }
+
+    /** How long hawkBit's 429s have paused Qawk's requests since start ({@link RequestBudget#rateLimited}). */
+    Duration rateLimited() {
+        return budget.rateLimited();
     }
 
     /** One GET of one target page, without retries or breaker; false when not configured or not answering 2xx. */
@@ -146,10 +214,12 @@ final class HawkbitClient implements Closeable {
             }
             api();
             HawkbitApi client = pingApi;
+            ApiCall call = ApiCall.of(a -> a.targets(0, 1, null, null));
+            awaitTurn("ping", call, RequestBudget.Priority.FIRST);
             long start = System.nanoTime();
             Reply reply;
             try {
-                reply = exchange("ping", client, a -> a.targets(0, 1, null, null));
+                reply = exchange("ping", client, call);
             } catch (HawkbitGuard.Transient e) {
                 record("ping", "transport_error", start);
                 LOG.debugf("hawkBit ping failed: %s", e.getMessage());
@@ -349,17 +419,29 @@ final class HawkbitClient implements Closeable {
 
     // ---------------------------------------------------------------- transport, metrics
 
-    /** One HTTP exchange, timed; 5xx, 429 and transport failures become {@link HawkbitGuard.Transient}. */
-    private Reply attempt(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
+    /** One HTTP exchange, timed; 5xx and transport failures become {@link HawkbitGuard.Transient}, a 429 a pause. */
+    private Reply attempt(String operation, HawkbitApi client, ApiCall call) {
         long start = System.nanoTime();
         Reply reply;
         try {
-            reply = exchange(operation, client, request);
+            reply = exchange(operation, client, call);
         } catch (HawkbitGuard.Transient e) {
             record(operation, "transport_error", start);
             throw e;
         }
         record(operation, outcomeOf(reply.status()), start);
+        if (reply.status() == 429) {
+            // hawkBit's limit: every caller of the kind waits it out, then this call is sent again
+            Duration retryAfter = RequestBudget.retryAfter(reply.retryAfter(), Instant.now());
+            Duration paused = budget.pause(call.kind(), retryAfter.compareTo(RequestBudget.MAX_RETRY_AFTER) > 0
+                    ? Duration.ZERO : retryAfter);
+            LOG.debugf("hawkBit refused %s with 429: %s requests paused %d ms more", operation,
+                    call.kind().label(), paused.toMillis());
+            if (!paused.isZero()) {
+                seconds(RATE_LIMITED, "How long hawkBit's 429s paused Qawk's requests", call.kind(), paused.toNanos());
+            }
+            throw new RateLimited(retryAfter);
+        }
         if (HawkbitAnswer.of(reply.status(), error(reply).errorCode()).retry()) {
             throw new HawkbitGuard.Transient(operation + ": HTTP " + reply.status() + hawkbitMessage(reply), null);
         }
@@ -371,23 +453,65 @@ final class HawkbitClient implements Closeable {
      * request) is a transient failure. Vert.x fails a request whose kept-alive connection closes as it is picked with
      * a {@link VertxException} ({@code HttpClosedException}) that the REST client does not wrap.
      */
-    private Reply exchange(String operation, HawkbitApi client, Function<HawkbitApi, Response> request) {
+    private Reply exchange(String operation, HawkbitApi client, ApiCall call) {
         long sent = watch.sent();
-        boolean answered = false;
-        try (Response response = request.apply(client)) {
+        int status = -1;
+        try (Response response = call.send(client)) {
+            status = response.getStatus();
             byte[] body = response.hasEntity()
                     ? readBody(response.readEntity(InputStream.class), response.getLength()) : null;
-            answered = true;
-            return new Reply(response.getStatus(), body == null ? new byte[0] : body);
+            return new Reply(status, body == null ? new byte[0] : body,
+                    status == 429 ? response.getHeaderString("Retry-After") : null);
         } catch (ProcessingException | IOException | VertxException e) {
             throw new HawkbitGuard.Transient(describe(operation, e), e);
         } finally {
-            if (answered) {
+            if (status >= 0) {
                 watch.answered(sent);
             } else {
                 watch.unanswered(sent);
             }
+            count(call, status);
         }
+    }
+
+    /** Counts a request sent: {@code status} -1 when no answer came (io-error). */
+    private void count(ApiCall call, int status) {
+        String outcome = outcomeClass(status);
+        counters.computeIfAbsent(call.kind().label() + ' ' + call.method() + ' ' + call.family() + ' ' + outcome,
+                k -> Counter.builder(COUNTED)
+                        .description("Requests Qawk sent to hawkBit's Management API")
+                        .tag("kind", call.kind().label())
+                        .tag("method", call.method())
+                        .tag("family", call.family())
+                        .tag("outcome", outcome)
+                        .register(registry))
+                .increment();
+    }
+
+    /** The outcome label of a request: 2xx, 3xx, 4xx, 429, 5xx, or io-error when hawkBit sent no answer. */
+    static String outcomeClass(int status) {
+        if (status < 0) {
+            return "io-error";
+        }
+        if (status == 429) {
+            return "429";
+        }
+        if (status >= 500) {
+            return "5xx";
+        }
+        if (status >= 400) {
+            return "4xx";
+        }
+        return status >= 300 ? "3xx" : status >= 200 ? "2xx" : "1xx";
+    }
+
+    private void seconds(String name, String description, ApiCall.Kind kind, long nanos) {
+        counters.computeIfAbsent(name + ' ' + kind.label(), k -> Counter.builder(name)
+                        .description(description)
+                        .baseUnit("seconds")
+                        .tag("kind", kind.label())
+                        .register(registry))
+                .increment(nanos / 1e9);
     }
 
     /** How long hawkBit has left requests unanswered ({@link AnswerWatch}); empty when it answered all. */

@@ -56,7 +56,7 @@ public interface HawkbitConfig {
     @WithDefault("10s")
     Duration hangAfter();
 
-    /** Retries after a transport error, timeout, 5xx or 429 (0 = try once). */
+    /** Retries after a transport error, timeout or 5xx (0 = try once); a 429 is waited out, not retried. */
     @WithDefault("3")
     int maxRetries();
 
@@ -75,6 +75,25 @@ public interface HawkbitConfig {
     /** How long an open circuit breaker fails calls at once before it lets one trial call through. */
     @WithDefault("10s")
     Duration circuitBreakerDelay();
+
+    /** How fast Qawk may send requests to hawkBit ({@code qawk.hawkbit.budget.*}); off by default. */
+    Budget budget();
+
+    /**
+     * A request budget: at most this many reads (GET) and writes (POST, PUT, DELETE) a second, in the whole process,
+     * as hawkBit's DoS filter counts them ({@code hawkbit.server.security.dos.filter.max-read}/{@code max-write}) or
+     * a hosted hawkBit's quota. 0 (the default) sets no budget. Callers wait for their turn; the work that moves
+     * devices goes before the inventory sync and the guard's reads.
+     */
+    interface Budget {
+        /** Reads a second at most ({@code QAWK_HAWKBIT_BUDGET_READS_PER_SECOND}); 0 = no budget. */
+        @WithDefault("0")
+        double readsPerSecond();
+
+        /** Writes a second at most ({@code QAWK_HAWKBIT_BUDGET_WRITES_PER_SECOND}); 0 = no budget. */
+        @WithDefault("0")
+        double writesPerSecond();
+    }
 
     /** The assignment types Qawk uses (hawkBit's {@code timeforced} needs a force time and is not offered). */
     enum AssignmentType {

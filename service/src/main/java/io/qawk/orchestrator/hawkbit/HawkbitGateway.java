@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Consumer;
 import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * The facade to hawkBit's Management API: the only class the rest of Qawk talks to hawkBit through. It asks domain
@@ -34,13 +35,19 @@ import java.util.function.Function;
  * version differences in {@link HawkbitVersions}; sets in {@link DistributionSets}; bulk assignment in
  * {@link Assignments}.
  * <p>
- * Errors: a transport error, timeout, 5xx or 429 is retried with backoff and jitter, behind a circuit breaker; when
+ * Errors: a transport error, timeout or 5xx is retried with backoff and jitter, behind a circuit breaker (a 429 is
+ * waited out, see below); when
  * that gives up the caller gets {@link HawkbitUnavailableException}, as it does when hawkBit is not configured or
  * answers malformed JSON. A 404 on a target-scoped call is {@link TargetNotFoundException}; any other 4xx is
  * {@link HawkbitRequestException}. Nothing here is ever reported as a device failure.
  * <p>
  * Metrics: timer {@code qawk.hawkbit.requests} per HTTP attempt, tagged {@code operation} and {@code outcome}
- * (success, client_error, server_error, transport_error).
+ * (success, client_error, server_error, transport_error); counter {@code qawk.hawkbit.http.requests} per request
+ * sent, tagged {@code kind} (read, write), {@code method}, {@code family} (the API path's) and {@code outcome}
+ * (2xx, 3xx, 4xx, 429, 5xx, io-error); {@code qawk.hawkbit.waited} and {@code qawk.hawkbit.rate.limited} (seconds).
+ * <p>
+ * Budget: requests wait for their turn in a {@link RequestBudget} ({@code qawk.hawkbit.budget.*}); a 429 pauses its
+ * kind for every caller for its {@code Retry-After} and the call is sent again, never counted as a failure.
  * <p>
  * One class: it is the package's whole public surface, so a caller injects one bean for one hawkBit.
  */
@@ -101,6 +108,31 @@ public class HawkbitGateway {
      */
     public boolean hangs() {
         return reachability.hangs();
+    }
+
+    /**
+     * How long hawkBit's 429s have paused Qawk's requests since this process started (each pause once, whoever
+     * waited on it): time hawkBit was busy, which the engine does not count against an order's time.
+     */
+    public Duration rateLimited() {
+        return client.rateLimited();
+    }
+
+    /**
+     * Runs {@code work} with its requests to hawkBit after those of the work that moves devices (sends, cancels, the
+     * observation of running orders), when a budget ({@code qawk.hawkbit.budget.*}) makes them wait: for the
+     * inventory sync and the guard's reads.
+     */
+    public static <T> T later(Supplier<T> work) {
+        return RequestBudget.later(work);
+    }
+
+    /** {@link #later(Supplier)} for work without a result. */
+    public static void later(Runnable work) {
+        RequestBudget.later(() -> {
+            work.run();
+            return null;
+        });
     }
 
     /** Closes the REST client. */

@@ -21,7 +21,8 @@ import java.util.function.Supplier;
  * attempts: in one MicroProfile guard the breaker sits inside the retry, so it would open after a few attempts of one
  * call and the retry would then spin against the open breaker.
  * <ul>
- * <li>inner: {@code @Retry} on {@link Transient} (transport error, 5xx, 429 …) and on the attempt's {@code @Timeout}
+ * <li>inner: {@code @Retry} on {@link Transient} (transport error, 5xx, 408 …; a 429 is waited out by the client, not
+ * retried here) and on the attempt's {@code @Timeout}
  * (connect + answer timeout + 1 s, a bound for an answer that trickles in), with {@link Backoff}: doubling from
  * {@code retry-delay} up to {@code retry-max-delay}, ±50 % jitter;</li>
  * <li>outer: {@code @CircuitBreaker} that opens after {@code circuit-breaker-threshold} consecutive failed calls

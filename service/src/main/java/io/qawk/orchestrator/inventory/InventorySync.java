@@ -94,7 +94,8 @@ public class InventorySync {
     public SyncResult syncNow() {
         running.lock();
         try {
-            return pass();
+            // under a request budget, the engine's requests go first (HawkbitGateway#later)
+            return HawkbitGateway.later(this::pass);
         } finally {
             running.unlock();
         }
@@ -300,7 +301,7 @@ public class InventorySync {
     private synchronized ExecutorService pool() {
         if (pool == null) {
             pool = Executors.newFixedThreadPool(Math.max(1, config.parallelRequests()), r -> {
-                Thread th = new Thread(r, "inventory-sync");
+                Thread th = new Thread(() -> HawkbitGateway.later(r), "inventory-sync");
                 th.setDaemon(true);
                 return th;
             });

@@ -41,6 +41,13 @@ public final class Lanes implements AutoCloseable {
         this.hawkbit = new HawkbitFixtures(SharedHawkbit.get());
     }
 
+    /** Lanes in another hawkBit than the shared one (its base URL, Management API user and password). */
+    public Lanes(String prefix, String hawkbitUrl, String user, String password) {
+        this.prefix = prefix;
+        this.devices = new DeviceSimulator(hawkbitUrl, user, password, "DEFAULT");
+        this.hawkbit = new HawkbitFixtures(hawkbitUrl, user, password);
+    }
+
     /** Sets up the fleet through the API as someone else than the basic-auth test users (e.g. with a token). */
     public Lanes as(Supplier<RequestSpecification> who) {
         this.admin = who;

@@ -5,6 +5,7 @@ import io.qawk.orchestrator.deployment.plan.ObservationGap;
 import io.qawk.orchestrator.deployment.store.ObservationStore;
 import io.qawk.orchestrator.deployment.store.DeploymentSnapshot;
 import io.qawk.orchestrator.deployment.store.RunStore;
+import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -35,6 +36,9 @@ import java.util.concurrent.atomic.AtomicReference;
 public class UnobservedTime {
 
     private static final Logger LOG = Logger.getLogger(UnobservedTime.class);
+
+    /** hawkBit's 429s shorter than this between two observations leave the timeline alone (a second rounds up). */
+    static final Duration RATE_LIMITED_AT_LEAST = Duration.ofSeconds(1);
 
     /** This service process, as stored with each observation: a restarted or other replica is another observer. */
     private final String observer = ProcessHandle.current().pid() + "-" + UUID.randomUUID().toString().substring(0, 8);
@@ -69,6 +73,12 @@ public class UnobservedTime {
     /** {@link #hawkbitWaitedNanos} as it stood when this process last observed each deployment. */
     private final Map<Long, Long> waitedAtObservation = new ConcurrentHashMap<>();
 
+    /** {@link HawkbitGateway#rateLimited()} as it stood when this process last observed each deployment. */
+    private final Map<Long, Long> limitedAtObservation = new ConcurrentHashMap<>();
+
+    @Inject
+    HawkbitGateway hawkbit;
+
     void started(@Observes StartupEvent e) {
         startedAt = clock.instant();
     }
@@ -98,10 +108,17 @@ public class UnobservedTime {
         Long waitedThen = waitedAtObservation.put(id, waitedNow);
         ObservationGap.Observer me = new ObservationGap.Observer(observer, startedAt == null ? askedAt : startedAt,
                 waitedThen == null ? null : Duration.ofNanos(waitedNow - waitedThen), databaseAwaySince.get());
+        long limitedNow = hawkbit.rateLimited().toNanos();
+        Long limitedThen = limitedAtObservation.put(id, limitedNow);
+        Duration limited = Duration.ofNanos(limitedThen == null ? 0 : limitedNow - limitedThen);
         Optional<ObservationGap.Stretch> stretch = QuarkusTransaction.requiringNew().call(() -> {
             ObservationStore.Watched watched = observations.lock(id);
             Optional<ObservationGap.Stretch> s = ObservationGap.of(watched.last(), watched.marked(), askedAt,
                     freshFor(), me);
+            if (s.isEmpty() && limited.compareTo(RATE_LIMITED_AT_LEAST) >= 0) {
+                // hawkBit's 429s held the passes: busy, not the devices' time (one entry per pass that waited)
+                s = Optional.of(new ObservationGap.Stretch(askedAt.minus(limited), askedAt, ObservationGap.RATE_LIMITED));
+            }
             observations.observed(id, askedAt, observer);
             s.ifPresent(gap -> observations.extend(id, gap, ObservationGap.notBefore(gap, config.graceAfterGap()),
                     snap.settings().orderTimeout(), snap.settings().verifyTimeout()));
@@ -143,11 +160,13 @@ public class UnobservedTime {
     /** The deployment ended: nothing more to account for. */
     void forget(long deploymentId) {
         waitedAtObservation.remove(deploymentId);
+        limitedAtObservation.remove(deploymentId);
     }
 
     /** Only the deployments still followed are remembered: one that ended since is forgotten. */
     void keepOnly(Collection<Long> followed) {
         waitedAtObservation.keySet().retainAll(followed);
+        limitedAtObservation.keySet().retainAll(followed);
     }
 
     /** An observation is fresh for {@code unobserved-after}, and at least an idle interval and a few seconds. */

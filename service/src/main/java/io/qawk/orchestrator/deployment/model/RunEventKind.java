@@ -65,5 +65,7 @@ public enum RunEventKind {
     /** A person took the system again, or it came back into the channel's scope. */
     TAKEN_AGAIN,
     /** The guard stopped hawkBit work outside Qawk (a rollout, an auto-assignment, an action) that targets this system. */
-    GUARD_HOLD
+    GUARD_HOLD,
+    /** hawkBit refused Qawk's requests for a while with 429 (its rate limit): order timeouts extended by the wait. */
+    RATE_LIMITED
 }

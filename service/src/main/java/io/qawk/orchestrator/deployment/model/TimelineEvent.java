@@ -386,6 +386,21 @@ public sealed interface TimelineEvent {
         }
     }
 
+    /**
+     * From {@code from} to {@code to} hawkBit's rate limit (429) held Qawk's requests for {@code waited}: hawkBit was
+     * busy, no device failed; its devices in flight got that much more time.
+     */
+    record RateLimited(Instant from, Instant to, Duration waited) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.RATE_LIMITED;
+        }
+
+        public String message() {
+            return "waited " + human(waited) + " on hawkBit's rate limit (429) " + span(from, to)
+                    + "; order timeouts extended by " + human(waited);
+        }
+    }
+
     record Paused() implements TimelineEvent {
         public RunEventKind kind() {
             return RunEventKind.PAUSED;

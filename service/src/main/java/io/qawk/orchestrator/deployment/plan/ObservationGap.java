@@ -16,6 +16,9 @@ import java.util.Optional;
  */
 public final class ObservationGap {
 
+    /** The cause of a stretch hawkBit's 429s held Qawk's requests: hawkBit busy, never a device failure. */
+    public static final String RATE_LIMITED = "hawkBit's rate limit (429)";
+
     private ObservationGap() {
     }
 

@@ -107,8 +107,9 @@ public class ObservationStore {
         }
         List<Long> runs = runIds.stream().map(Number::longValue).toList();
         deviceWriter.extendTimeouts(runs, seconds, notBefore, orderTimeout, verifyTimeout);
-        TimelineEvent extended = new TimelineEvent.TimeoutsExtended(stretch.cause(), stretch.from(), at,
-                Duration.ofSeconds(seconds));
+        TimelineEvent extended = ObservationGap.RATE_LIMITED.equals(stretch.cause())
+                ? new TimelineEvent.RateLimited(stretch.from(), at, Duration.ofSeconds(seconds))
+                : new TimelineEvent.TimeoutsExtended(stretch.cause(), stretch.from(), at, Duration.ofSeconds(seconds));
         for (Long runId : runs) {
             timeline.record(runId, at, extended, null);
         }

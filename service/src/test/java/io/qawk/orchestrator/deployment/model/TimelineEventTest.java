@@ -113,6 +113,8 @@ class TimelineEventTest {
                 row(new TimeoutsExtended("hawkBit unreachable", FROM, TO, Duration.ofSeconds(45)),
                         RunEventKind.TIMEOUTS_EXTENDED,
                         "not observed 18:25:16–18:26:01 UTC (hawkBit unreachable); order timeouts extended by 45 s"),
+                row(new TimelineEvent.RateLimited(FROM, TO, Duration.ofSeconds(3)), RunEventKind.RATE_LIMITED,
+                        "waited 3 s on hawkBit's rate limit (429) 18:25:16–18:26:01 UTC; order timeouts extended by 3 s"),
                 row(new Paused(), RunEventKind.PAUSED,
                         "deployment paused: nothing new is sent; devices already sent a set finish it"),
                 row(new Resumed(), RunEventKind.RESUMED, "deployment resumed"),
