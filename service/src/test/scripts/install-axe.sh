@@ -11,4 +11,4 @@ if [ ! -f "$tools/node_modules/axe-core/axe.min.js" ] || ! grep -q "\"version\":
   mkdir -p "$tools"
   npm install --prefix "$tools" --no-audit --no-fund --loglevel=error "axe-core@$version"
 fi
-grep "\"version\"" "$tools/node_modules/axe-core/package.json"
+echo "axe-core $(sed -n 's/^  \"version\": \"\(.*\)\",$/\1/p' "$tools/node_modules/axe-core/package.json")"
