@@ -44,7 +44,7 @@ class ScreenAtEveryWidthTest extends ScreenTest {
     static final Path DOCS = Path.of(System.getProperty("qawk.project.dir", ".."), "docs", "screenshots");
 
     /** The pictures in docs/screenshots this test writes (at {@link #DOCS_WIDTH}), by view. */
-    static final List<String> DOCS_SCREENSHOTS = List.of("overview.png", "system-type.png", "drawer.png",
+    static final List<String> DOCS_SCREENSHOTS = List.of("overview.png", "system-type.png", "system-type-opened.png", "drawer.png",
             "take-again-dialog.png", "rules-dialog.png", "new-deployment-dialog.png");
 
     /** A time as the screen writes it: date, time to the second, and its zone named. */
@@ -156,6 +156,7 @@ class ScreenAtEveryWidthTest extends ScreenTest {
                     check("the type's card opened as far as it goes", width);
                     censusReads(width);
                     shot(width, "overview.png", null);
+                    shot(width, "system-type-opened.png", null);
                 }
 
                 browser.click("[data-key='dep-open-930']");
@@ -340,8 +341,10 @@ class ScreenAtEveryWidthTest extends ScreenTest {
         if (width != DOCS_WIDTH) {
             return;
         }
-        if (css == null && name.equals("overview.png")) {
+        if (name.equals("overview.png")) {
             browser.js("window.scrollTo(0, 0);");
+        } else if (name.equals("system-type-opened.png")) {
+            browser.js("document.querySelector(arguments[0]).scrollIntoView();", this.card);
         }
         Path taken = css == null ? browser.screenshot(name.replace(".png", ""))
                 : browser.screenshotOf(css, name.replace(".png", ""));
