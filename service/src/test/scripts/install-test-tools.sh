@@ -5,7 +5,8 @@
 # then <name>.done or <name>.failed, and the install's output in <name>.log (also printed here). A test that needs a
 # tool waits for it (testkit BuildInstalls).
 # Usage: install-test-tools.sh <markers dir> <checkout> <name>=<skip: true|false>...
-#   names: browser, prometheus, swupdate (install-<name>.sh) and prism (install-prism.sh <checkout>/target/prism)
+#   names: browser, prometheus, swupdate (install-<name>.sh), prism (install-prism.sh <checkout>/target/prism) and axe
+#   (install-axe.sh <checkout>/target/axe)
 set -u
 dir=$1
 checkout=$2
@@ -23,6 +24,7 @@ done
 for name in $todo; do
   case $name in
     prism) set -- "$here/install-prism.sh" "$checkout/target/prism" ;;
+    axe) set -- "$here/install-axe.sh" "$checkout/target/axe" ;;
     *) set -- "$here/install-$name.sh" ;;
   esac
   if sh "$@" > "$dir/$name.log" 2>&1; then

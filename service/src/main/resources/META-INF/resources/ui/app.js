@@ -108,7 +108,19 @@ async function start() {
   const m = /^#deployment-(\d+)$/.exec(location.hash);
   if (m) ui.openDeployment = Number(m[1]);
   if (ui.openDeployment !== null) document.getElementById('drawer').hidden = false;
+  window.addEventListener('hashchange', followAddress);
+  window.addEventListener('popstate', followAddress);
   poll();
+}
+
+/** The view follows the address: #deployment-N opens that deployment's drawer, any other address closes it. */
+function followAddress() {
+  const m = /^#deployment-(\d+)$/.exec(location.hash);
+  const id = m ? Number(m[1]) : null;
+  if (id === ui.openDeployment) return;
+  for (const d of document.querySelectorAll('dialog[open]')) d.close('');
+  if (id === null) closeDrawer();
+  else openDrawer(id, document.activeElement);
 }
 
 // ---------------------------------------------------------------------------------------------------------------

@@ -2,7 +2,7 @@
  * Who did what: the audit listing (GET /qawk/v1/audit), newest first, filtered by actor. It is read only while it is
  * open (two requests a poll: how many entries match, then the newest page), so the page costs nothing more otherwise.
  */
-import { ui, h, button, fmtTime, empty, code, get, render } from './core.js';
+import { ui, h, button, fmtTime, scroller, empty, code, get, render } from './core.js';
 import { view } from './registry.js';
 
 const SHOWN = 50;
@@ -32,7 +32,7 @@ function entries(a) {
   return h('div', {},
     h('p', { class: 'muted', 'data-audit-count': a.total,
       text: a.total > a.content.length ? `The newest ${a.content.length} of ${a.total}.` : `${a.total} in all.` }),
-    h('div', { class: 'table-wrap' }, h('table', { 'data-audit-list': '' },
+    scroller('Who did what', h('table', { 'data-audit-list': '' },
       h('thead', {}, h('tr', {}, ['When', 'Who', 'Did', 'On', 'Request'].map(x => h('th', { scope: 'col', text: x })))),
       h('tbody', {}, a.content.map(e => h('tr', { 'data-audit': e.id },
         h('td', { text: fmtTime(e.at) }),

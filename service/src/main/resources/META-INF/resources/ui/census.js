@@ -3,7 +3,7 @@
  * rules though no manifest names the mix; breaking a rule — and "Save as a manifest" for a mix no manifest names
  * (POST /qawk/v1/manifests/from-census), the first thing a team adopting Qawk on a running fleet does.
  */
-import { ui, h, button, api, notice } from './core.js';
+import { ui, h, button, api, notice, scroller, headers } from './core.js';
 import { refresh } from './registry.js';
 import { field, showProblem, errorsBox, show } from './forms.js';
 import { formDialog } from './dialogs.js';
@@ -78,8 +78,8 @@ function savable(m) {
 export function censusList(c, t) {
   if (!c) return h('p', { class: 'muted', text: 'Loading…' });
   if (c.error) return h('p', { class: 'muted', text: c.error });
-  return h('table', { 'data-census-list': '' },
-    h('thead', {}, h('tr', {}, ['Systems', 'They run', 'Configuration id', 'What is known', ''].map(x => h('th', { scope: 'col', text: x })))),
+  return scroller(`What the systems of ${t ? t.name : 'this type'} run`, h('table', { 'data-census-list': '', class: 'census' },
+    headers(['Systems', 'They run', 'Configuration id', 'What is known', '']),
     h('tbody', {}, c.content.map((m, i) => h('tr', { 'data-mix': i },
       h('td', { class: 'num', text: m.systems }),
       h('td', { text: versionsWords(m.versions) }),
@@ -90,7 +90,7 @@ export function censusList(c, t) {
             : 'no manifest names it (the type has no rules to check it against)'),
       h('td', { class: 'actions' }, ui.me.canWrite && t && savable(m)
         ? button('Save as a manifest…', () => saveAsManifest(t, m), { key: `census-save-${t.id}-${i}`, ariaLabel: `Save what ${m.systems} system(s) run as a manifest` })
-        : null)))));
+        : null))))));
 }
 
 /** Saves a mix as a manifest (POST /manifests/from-census); a refusal stays in the dialog, at the name when it is about it. */

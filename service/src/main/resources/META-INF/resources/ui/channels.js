@@ -2,7 +2,7 @@
  * Channels (only when GET /qawk/v1/fleets answers 200): each channel's release, how it stands, its orchestrator
  * settings, and what comes next (resume a halted release, promote it).
  */
-import { ui, h, button, lower, empty, code, setName, act, render, manifestRevision } from './core.js';
+import { ui, h, button, scroller, lower, empty, code, setName, act, render, manifestRevision } from './core.js';
 import { hooked, view } from './registry.js';
 import { confirmThen } from './dialogs.js';
 import { openDrawer } from './drawer.js';
@@ -27,7 +27,7 @@ function renderChannels() {
     if (!ui.fleets.length) {
       return empty(h('strong', { text: 'No channels yet' }), ' — create one with ', code('POST /qawk/v1/fleets'), '.');
     }
-    return h('div', { class: 'table-wrap' }, h('table', {},
+    return scroller('Channels', h('table', {},
       h('thead', {}, h('tr', {}, ['Channel', 'Release', 'How it stands', 'Orchestrator', 'Next'].map(x => h('th', { scope: 'col', text: x })))),
       h('tbody', {}, ui.fleets.map(f => {
         const rel = f.release;

@@ -67,21 +67,42 @@ export function button(label, onClick, opts) {
   }, label);
 }
 
+/**
+ * The browser's time zone, named as the page writes it: "UTC", or its IANA name ("Europe/Berlin").
+ */
+export const ZONE = (() => {
+  const z = Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  return /^(Etc\/)?(UTC|GMT|Universal|Zulu)$/.test(z) ? 'UTC' : z;
+})();
+
+const TIME_PARTS = new Intl.DateTimeFormat('en-GB', { timeZone: ZONE, year: 'numeric', month: '2-digit', day: '2-digit',
+  hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+
+/**
+ * The page's one way of writing a time: "2026-12-07 17:12:04 UTC" (a no-break space before the zone) — date, time to the second, in the browser's zone,
+ * named. Every module writes times with this (a maintenance window is the one exception: the API's words, in its
+ * centre's zone, named: "opens 02:00 Europe/Berlin").
+ */
 export function fmtTime(iso) {
   if (!iso) return '';
-  const d = new Date(iso);
-  return isNaN(d) ? String(iso) : d.toLocaleString();
+  const d = iso instanceof Date ? iso : new Date(iso);
+  if (isNaN(d)) return String(iso);
+  const p = Object.fromEntries(TIME_PARTS.formatToParts(d).map(x => [x.type, x.value]));
+  return `${p.year}-${p.month}-${p.day} ${p.hour}:${p.minute}:${p.second}\u00a0${ZONE}`; // the zone never alone on a line
 }
 
-/** "12:03": the hour and minute of an instant, in the browser's zone. */
-export function fmtHm(iso) {
-  const d = new Date(iso);
-  return isNaN(d) ? String(iso) : d.toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+/** A table's column headers; an empty one (a column of buttons) is named for screen readers only. */
+export function headers(names, hidden) {
+  return h('thead', {}, h('tr', {}, names.map(x => x ? h('th', { scope: 'col', text: x })
+    : h('th', { scope: 'col' }, h('span', { class: 'sr-only', text: hidden || 'Actions' })))));
 }
 
-export function fmtClock(iso) {
-  const d = new Date(iso);
-  return isNaN(d) ? String(iso) : d.toLocaleTimeString();
+/**
+ * A table that may be wider than its card: it scrolls sideways inside this region, which a keyboard can reach (and
+ * scroll) because it is focusable; a named group, not a landmark — the card itself never scrolls nor sticks out.
+ */
+export function scroller(label, ...children) {
+  return h('div', { class: 'table-wrap', tabindex: '0', role: 'group', 'aria-label': label }, ...children);
 }
 
 export function lower(s) {
@@ -167,10 +188,10 @@ export function setLive(ok, message) {
   const el = document.getElementById('live');
   if (ok) {
     ui.lastOk = new Date();
-    el.textContent = `Live — updated ${ui.lastOk.toLocaleTimeString()}`;
+    el.textContent = `Live — updated ${fmtTime(ui.lastOk)}`;
     el.classList.remove('down');
   } else {
-    el.textContent = `Not updating: ${message}` + (ui.lastOk ? ` (last update ${ui.lastOk.toLocaleTimeString()})` : '') + ' — retrying';
+    el.textContent = `Not updating: ${message}` + (ui.lastOk ? ` (last update ${fmtTime(ui.lastOk)})` : '') + ' — retrying';
     el.classList.add('down');
   }
 }

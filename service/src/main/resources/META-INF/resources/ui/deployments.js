@@ -2,7 +2,7 @@
  * Deployments: the list, each with its manifest, channel, state and bar, and the actions its state allows
  * (start / pause / resume / abort, beside the deployment and in its drawer).
  */
-import { ui, h, button, fmtTime, fmtHm, lower, empty, code, act, render, DEPLOYMENT_STATE, pill, progress, manifestRevision } from './core.js';
+import { ui, h, button, fmtTime, scroller, lower, empty, code, act, render, DEPLOYMENT_STATE, pill, progress, manifestRevision } from './core.js';
 import { hooked, view } from './registry.js';
 import { confirmThen } from './dialogs.js';
 import { openDrawer } from './drawer.js';
@@ -10,7 +10,7 @@ import { openDrawer } from './drawer.js';
 /** Who steered a deployment: "started by alice 12:03 · aborted by bob" (issue 34). */
 function steeredBy(d) {
   const parts = [];
-  if (d.startedBy) parts.push(`started by ${d.startedBy}${d.startedAt ? ' ' + fmtHm(d.startedAt) : ''}`);
+  if (d.startedBy) parts.push(`started by ${d.startedBy}${d.startedAt ? ' ' + fmtTime(d.startedAt) : ''}`);
   if (d.pausedBy && d.paused) parts.push(`paused by ${d.pausedBy}`);
   if (d.abortedBy) parts.push(`aborted by ${d.abortedBy}`);
   return parts.join(' · ');
@@ -90,7 +90,7 @@ export function renderDeployments() {
     h('td', {}, pill(DEPLOYMENT_STATE, d.state)),
     h('td', {}, progress(d.counts, d.summary), waitingForWindow(d)),
     h('td', { class: 'actions' }, deploymentActions(d, 'dep'))));
-    return h('div', { class: 'table-wrap' }, h('table', {},
+    return scroller('Deployments', h('table', {},
       h('thead', {}, h('tr', {}, ['Deployment', 'Manifest', 'Channel', 'State', 'Systems', ui.me.canWrite ? 'Actions' : ''].map(t => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, rows)));
   });

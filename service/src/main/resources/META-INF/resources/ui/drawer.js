@@ -1,9 +1,10 @@
 /*
  * The drawer: one deployment, every system (systems that need a person first), each with its state, reason, devices,
- * timeline and actions (take again, roll back: run-dialogs.js); a draft shows its plan instead. Its address is kept in
- * the URL (#deployment-12).
+ * timeline and actions (take again, roll back: run-dialogs.js); a draft shows its plan instead. The address follows it
+ * (#deployment-12, a new history entry: Back closes it) and it follows the address (app.js: a pasted link, Back and
+ * Forward open or close it).
  */
-import { ui, h, button, fmtTime, fmtClock, lower, empty, code, get, render, DEPLOYMENT_STATE, RUN_STATE, DEVICE_STATE,
+import { ui, h, button, fmtTime, scroller, lower, empty, code, get, render, DEPLOYMENT_STATE, RUN_STATE, DEVICE_STATE,
   pill, progress, manifestRevision } from './core.js';
 import { hooked, view } from './registry.js';
 import { renderDeployments, deploymentActions, fleetName, centreWindows } from './deployments.js';
@@ -20,7 +21,7 @@ export function openDrawer(id, opener) {
     ui.timelines = {};
     delete ui.rendered['drawer-body'];
   }
-  history.replaceState(null, '', `#deployment-${id}`);
+  if (location.hash !== `#deployment-${id}`) history.pushState(null, '', `#deployment-${id}`);
   const drawer = document.getElementById('drawer');
   drawer.hidden = false;
   renderDrawer();
@@ -34,7 +35,7 @@ export function closeDrawer() {
   ui.openDeployment = null;
   ui.drawerData = null;
   document.getElementById('drawer').hidden = true;
-  history.replaceState(null, '', location.pathname + location.search);
+  if (location.hash) history.pushState(null, '', location.pathname + location.search);
   renderDeployments();
   // the control that opened it (found again by its key: the table may have been rebuilt since), else the row's
   const key = ui.opener && ui.opener.getAttribute && ui.opener.getAttribute('data-key');
@@ -102,7 +103,7 @@ function timeline(r) {
   if (!events.length) return h('p', { id: `timeline-${r.id}`, class: 'muted', text: 'Nothing has happened to this system yet.' });
   return h('ol', { id: `timeline-${r.id}`, class: 'timeline', 'aria-label': `Timeline of ${r.system}` },
     events.map(e => h('li', { 'data-event': e.type, class: BAD_EVENTS.has(e.type) ? 'ev-bad' : null },
-      h('time', { datetime: e.at, title: fmtTime(e.at), text: fmtClock(e.at) }),
+      h('time', { datetime: e.at, text: fmtTime(e.at) }),
       h('span', { class: 'ev-type', text: lower(e.type) }),
       h('span', { text: e.message || '' }),
       e.actor ? h('span', { class: 'muted', text: ` — by ${e.actor}` }) : null)));
@@ -128,7 +129,7 @@ function devicesTable(r) {
       ? 'Not photographed yet: its devices are recorded, with what each runs, when the system starts.'
       : 'No devices recorded for this system.' });
   }
-  return h('div', { class: 'table-wrap' }, h('table', { class: 'devices' },
+  return scroller(`Devices of ${r.system}`, h('table', { class: 'devices' },
     h('thead', {}, h('tr', {}, ['Component', 'Device', 'Order', 'From set → to set', 'State'].map(t => h('th', { scope: 'col', text: t })))),
     h('tbody', {}, rows)));
 }

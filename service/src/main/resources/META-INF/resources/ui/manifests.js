@@ -1,7 +1,7 @@
 /*
  * Manifests: each component's set (name:version) grouped by order, and the verification query a component names.
  */
-import { ui, h, fmtTime, empty, code, render } from './core.js';
+import { ui, h, fmtTime, scroller, empty, code, render } from './core.js';
 import { view } from './registry.js';
 
 function renderManifests() {
@@ -13,7 +13,7 @@ function renderManifests() {
         '. A manifest gives each component of a system type a distribution set and an order.');
     }
     const typeName = id => (ui.types.find(t => t.id === id) || {}).name || `#${id}`;
-    return h('div', { class: 'table-wrap' }, h('table', {},
+    return scroller('Manifests', h('table', {},
       h('thead', {}, h('tr', {}, ['Manifest', 'System type', 'Components by order (set name:version)', 'Changed'].map(x => h('th', { scope: 'col', text: x })))),
       h('tbody', {}, ui.manifests.map(m => {
         const byOrder = new Map();

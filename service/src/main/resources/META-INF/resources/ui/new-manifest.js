@@ -73,7 +73,7 @@ plugin(shared => {
           ', or a name alone for its newest) and an order from 1 to 1000: lower goes first, equal orders go together. ',
           'The verify query (optional) is what the component’s devices must report afterwards.'),
         h('p', { class: 'hint muted', id: 'manifest-sets-status', 'aria-live': 'polite' }),
-        h('div', { class: 'table-wrap' }, h('table', { class: 'rows' },
+        h('div', { class: 'table-wrap', tabindex: '0', role: 'group', 'aria-label': 'Components of the manifest' }, h('table', { class: 'rows' },
           h('thead', {}, h('tr', {}, ['Use', 'Component', 'Distribution set', 'Order', 'Verify (optional)'].map(t => h('th', { scope: 'col', text: t })))),
           rows)),
         datalist),

@@ -1,7 +1,7 @@
 /*
  * What a deployment will do (its plan): shown in a draft's drawer and in the "New deployment" form's preview.
  */
-import { h, fmtTime, lower } from './core.js';
+import { h, fmtTime, scroller, lower } from './core.js';
 
 export function planView(plan, note) {
   if (!plan) return null;
@@ -19,7 +19,7 @@ export function planView(plan, note) {
     s.held ? h('span', { class: 'pill st-bad', 'data-held': s.system, text: 'held' }) : null,
     s.waiting ? h('p', { class: s.held ? 'reason bad' : 'reason', 'data-waiting': '', text: `Would not start now: ${s.waiting}` }) : null,
     s.mends ? h('p', { class: 'reason', 'data-mends': s.system, text: `Taken: it ${s.mends}` }) : null,
-    h('div', { class: 'table-wrap' }, h('table', {},
+    scroller(`Devices of ${s.system}`, h('table', {},
       h('thead', {}, h('tr', {}, ['Component', 'Device', 'Order', 'Runs → gets'].map(t => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, s.devices.map(deviceRow)))));
   const out = plan.outOfScope || [];

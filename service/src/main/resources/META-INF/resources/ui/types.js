@@ -2,7 +2,7 @@
  * System types: each type's card (components, keys, counts, the census bar and "What they run"), its systems and, per
  * system, its devices; problem devices. Other modules add to the card and the system's row and view through hooks.
  */
-import { ui, h, button, fmtTime, empty, code, get, notice, render, SYSTEMS_PAGE } from './core.js';
+import { ui, h, button, fmtTime, scroller, headers, empty, code, get, notice, render, SYSTEMS_PAGE } from './core.js';
 import { hooked, view } from './registry.js';
 import { censusBar, censusList, configurationId, versionsWords } from './census.js';
 
@@ -61,8 +61,8 @@ function systemsTable(t, page) {
   }
   return h('div', {},
     page.total > page.content.length ? h('p', { class: 'muted', text: `Showing the first ${page.content.length} of ${page.total} systems.` }) : null,
-    h('div', { class: 'table-wrap' }, h('table', {},
-      h('thead', {}, h('tr', {}, ['System', 'Centre', 'Channel', 'Devices', 'Components', 'Runs', 'Configuration', 'Channels', ''].map(x => h('th', { scope: 'col', text: x })))),
+    scroller(`Systems of ${t.name}`, h('table', {},
+      headers(['System', 'Centre', 'Channel', 'Devices', 'Components', 'Runs', 'Configuration', 'Channels', '']),
       h('tbody', {}, rows))));
 }
 
@@ -88,7 +88,7 @@ function systemConfiguration(det) {
 function deviceList(det) {
   if (!det) return h('p', { class: 'muted', text: 'Loading…' });
   if (det.error) return h('p', { class: 'muted', text: det.error });
-  return h('table', {},
+  return scroller('Devices of the system', h('table', {},
     h('thead', {}, h('tr', {}, ['Device', 'Component', 'Runs', 'Assigned', 'hawkBit status', 'Last poll'].map(x => h('th', { scope: 'col', text: x })))),
     h('tbody', {}, det.content.map(dev => h('tr', { 'data-device': dev.controllerId },
       h('td', {}, h('span', { class: 'mono', text: dev.controllerId })),
@@ -96,19 +96,19 @@ function deviceList(det) {
       h('td', {}, dev.installedSet ? h('span', { class: 'set', text: dev.installedSet }) : h('span', { class: 'muted', text: 'nothing' })),
       h('td', {}, dev.assignedSet ? h('span', { class: 'set', text: dev.assignedSet }) : h('span', { class: 'muted', text: '—' })),
       h('td', { text: dev.updateStatus || '—' }),
-      h('td', { text: dev.lastPollAt ? fmtTime(dev.lastPollAt) : 'never' })))));
+      h('td', { text: dev.lastPollAt ? fmtTime(dev.lastPollAt) : 'never' }))))));
 }
 
 function problemList(typeId) {
   const p = ui.problems[typeId];
   if (!p) return h('p', { class: 'muted', text: 'Loading…' });
   if (p.error) return h('p', { class: 'muted', text: p.error });
-  return h('table', {},
+  return scroller('Problem devices', h('table', {},
     h('thead', {}, h('tr', {}, ['Device', 'Component', 'Problem'].map(x => h('th', { scope: 'col', text: x })))),
     h('tbody', {}, p.content.map(dev => h('tr', {},
       h('td', {}, h('span', { class: 'mono', text: dev.controllerId })),
       h('td', { text: dev.componentType || '—' }),
-      h('td', { text: dev.problem || '' })))));
+      h('td', { text: dev.problem || '' }))))));
 }
 
 export function renderTypes() {
@@ -137,11 +137,11 @@ export function renderTypes() {
           h('dt', { text: 'Centre key' }), h('dd', {}, code(t.effectiveGroupKey || t.groupKey || '—'),
             t.groupKey ? null : h('span', { class: 'muted', text: ' (the default)' })),
           hooked('typeFacts', t)),
-        h('table', {},
+        scroller(`Components of ${t.name}`, h('table', { class: 'components' },
           h('thead', {}, h('tr', {}, h('th', { scope: 'col', text: 'Component' }), h('th', { scope: 'col', text: 'Match query' }),
             t.components.some(c => c.health) ? h('th', { scope: 'col', text: 'Health query (soak)' }) : null)),
           h('tbody', {}, t.components.map(c => h('tr', {}, h('td', { text: c.componentType }), h('td', {}, code(c.match)),
-            t.components.some(x => x.health) ? h('td', {}, c.health ? code(c.health) : h('span', { class: 'muted', text: '—' })) : null)))),
+            t.components.some(x => x.health) ? h('td', {}, c.health ? code(c.health) : h('span', { class: 'muted', text: '—' })) : null))))),
         h('p', { class: 'counts' },
           total === null ? h('span', { class: 'muted', text: 'Counting systems…' }) : [
             h('strong', { text: total }), ` system${total === 1 ? '' : 's'} found · `,

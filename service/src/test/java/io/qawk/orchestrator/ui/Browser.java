@@ -184,6 +184,19 @@ final class Browser implements AutoCloseable {
         }
     }
 
+    /** Writes {@code target/screenshots/<name>.png}: the element {@code css} finds, all of it. */
+    Path screenshotOf(String css, String name) {
+        try {
+            Files.createDirectories(SCREENSHOTS);
+            File shot = find(css).getScreenshotAs(OutputType.FILE);
+            Path to = SCREENSHOTS.resolve(name + ".png");
+            Files.move(shot.toPath(), to, StandardCopyOption.REPLACE_EXISTING);
+            return to;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     @Override
     public void close() {
         try {

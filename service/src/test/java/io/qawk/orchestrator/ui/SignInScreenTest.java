@@ -73,7 +73,7 @@ class SignInScreenTest {
             browser.click("[data-key='dep-" + id + "-start']");
             browser.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='dep-by-" + id + "']")).isEmpty());
             assertThat(browser.find("[data-key='dep-by-" + id + "']").getText())
-                    .matches(Pattern.compile("started by alice \\d\\d:\\d\\d"));
+                    .matches(Pattern.compile("started by alice \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d:\\d\\d[ \u00a0]\\S+"));
             browser.screenshot("signed-in-admin");
 
             // signing out ends the provider's session: the screen asks for a sign-in again

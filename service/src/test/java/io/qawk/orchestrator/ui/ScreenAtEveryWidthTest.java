@@ -1,0 +1,358 @@
+package io.qawk.orchestrator.ui;
+
+import io.qawk.orchestrator.testsupport.Api;
+import io.qawk.orchestrator.testsupport.HawkbitTestResource;
+import io.qawk.orchestrator.testsupport.Lanes;
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.Dimension;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+/**
+ * The screen holds at every usual width (issue 56), in headless Chromium over the real service and hawkBit: a type
+ * with health queries and a rule, whose census has a mix breaking it, opened as far as it goes (systems, a system's
+ * devices, "What they run"); a deployment's drawer (devices, a timeline, maintenance windows) and its dialogs. At
+ * 1280, 1440 and 1920 px every view is measured ({@link Layout}: nothing sticks out of its card), checked by axe-core
+ * (0 violations) and read for times (one format, zone named; a window in its centre's zone). The address follows the
+ * drawer, both ways. At 1440 px the views are written to docs/screenshots — the pictures docs/ui.md shows
+ * ({@link #DOCS_SCREENSHOTS}; DocsScreenshotsTest keeps the two lists equal).
+ */
+@QuarkusTest
+@QuarkusTestResource(HawkbitTestResource.class)
+class ScreenAtEveryWidthTest extends ScreenTest {
+
+    static final Duration WITHIN = Duration.ofSeconds(120);
+    static final List<Integer> WIDTHS = List.of(1280, 1440, 1920);
+    static final int DOCS_WIDTH = 1440;
+    static final Path DOCS = Path.of(System.getProperty("qawk.project.dir", ".."), "docs", "screenshots");
+
+    /** The pictures in docs/screenshots this test writes (at {@link #DOCS_WIDTH}), by view. */
+    static final List<String> DOCS_SCREENSHOTS = List.of("overview.png", "system-type.png", "system-type-opened.png", "drawer.png",
+            "take-again-dialog.png", "rules-dialog.png", "new-deployment-dialog.png");
+
+    /** A time as the screen writes it: date, time to the second, and its zone named. */
+    static final Pattern TIME = Pattern.compile("\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}[ \u00a0](UTC|[A-Z][A-Za-z_]+/[A-Za-z_+-]+)");
+    /** A maintenance window's hour, in its centre's zone, named (the API's words). */
+    static final Pattern WINDOW = Pattern.compile("\\b\\d{2}:\\d{2} [A-Z][A-Za-z_]+/[A-Za-z_+-]+");
+    /** What else looks like a time or a date: an hour, AM/PM, a locale's date. */
+    static final Pattern OTHER_TIME = Pattern.compile("\\b\\d{1,2}:\\d{2}\\b|\\b[AP]M\\b|\\b\\d{1,2}/\\d{1,2}/\\d{2,4}\\b|\\b\\d{1,2}\\.\\d{1,2}\\.\\d{4}\\b");
+
+    static final String DEPLOYMENTS = """
+            [{"id": 930, "name": "lanes 2.0 at night in every centre of the north region", "manifestId": 1,
+              "manifestName": "lane-2.0-with-terminal-firmware-2-and-display-2", "fleetId": null,
+              "groups": [], "systems": [], "maxParallel": 2, "maxFailed": 1, "byCentre": false, "orderTimeoutSeconds": 1800,
+              "state": "RUNNING", "paused": false, "aborted": false,
+              "counts": {"systems": 3, "pending": 1, "running": 0, "rollingBack": 0, "succeeded": 1, "rolledBack": 1,
+                         "rollbackFailed": 0, "skipped": 0, "givenUp": 0},
+              "summary": "1 of 3 updated, 1 rolled back", "createdAt": "2026-12-01T20:00:00Z", "createdBy": "admin",
+              "startedBy": "admin", "startedAt": "2026-12-01T20:01:00Z", "endedAt": null, "manifestRevision": 1,
+              "manifestChangedSince": false,
+              "windows": {"default": null, "centres": {
+                "c01": {"schedule": "0 0 2 * * ?", "duration": "03:00", "timezone": "Europe/Berlin"}}},
+              "centreWindows": [
+                {"centre": "c01", "open": false, "opensAt": "2026-12-02T01:00:00Z", "closesAt": "2026-12-02T04:00:00Z",
+                 "timezone": "Europe/Berlin", "words": "opens 02:00 Europe/Berlin"}],
+              "waitingForWindow": 1},
+             {"id": 931, "name": "displays 2.0", "manifestId": 2, "manifestName": "display-2.0", "fleetId": null,
+              "groups": [], "systems": [], "maxParallel": 1, "maxFailed": 0, "byCentre": false, "orderTimeoutSeconds": 1800,
+              "state": "FINISHED", "paused": false, "aborted": false,
+              "counts": {"systems": 1, "pending": 0, "running": 0, "rollingBack": 0, "succeeded": 1, "rolledBack": 0,
+                         "rollbackFailed": 0, "skipped": 0, "givenUp": 0},
+              "summary": "1 of 1 updated", "createdAt": "2026-12-01T18:00:00Z", "createdBy": "admin",
+              "startedAt": "2026-12-01T18:01:00Z", "endedAt": "2026-12-01T18:09:00Z", "manifestRevision": 1,
+              "manifestChangedSince": false}]
+            """;
+
+    static final String DEVICES = """
+            {"lane": [{"controllerId": "north-c01-lane-01-scoring-computer", "order": 2, "fromSet": "lanes-app:1.9.14",
+                       "toSet": "lanes-app:2.0.0-rc.3", "toSetId": 5, "state": "ROLLED_BACK",
+                       "detail": "stopped reporting attribute.lane_state==scoring 0 s after the update"}],
+             "terminal": [{"controllerId": "north-c01-lane-01-terminal-a", "order": 1, "fromSet": "lanes-term:1.4.0",
+                           "toSet": "lanes-term:2.0.0", "toSetId": 6, "state": "ROLLED_BACK"},
+                          {"controllerId": "north-c01-lane-01-terminal-b", "order": 1, "fromSet": "lanes-term:1.4.0",
+                           "toSet": "lanes-term:2.0.0", "toSetId": 6, "state": "ROLLED_BACK"}],
+             "display": [{"controllerId": "north-c01-lane-01-display", "order": 1, "fromSet": "lanes-disp:1.0.0",
+                          "toSet": "lanes-disp:2.0.0", "toSetId": 7, "state": "ROLLED_BACK"}]}
+            """;
+
+    static final String RUNS = """
+            [{"id": 9301, "deploymentId": 930, "system": "lane-01", "group": "c01", "state": "ROLLED_BACK",
+              "reason": "1 device(s) failed at order 2 -- rolled back: 4 of 4 devices on their previous set again",
+              "attempt": 1, "currentOrder": 2, "failedOrder": 2, "rollbackCause": "FAILURE",
+              "startedAt": "2026-12-01T20:01:04Z", "endedAt": "2026-12-01T20:07:00Z", "components": %1$s},
+             {"id": 9302, "deploymentId": 930, "system": "lane-02", "group": "c01", "state": "PENDING",
+              "reason": "waiting for c01's window (opens 02:00 Europe/Berlin)", "attempt": 1, "currentOrder": null,
+              "failedOrder": null, "rollbackCause": null, "startedAt": null, "endedAt": null, "components": {}},
+             {"id": 9303, "deploymentId": 930, "system": "lane-07", "group": "c03", "state": "SUCCEEDED",
+              "reason": "every component is on its set", "attempt": 1, "currentOrder": 2, "failedOrder": null,
+              "rollbackCause": null, "startedAt": "2026-12-01T23:00:04Z", "endedAt": "2026-12-01T23:09:00Z",
+              "components": %1$s}]
+            """.formatted(DEVICES);
+
+    static final String EVENTS = """
+            [{"type": "STARTED", "at": "2026-12-01T20:01:04Z", "message": "photographed: 4 devices"},
+             {"type": "DEVICE_FAILED", "at": "2026-12-01T20:05:00Z",
+              "message": "north-c01-lane-01-scoring-computer stopped reporting attribute.lane_state==scoring"},
+             {"type": "ROLLED_BACK", "at": "2026-12-02T01:00:00Z", "message": "4 of 4 devices on their previous set again"}]
+            """;
+
+    private String card;
+    private final List<String> problems = new ArrayList<>();
+
+    private static AuthProxy.Answer fake(AuthProxy.Seen seen) {
+        String uri = seen.uri();
+        if (uri.contains("/events")) {
+            return AuthProxy.Answer.json(EVENTS);
+        }
+        if (uri.contains("/runs")) {
+            return AuthProxy.Answer.json(uri.contains("/931/") ? "[]" : RUNS);
+        }
+        return AuthProxy.Answer.json(DEPLOYMENTS);
+    }
+
+    @Test
+    void everyViewFitsItsCardsPassesAxeAndWritesTimesOneWayAtEveryWidth() {
+        try (Lanes lanes = new Lanes("wid-").withSetsAndType()) {
+            scene(lanes);
+            URI screen = URI.create(page.toString());
+            try (AuthProxy.Interception ignored = browser.intercept(screen,
+                    uri -> uri.contains("/qawk/v1/systemdeployments"), ScreenAtEveryWidthTest::fake)) {
+                browser.open(screen);
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-deployment='930']")).isEmpty()
+                        && !d.findElements(By.cssSelector(card + " [data-census] .bar")).isEmpty());
+                // the type's card with "What they run" open, its systems not
+                browser.click("[data-key='type-census-" + lanes.typeId + "']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-census-list] tbody tr")).isEmpty());
+                for (int width : WIDTHS) {
+                    resize(width);
+                    check("the type's card with what they run", width);
+                    censusReads(width);
+                    shot(width, "system-type.png", card);
+                }
+                // and opened as far as it goes: its systems, a system's devices
+                browser.click("[data-key='type-systems-" + lanes.typeId + "']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-broken='lane-03']")).isEmpty());
+                browser.click("[data-key='sys-dev-" + lanes.typeId + "/lane-03']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " tr[data-device]")).isEmpty());
+                for (int width : WIDTHS) {
+                    resize(width);
+                    check("the type's card opened as far as it goes", width);
+                    censusReads(width);
+                    shot(width, "overview.png", null);
+                    shot(width, "system-type-opened.png", null);
+                }
+
+                browser.click("[data-key='dep-open-930']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#drawer section.run[data-system='lane-01'] tr[data-device]")).isEmpty());
+                browser.click("[data-key='run-timeline-9301']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector("#timeline-9301 li[data-event='ROLLED_BACK']")).isEmpty());
+                for (int width : WIDTHS) {
+                    resize(width);
+                    check("the drawer with a timeline open", width);
+                    shot(width, "drawer.png", null);
+                }
+                // the window, in its centre's zone, named; the same instant in the timeline, in the one format
+                assertThat(browser.find("#drawer [data-windows]").getText()).contains("02:00 Europe/Berlin");
+                String at = browser.find("#timeline-9301 li[data-event='ROLLED_BACK'] time").getText();
+                if (!TIME.matcher(at).matches()) {
+                    problems.add("the drawer's timeline writes the window's opening as \"" + at + "\", not in the one format");
+                }
+
+                browser.click("[data-key='run-retry-9301']");
+                browser.await(WITHIN, d -> browser.find("#take-again-dialog").isDisplayed());
+                for (int width : WIDTHS) {
+                    resize(width);
+                    check("the take-again dialog", width);
+                    shot(width, "take-again-dialog.png", null);
+                }
+                browser.click("#take-again-dialog [data-dialog-cancel]");
+                browser.await(WITHIN, d -> !browser.find("#take-again-dialog").isDisplayed());
+                browser.click("#drawer-close");
+                browser.await(WITHIN, d -> !browser.find("#drawer").isDisplayed());
+
+                browser.click("[data-key='type-rules-" + lanes.typeId + "']");
+                browser.await(WITHIN, d -> browser.find("#rules-dialog").isDisplayed());
+                for (int width : WIDTHS) {
+                    resize(width);
+                    check("the rules dialog", width);
+                    shot(width, "rules-dialog.png", null);
+                }
+                browser.click("#rules-dialog [data-key='rules-cancel']");
+                browser.await(WITHIN, d -> !browser.find("#rules-dialog").isDisplayed());
+
+                browser.click("[data-key='new-deployment']");
+                browser.await(WITHIN, d -> browser.find("#deployment-form-dialog").isDisplayed());
+                browser.click("[data-key='deployment-add-window']");
+                for (int width : WIDTHS) {
+                    resize(width);
+                    check("the new deployment dialog", width);
+                    shot(width, "new-deployment-dialog.png", null);
+                }
+                browser.click("#deployment-form-dialog [data-key='deployment-cancel']");
+            }
+            assertThat(problems).as("what does not hold at every width").isEmpty();
+        }
+    }
+
+    @Test
+    void theAddressFollowsTheDrawerAndTheDrawerFollowsTheAddress() {
+        URI screen = URI.create(page.toString());
+        try (AuthProxy.Interception ignored = browser.intercept(screen,
+                uri -> uri.contains("/qawk/v1/systemdeployments"), ScreenAtEveryWidthTest::fake)) {
+            browser.open(screen);
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-deployment='931']")).isEmpty());
+            assertThat(hash()).isEmpty();
+
+            // opening the drawer sets the address
+            browser.click("[data-key='dep-open-930']");
+            awaitDrawerOn("lanes 2.0 at night in every centre of the north region");
+            assertThat(hash()).isEqualTo("#deployment-930");
+
+            // back: the drawer closes; forward: it opens again
+            browser.driver.navigate().back();
+            browser.await(WITHIN, d -> !browser.find("#drawer").isDisplayed());
+            assertThat(hash()).isEmpty();
+            browser.driver.navigate().forward();
+            awaitDrawerOn("lanes 2.0 at night in every centre of the north region");
+            assertThat(hash()).isEqualTo("#deployment-930");
+
+            // a pasted address: the drawer turns to that deployment, without reloading the page
+            browser.js("window.qawkNoReload = 'the same page'; location.hash = '#deployment-931';");
+            awaitDrawerOn("displays 2.0");
+            assertThat(browser.js("return window.qawkNoReload;")).isEqualTo("the same page");
+
+            // closing it clears the address; an address without a deployment closes it
+            browser.click("#drawer-close");
+            browser.await(WITHIN, d -> !browser.find("#drawer").isDisplayed());
+            assertThat(hash()).isEmpty();
+            browser.js("location.hash = '#deployment-930';");
+            awaitDrawerOn("lanes 2.0 at night in every centre of the north region");
+            browser.js("location.hash = '';");
+            browser.await(WITHIN, d -> !browser.find("#drawer").isDisplayed());
+        }
+    }
+
+    private String hash() {
+        return (String) browser.js("return location.hash;");
+    }
+
+    private void awaitDrawerOn(String name) {
+        browser.await(WITHIN, d -> browser.find("#drawer").isDisplayed()
+                && browser.find("#drawer-title").getText().equals(name));
+    }
+
+    /** A type with health queries (long, as a real one has) and a rule; three lanes, one breaking the rule. */
+    private void scene(Lanes lanes) {
+        String p = lanes.prefix;
+        Api.admin().body("""
+                {"name": "%1$slane", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                 "components": [
+                   {"componentType": "lane", "match": "attribute.device_type==%1$slane",
+                    "health": "attribute.lane_state==scoring;attribute.scoring_service_version==2.0.0"},
+                   {"componentType": "terminal", "match": "attribute.device_type==%1$sterminal",
+                    "health": "attribute.terminal_state==ready"},
+                   {"componentType": "display", "match": "attribute.device_type==%1$sdisplay"}],
+                 "rules": [{"if": {"lane": "%1$sapp:[2,)"}, "then": {"terminal": "%1$sterm:[2,)"},
+                            "why": "app 2 speaks the v2 terminal protocol"}]}
+                """.formatted(p)).put("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+        lanes.system("lane-01", "c01").system("lane-02", "c01").system("lane-03", "c01");
+        lanes.discovered(3);
+        lanes.preinstall("2");
+        lanes.manifest("2.0", "2");
+        String term = lanes.id("lane-03", "term-a");
+        lanes.hawkbit.assign(lanes.set("term:1"), List.of(term));
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(lanes.hawkbit.installedDsId(term)).contains(lanes.set("term:1")));
+        Lanes.sync();
+        card = "article[data-systemtype='" + lanes.typeId + "']";
+    }
+
+    /** The census reads as sentences: what the broken mix runs takes at most 3 lines, never a word a line. */
+    private void censusReads(int width) {
+        long lines = Layout.lines(browser, card + " [data-census-list] tbody tr:last-child td:nth-child(2)");
+        if (lines > 3) {
+            problems.add("the census at " + width + " px: what the broken mix runs takes " + lines + " lines");
+        }
+    }
+
+    private void resize(int width) {
+        browser.driver.manage().window().setSize(new Dimension(width, 1300));
+        browser.await(WITHIN, d -> ((Number) browser.js("return window.innerWidth;")).intValue() == width);
+    }
+
+    /** Measures the view, runs axe and reads its times; what fails is collected (all of it said at the end). */
+    private void check(String view, int width) {
+        String at = view + " at " + width + " px: ";
+        Layout.overflows(browser).forEach(o -> problems.add(at + "layout: " + o));
+        Axe.violations(browser).forEach(v -> problems.add(at + "axe: " + v));
+        times().forEach(t -> problems.add(at + "time: " + t));
+        for (LogEntry e : browser.driver.manage().logs().get(LogType.BROWSER)) {
+            if (e.getMessage().contains("Content Security Policy") || e.getMessage().contains("Content-Security-Policy")) {
+                problems.add(at + "console: " + e.getMessage());
+            }
+        }
+    }
+
+    /** Every time the page writes (its text and its tooltips) that is not in the one format nor a window's words. */
+    @SuppressWarnings("unchecked")
+    private List<String> times() {
+        List<String> texts = new ArrayList<>();
+        texts.add((String) browser.js("return document.body.innerText;"));
+        texts.addAll((List<String>) browser.js(
+                "return [...document.querySelectorAll('[title]')].map(e => e.getAttribute('title'));"));
+        List<String> out = new ArrayList<>();
+        boolean any = false;
+        for (String text : texts) {
+            Matcher full = TIME.matcher(text);
+            any |= full.find();
+            String rest = WINDOW.matcher(TIME.matcher(text).replaceAll("")).replaceAll("");
+            Matcher other = OTHER_TIME.matcher(rest);
+            while (other.find()) {
+                int from = Math.max(0, other.start() - 30);
+                out.add("\"" + other.group() + "\" in \"…" + rest.substring(from, Math.min(rest.length(), other.end() + 30))
+                        .replace('\n', ' ') + "…\"");
+            }
+        }
+        if (!any) {
+            out.add("no time in the one format (e.g. 2026-12-07 17:12:04 UTC) anywhere on the view");
+        }
+        return out;
+    }
+
+    /** At the docs' width, the view (or the element {@code css} finds) into docs/screenshots. */
+    private void shot(int width, String name, String css) {
+        if (width != DOCS_WIDTH) {
+            return;
+        }
+        if (name.equals("overview.png")) {
+            browser.js("window.scrollTo(0, 0);");
+        } else if (name.equals("system-type-opened.png")) {
+            browser.js("document.querySelector(arguments[0]).scrollIntoView();", this.card);
+        }
+        Path taken = css == null ? browser.screenshot(name.replace(".png", ""))
+                : browser.screenshotOf(css, name.replace(".png", ""));
+        try {
+            Files.createDirectories(DOCS);
+            Files.write(DOCS.resolve(name), Files.readAllBytes(taken));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
