@@ -265,7 +265,8 @@ class SystemDeploymentEndToEndTest {
                     .until(() -> runs(id).getList("findAll { it.state != 'PENDING' }").size() <= 1);
             assertThat(lanes.hawkbit.actions(lanes.id("lane-02", "term-a"))).isEmpty();
 
-            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200);
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("RUNNING"));
             awaitState(id, "FINISHED", Duration.ofSeconds(180));
             assertThat(Lanes.deployment(id).getString("summary")).isEqualTo("3 of 3 updated, 0 rolled back");
         }
