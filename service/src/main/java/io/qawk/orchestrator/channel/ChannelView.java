@@ -27,7 +27,7 @@ public record ChannelView(long id, String name, String match, Long promotesTo, S
      */
     public record ReleaseView(long id, Long distributionSetId, String distributionSet, Long manifestId,
                               String manifestName, Long deploymentId, String deploymentState,
-                              ChannelRelease.Progress state,
+                              ChannelRelease.ReleaseProgress state,
                               boolean complete, boolean halted, String haltCause, String haltReason,
                               SystemCounts systems, DeviceCounts devices, String systemsSummary,
                               String devicesSummary, Long promotedFrom, Instant createdAt, String createdBy,

@@ -37,10 +37,10 @@ class ReleaseWordsTest {
     @Test
     void aReleasesStateIsDerivedInOnePlaceFromHaltedAndCompletedAt() {
         ChannelRelease r = new ChannelRelease();
-        assertThat(r.progress()).isEqualTo(ChannelRelease.Progress.RUNNING);
+        assertThat(r.progress()).isEqualTo(ChannelRelease.ReleaseProgress.RUNNING);
         r.completedAt = java.time.Instant.EPOCH;
-        assertThat(r.progress()).isEqualTo(ChannelRelease.Progress.COMPLETE);
+        assertThat(r.progress()).isEqualTo(ChannelRelease.ReleaseProgress.COMPLETE);
         r.halted = true;
-        assertThat(r.progress()).isEqualTo(ChannelRelease.Progress.HALTED);
+        assertThat(r.progress()).isEqualTo(ChannelRelease.ReleaseProgress.HALTED);
     }
 }
