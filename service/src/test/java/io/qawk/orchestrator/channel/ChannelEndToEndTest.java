@@ -224,11 +224,12 @@ class ChannelEndToEndTest {
     }
 
     /**
-     * A channel's deployment may be empty: it says it waits for systems to join, takes one that arrives, and one that
-     * ended with no system ever in scope says so, never like one that updated systems (issue 36).
+     * A channel's deployment may be empty: it says so in the words of its phase (finished, never "waiting" beside
+     * "finished": issue 56), takes one that arrives, and one that ended with no system ever in scope says so, never like
+     * one that updated systems (issue 36).
      */
     @Test
-    void aChannelsEmptyDeploymentWaitsForSystemsToJoinAndTakesThem() {
+    void aChannelsEmptyDeploymentSaysSoAndTakesSystemsThatJoin() {
         try (Lanes lanes = new Lanes("fl-empty-").withSetsAndType()) {
             lanes.system("lane-01", "c01", "elsewhere");
             int prod = lanes.channel("prod", "");
@@ -236,7 +237,11 @@ class ChannelEndToEndTest {
             int manifest = lanes.manifest("2.0", "2");
             release(prod, "{\"manifestId\": " + manifest + "}");
             int first = channelView(prod).getInt("release.deploymentId");
-            assertThat(Lanes.deployment(first).getString("summary")).isEqualTo("waiting for systems to join");
+            String following = "finished: no system in the channel's scope yet; "
+                    + "it takes systems as they join";
+            JsonPath empty = Lanes.deployment(first);
+            assertThat(empty.getString("state")).isEqualTo("FINISHED");
+            assertThat(empty.getString("summary")).isEqualTo(following);
 
             // superseded before any system came: the channel follows it no more; it ended with nothing in scope
             release(prod, "{\"manifestId\": " + manifest + "}");
@@ -244,7 +249,7 @@ class ChannelEndToEndTest {
             JsonPath old = Lanes.deployment(first);
             assertThat(old.getString("state")).isEqualTo("FINISHED");
             assertThat(old.getString("summary")).isEqualTo("finished: no system was in scope");
-            assertThat(Lanes.deployment(second).getString("summary")).isEqualTo("waiting for systems to join");
+            assertThat(Lanes.deployment(second).getString("summary")).isEqualTo(following);
 
             // a system arrives: the empty deployment takes it
             lanes.move("lane-01", "prod");

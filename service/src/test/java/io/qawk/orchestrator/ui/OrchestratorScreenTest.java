@@ -285,6 +285,57 @@ class OrchestratorScreenTest extends ScreenTest {
         }
     }
 
+    /**
+     * Issue 56 as the screen shows it (the deployments API answered by the test): a held system has its share of the
+     * bar and the API's words; a failed deployment says why in its words, and offers Abort only while its failures
+     * left systems pending (the API refuses the abort of one with none pending, 409), saying in the dialog what it does.
+     */
+    @Test
+    void heldSystemsAreCountedAndAFailedDeploymentOffersAbortOnlyWhenItSkipsSomething() {
+        String deployments = """
+                [{"id": 980, "name": "held", "manifestId": 1, "manifestName": "lane-2.0", "fleetId": null,
+                  "groups": [], "systems": [], "maxParallel": 2, "maxFailed": 0, "byCentre": false, "state": "RUNNING",
+                  "paused": false, "aborted": false,
+                  "counts": {"systems": 3, "pending": 1, "running": 0, "verifying": 0, "rollingBack": 0, "succeeded": 2,
+                             "rolledBack": 0, "rollbackFailed": 0, "skipped": 0, "givenUp": 0, "held": 1},
+                  "summary": "2 of 3 updated, 0 rolled back, 1 held", "createdAt": "2026-12-01T10:00:00Z"},
+                 {"id": 981, "name": "failed with one left", "manifestId": 1, "manifestName": "lane-2.0", "fleetId": null,
+                  "groups": [], "systems": [], "maxParallel": 1, "maxFailed": 0, "byCentre": false, "state": "FAILED",
+                  "paused": false, "aborted": false,
+                  "counts": {"systems": 2, "pending": 1, "running": 0, "verifying": 0, "rollingBack": 0, "succeeded": 0,
+                             "rolledBack": 1, "rollbackFailed": 0, "skipped": 0, "givenUp": 0, "held": 0},
+                  "summary": "0 of 2 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started, 1 not started",
+                  "failedBecause": "1 system rolled back, maxFailed 0 allows none: no new system started, 1 not started",
+                  "createdAt": "2026-12-01T10:00:00Z"},
+                 {"id": 982, "name": "failed with none left", "manifestId": 1, "manifestName": "lane-2.0", "fleetId": null,
+                  "groups": [], "systems": [], "maxParallel": 1, "maxFailed": 0, "byCentre": false, "state": "FAILED",
+                  "paused": false, "aborted": false,
+                  "counts": {"systems": 1, "pending": 0, "running": 0, "verifying": 0, "rollingBack": 0, "succeeded": 0,
+                             "rolledBack": 1, "rollbackFailed": 0, "skipped": 0, "givenUp": 0, "held": 0},
+                  "summary": "0 of 1 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started",
+                  "failedBecause": "1 system rolled back, maxFailed 0 allows none: no new system started",
+                  "createdAt": "2026-12-01T10:00:00Z"}]
+                """;
+        try (AuthProxy.Interception ignored = browser.intercept(page(), uri -> uri.contains("/qawk/v1/systemdeployments"),
+                req -> AuthProxy.Answer.json(req.uri().contains("/runs") ? "[]" : deployments))) {
+            browser.open(page());
+            browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-deployment='982']")).isEmpty());
+            assertThat(words(980)).isEqualTo("2 of 3 updated, 0 rolled back, 1 held");
+            assertThat(browser.find("tr[data-deployment='980'] .bar [data-share='held']").getAttribute("data-count"))
+                    .isEqualTo("1");
+            assertThat(browser.all("tr[data-deployment='980'] .bar [data-share='not started yet']")).isEmpty();
+            assertThat(words(981)).endsWith("; failed: 1 system rolled back, maxFailed 0 allows none: no new system"
+                    + " started, 1 not started");
+            assertThat(browser.all("[data-key='dep-982-abort']")).as("nothing to abort: no Abort").isEmpty();
+            browser.click("[data-key='dep-981-abort']");
+            browser.await(WITHIN, d -> d.findElement(By.id("confirm-confirm")).isDisplayed());
+            assertThat(browser.find("dialog[open]").getText()).contains("It failed: 1 system rolled back, maxFailed 0"
+                    + " allows none: no new system started, 1 not started. Aborting skips the 1 system(s) never started"
+                    + " and ends it aborted.");
+            new Actions(browser.driver).sendKeys(Keys.ESCAPE).perform();
+        }
+    }
+
     @Test
     void aNarrowWindowNeedsNoSidewaysScrollingOfThePage() {
         try {
