@@ -53,14 +53,14 @@ class SystemDeploymentEndToEndTest {
     @Inject
     DataSource dataSource;
 
-    /** The first fenced {@code sql} block after {@link #RESTORE_CHECK_ANCHOR} in docs/operations.md, as a person copies it. */
+    /** The first fenced {@code sql} block after {@link #RESTORE_CHECK_ANCHOR} in the guide, as a person copies it. */
     static String restoreCheckSql() throws IOException {
         String doc = Files.readString(OPERATIONS);
         int anchor = doc.indexOf(RESTORE_CHECK_ANCHOR);
         assertThat(anchor).as("%s still says %s", OPERATIONS, RESTORE_CHECK_ANCHOR).isNotNegative();
         int open = doc.indexOf("```sql\n", anchor);
-        int close = doc.indexOf("```", open + 7);
         assertThat(open).as("a ```sql block after %s", RESTORE_CHECK_ANCHOR).isNotNegative();
+        int close = doc.indexOf("```", open + 7);
         assertThat(doc.substring(anchor, open)).as("the block belongs to that step").doesNotContain("\n2. ");
         return doc.substring(open + 7, close).strip();
     }
@@ -296,10 +296,11 @@ class SystemDeploymentEndToEndTest {
     }
 
     /**
-     * docs/operations.md, "After a restore or a failover": the statement it tells an operator to run before Qawk starts,
-     * copied from the doc and run as written against a running deployment, stores what {@code POST …/pause} stores (the
-     * deployment's answer and the timeline entry of the system under way, by the actor {@code restore-check}); the
-     * engine then sends nothing more for it until {@code POST …/resume}, after which it goes on and finishes.
+     * docs/operations.md, "After a restore or a failover": the statement it tells an operator to run before Qawk
+     * starts, copied from the doc and run as written against a running deployment, stores what {@code POST …/pause}
+     * stores (the same columns, the same answer, the same timeline entry on the system under way, by the actor
+     * {@code restore-check}); the engine then sends nothing more for it until {@code POST …/resume}, after which it
+     * goes on and finishes.
      */
     @Test
     void theRestoreCheckInOperationsPausesAsThePauseCommandDoes() throws Exception {
@@ -352,6 +353,7 @@ class SystemDeploymentEndToEndTest {
                     lanes.hawkbit.actions(lanes.id("lane-01", "lane")).isEmpty()
                             && lanes.hawkbit.actions(lanes.id("lane-02", "term-a")).isEmpty()
                             && "PAUSED".equals(Lanes.deployment(id).getString("state")));
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "term-a"))).isEqualTo(lanes.set("term:2"));
 
             Api.admin().post(base + "/resume").then().statusCode(200);
             awaitState(id, "FINISHED", Duration.ofSeconds(180));
