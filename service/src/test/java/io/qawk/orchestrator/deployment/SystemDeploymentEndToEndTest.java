@@ -9,13 +9,30 @@ import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
+import javax.sql.DataSource;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
 
 import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
 import static io.qawk.orchestrator.testsupport.Lanes.runs;
@@ -28,6 +45,25 @@ import static org.hamcrest.Matchers.containsString;
 class SystemDeploymentEndToEndTest {
 
     static final Duration WITHIN = Duration.ofSeconds(120);
+
+    /** The operator's guide, and the words just before the statement it tells an operator to run after a restore. */
+    static final Path OPERATIONS = Path.of("../docs/operations.md");
+    static final String RESTORE_CHECK_ANCHOR = "**Before Qawk starts on the restored database**";
+
+    @Inject
+    DataSource dataSource;
+
+    /** The first fenced {@code sql} block after {@link #RESTORE_CHECK_ANCHOR} in the guide, as a person copies it. */
+    static String restoreCheckSql() throws IOException {
+        String doc = Files.readString(OPERATIONS);
+        int anchor = doc.indexOf(RESTORE_CHECK_ANCHOR);
+        assertThat(anchor).as("%s still says %s", OPERATIONS, RESTORE_CHECK_ANCHOR).isNotNegative();
+        int open = doc.indexOf("```sql\n", anchor);
+        assertThat(open).as("a ```sql block after %s", RESTORE_CHECK_ANCHOR).isNotNegative();
+        int close = doc.indexOf("```", open + 7);
+        assertThat(doc.substring(anchor, open)).as("the block belongs to that step").doesNotContain("\n2. ");
+        return doc.substring(open + 7, close).strip();
+    }
 
     /** Actions hawkBit holds for a device and a set, with their creation and last change. */
     private static List<JsonNode> actionsFor(Lanes lanes, String controllerId, long setId) {
@@ -270,6 +306,105 @@ class SystemDeploymentEndToEndTest {
             awaitState(id, "FINISHED", Duration.ofSeconds(180));
             assertThat(Lanes.deployment(id).getString("summary")).isEqualTo("3 of 3 updated, 0 rolled back");
         }
+    }
+
+    /**
+     * docs/operations.md, "After a restore or a failover": the statement it tells an operator to run before Qawk
+     * starts, copied from the doc and run as written against a running deployment, stores what {@code POST …/pause}
+     * stores (the same columns, the same answer, the same timeline entry on the system under way, by the actor
+     * {@code restore-check}); the engine then sends nothing more for it until {@code POST …/resume}, after which it
+     * goes on and finishes.
+     */
+    @Test
+    void theRestoreCheckInOperationsPausesAsThePauseCommandDoes() throws Exception {
+        String sql = restoreCheckSql();
+        try (Lanes lanes = new Lanes("e2e-restore-").withSetsAndType()) {
+            lanes.system("lane-01", "c01").system("lane-02", "c01");
+            lanes.discovered(2);
+            lanes.behaviour("lane-01", "term-a", Behaviour.hold());
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
+            String base = "/qawk/v1/systemdeployments/" + id;
+            Awaitility.await().atMost(WITHIN).until(() -> "RUNNING".equals(runs(id).getString("[0].state"))
+                    && !lanes.hawkbit.actions(lanes.id("lane-01", "term-a")).isEmpty());
+            int runId = runs(id).getInt("[0].id");
+
+            // the reference: what the command stores, then resumed
+            Map<String, Object> beforeCommand = row(id);
+            Api.admin().post(base + "/pause").then().statusCode(200);
+            Set<String> storedByCommand = changed(beforeCommand, row(id));
+            JsonPath byCommand = Lanes.deployment(id);
+            Map<String, Object> commandEntry = pausedSince(base, runId, -1).get(0);
+            Api.admin().post(base + "/resume").then().statusCode(200);
+            assertThat(Lanes.deployment(id).getString("state")).isEqualTo("RUNNING");
+            long resumed = events(base, runId).stream().filter(e -> "RESUMED".equals(e.get("type")))
+                    .mapToLong(e -> ((Number) e.get("id")).longValue()).max().orElseThrow();
+
+            Map<String, Object> beforeSql = row(id);
+            try (Connection c = dataSource.getConnection(); Statement st = c.createStatement()) {
+                st.execute(sql);
+            }
+            assertThat(changed(beforeSql, row(id))).as("the columns the statement changes").isEqualTo(storedByCommand);
+
+            JsonPath bySql = Lanes.deployment(id);
+            for (String field : List.of("state", "paused", "aborted", "startedBy", "abortedBy", "endedAt")) {
+                assertThat(bySql.getString(field)).as(field).isEqualTo(byCommand.getString(field));
+            }
+            assertThat(bySql.getString("pausedBy")).isEqualTo("restore-check");
+            List<Map<String, Object>> sqlEntries = pausedSince(base, runId, resumed);
+            assertThat(sqlEntries).as("the run's timeline since the resume: %s", events(base, runId)).hasSize(1);
+            Map<String, Object> sqlEntry = sqlEntries.get(0);
+            assertThat(sqlEntry).containsEntry("actor", "restore-check");
+            for (String field : List.of("type", "message", "data")) {
+                assertThat(sqlEntry.get(field)).as("timeline entry's %s", field).isEqualTo(commandEntry.get(field));
+            }
+            Api.admin().post(base + "/pause").then().statusCode(409); // paused as the command leaves it
+            assertThat(lanes.hawkbit.actions(lanes.id("lane-01", "lane"))).isEmpty();
+
+            // the device already sent its set finishes it; nothing new goes out until resumed
+            lanes.behaviour("lane-01", "term-a", Behaviour.succeed());
+            Awaitility.await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(20)).until(() ->
+                    lanes.hawkbit.actions(lanes.id("lane-01", "lane")).isEmpty()
+                            && lanes.hawkbit.actions(lanes.id("lane-02", "term-a")).isEmpty()
+                            && "PAUSED".equals(Lanes.deployment(id).getString("state")));
+            assertThat(lanes.installedSetId(lanes.id("lane-01", "term-a"))).isEqualTo(lanes.set("term:2"));
+
+            Api.admin().post(base + "/resume").then().statusCode(200);
+            awaitState(id, "FINISHED", Duration.ofSeconds(180));
+            assertThat(Lanes.deployment(id).getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
+        }
+    }
+
+    /** The deployment's row, column by column. */
+    private Map<String, Object> row(int id) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement q = c.prepareStatement("select * from system_deployment where id = ?")) {
+            q.setLong(1, id);
+            try (ResultSet rs = q.executeQuery()) {
+                assertThat(rs.next()).isTrue();
+                ResultSetMetaData meta = rs.getMetaData();
+                Map<String, Object> out = new TreeMap<>();
+                for (int i = 1; i <= meta.getColumnCount(); i++) {
+                    out.put(meta.getColumnName(i), rs.getObject(i));
+                }
+                return out;
+            }
+        }
+    }
+
+    private static Set<String> changed(Map<String, Object> before, Map<String, Object> after) {
+        return before.keySet().stream().filter(k -> !Objects.equals(before.get(k), after.get(k)))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+
+    private static List<Map<String, Object>> events(String deployment, int runId) {
+        return Api.viewer().get(deployment + "/runs/" + runId + "/events").then().statusCode(200).extract().jsonPath()
+                .getList("");
+    }
+
+    /** The run's PAUSED entries newer than the entry {@code afterId}. */
+    private static List<Map<String, Object>> pausedSince(String deployment, int runId, long afterId) {
+        return events(deployment, runId).stream().filter(e -> "PAUSED".equals(e.get("type"))
+                && ((Number) e.get("id")).longValue() > afterId).toList();
     }
 
     @Test
