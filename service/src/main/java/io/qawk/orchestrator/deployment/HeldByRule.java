@@ -23,4 +23,9 @@ public class HeldByRule implements RuleWitness {
                 .stream().map(r -> r.system + " no longer held (deployment " + r.deploymentId + ")").toList();
         return () -> words;
     }
+
+    @Override
+    public int order() {
+        return 2;
+    }
 }

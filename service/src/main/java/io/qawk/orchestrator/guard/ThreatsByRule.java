@@ -40,4 +40,9 @@ public class ThreatsByRule implements RuleWitness {
         }
         return () -> words;
     }
+
+    @Override
+    public int order() {
+        return 3;
+    }
 }

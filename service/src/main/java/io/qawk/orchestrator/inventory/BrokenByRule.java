@@ -45,4 +45,9 @@ public class BrokenByRule implements RuleWitness {
         return systems.size() <= NAMED ? String.join(", ", systems)
                 : String.join(", ", systems.subList(0, NAMED)) + " and " + (systems.size() - NAMED) + " more";
     }
+
+    @Override
+    public int order() {
+        return 1;
+    }
 }

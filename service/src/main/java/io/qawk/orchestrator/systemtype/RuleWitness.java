@@ -16,4 +16,7 @@ public interface RuleWitness {
      * one per finding, e.g. {@code held device-03 (deployment 4)}; empty when nothing.
      */
     Supplier<List<String>> exposedBy(SystemType type, int index);
+
+    /** Where its words go in the entry: the census (1), then held runs (2), then threats (3). */
+    int order();
 }

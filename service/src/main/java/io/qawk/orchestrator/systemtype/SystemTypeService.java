@@ -18,6 +18,7 @@ import io.quarkus.arc.Arc;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -100,7 +101,8 @@ public class SystemTypeService {
             usage.checkReplace(t, request);
         }
         List<RuleGone> gone = RuleGone.between(t.rules, request.rules());
-        List<List<Supplier<List<String>>>> exposed = gone.stream().map(g -> witnesses.stream()
+        List<RuleWitness> asked = witnesses.stream().sorted(Comparator.comparing(RuleWitness::order)).toList();
+        List<List<Supplier<List<String>>>> exposed = gone.stream().map(g -> asked.stream()
                 .map(w -> w.exposedBy(t, g.index())).toList()).toList();
         apply(t, request, clock.instant());
         em.flush();
