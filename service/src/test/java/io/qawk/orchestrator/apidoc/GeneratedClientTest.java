@@ -98,6 +98,11 @@ class GeneratedClientTest {
                             new ComponentRequest1().componentType("display")
                                     .match("attribute.device_type==" + p + "display"))));
             assertThat(type.getId()).isPositive();
+            // a generated client changes one field: its model sends only what was set, as a JSON Merge Patch
+            SystemTypeView held = types.patchSystemType(type.getId(), new SystemTypeRequest().guard("hold"));
+            assertThat(held.getGuard()).isEqualTo("hold");
+            assertThat(held.getGroupKey()).isEqualTo("attribute.centerid");
+            assertThat(held.getComponents()).hasSize(3);
             assertThat(inventory.syncInventory().getDevices()).isGreaterThanOrEqualTo(4);
             assertThat(systems.listSystems(type.getId(), null, null, null, null, null, null).getTotal()).isEqualTo(1);
 
@@ -109,6 +114,10 @@ class GeneratedClientTest {
             DeploymentView draft = deployments.createDeployment(new DeploymentRequest().name(p + "deployment")
                     .manifestId(manifest.getId()).groups(List.of("c01")).maxParallel(2).maxFailed(1));
             assertThat(draft.getState()).isEqualTo(DeploymentPhase.DRAFT);
+            DeploymentView edited = deployments.patchDeployment(draft.getId(), new DeploymentRequest().maxParallel(3));
+            assertThat(edited.getMaxParallel()).isEqualTo(3);
+            assertThat(edited.getMaxFailed()).isEqualTo(1);
+            assertThat(edited.getGroups()).containsExactly("c01");
             Plan plan = deployments.getDeploymentPlan(draft.getId());
             assertThat(plan.getSystems()).hasSize(1);
 

@@ -176,8 +176,9 @@ final class HostileCases {
         byte[] bytes = random.nextInt(5) == 0 ? randomBytes() : body.getBytes(StandardCharsets.UTF_8);
         // a JSON literal such as null or [] is refused by every endpoint but the optional-body commands
         boolean optionalBody = e.kind().equals("command") || e.kind().equals("promote");
-        // ... and an empty object (with or without a byte order mark) is a valid no-op change of a channel
-        boolean emptyObject = body.equals("\uFEFF{}") && (optionalBody || e.kind().equals("channelchange"));
+        // ... and an empty object (with or without a byte order mark) is a valid no-op change: a PUT keeps what it
+        // leaves out (issue 56)
+        boolean emptyObject = body.equals("\uFEFF{}") && (optionalBody || e.method().equals("PUT"));
         return new Case(index + " not-json", e.method(), e.path(), "application/json", bytes,
                 !(optionalBody && (body.equals("null") || body.isEmpty())) && !emptyObject);
     }
@@ -300,7 +301,7 @@ final class HostileCases {
         Endpoint e = endpoint();
         ObjectNode body = e.valid().apply(index);
         List<String> raws = new ArrayList<>();
-        String what = mutate(body, e.kind(), raws);
+        String what = mutate(body, e.kind(), e.method(), raws);
         String text = body.toString();
         for (int i = 0; i < raws.size(); i++) {
             text = text.replace("\"@@RAW" + i + "@@\"", raws.get(i));
@@ -322,7 +323,7 @@ final class HostileCases {
         }
     }
 
-    private String mutate(ObjectNode body, String kind, List<String> raws) {
+    private String mutate(ObjectNode body, String kind, String method, List<String> raws) {
         List<Map.Entry<String, JsonNode>> all = new ArrayList<>();
         spots(body, "$", all);
         List<Map.Entry<String, JsonNode>> objects = all.stream().filter(s -> s.getValue().isObject()).toList();
@@ -359,9 +360,10 @@ final class HostileCases {
                 }
                 if (random.nextBoolean()) {
                     target.remove(f);
-                } else {
-                    target.putNull(f);
+                    // a PUT keeps what it leaves out (issue 56): the stored value stands in, so it may be accepted
+                    return (method.equals("PUT") ? "maybe: left out " : "missing ") + f;
                 }
+                target.putNull(f);
                 return "missing " + f;
             }
             case 3 -> { // a hostile string in a text field (may be a legal value: then it may be accepted)

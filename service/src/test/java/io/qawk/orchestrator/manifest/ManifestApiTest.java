@@ -15,7 +15,9 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import javax.sql.DataSource;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.contains;
@@ -25,6 +27,7 @@ import static org.hamcrest.Matchers.everyItem;
 import static org.hamcrest.Matchers.hasItem;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
+import static org.hamcrest.Matchers.nullValue;
 
 /** The manifests API against a real hawkBit: sets are created there, so "exists" and "complete" are hawkBit's word. */
 @QuarkusTest
@@ -279,6 +282,93 @@ class ManifestApiTest {
         Api.viewer().body(body(P + "viewer")).put("/qawk/v1/manifests/" + id).then().statusCode(403);
         Api.viewer().delete("/qawk/v1/manifests/" + id).then().statusCode(403);
         Api.anonymous().get("/qawk/v1/manifests").then().statusCode(401);
+        assertThat(tables()).isEqualTo(before);
+    }
+
+    // ---- an update never drops a setting it does not name (issue 56) -------------------------------------------
+
+    /** JSON Merge Patch, RFC 7396. */
+    private static final String MERGE_PATCH = "application/merge-patch+json";
+
+    /** A manifest whose app component is verified. */
+    private long verified(String name) {
+        return Api.admin().body("""
+                {"name": "%s", "systemTypeId": %d, "components": [
+                  {"componentType": "device2", "distributionSetId": %d, "order": 1},
+                  {"componentType": "device1", "distributionSetId": %d, "order": 2,
+                   "verify": "attribute.app_version==2.0"}]}
+                """.formatted(name, typeId, fw, app)).post("/qawk/v1/manifests").then().statusCode(201)
+                .extract().jsonPath().getLong("id");
+    }
+
+    private Map<String, Object> read(long id) {
+        Map<String, Object> view = new HashMap<>(Api.viewer().get("/qawk/v1/manifests/" + id).then().statusCode(200)
+                .extract().jsonPath().getMap(""));
+        view.remove("updatedAt");
+        return view;
+    }
+
+    @Test
+    void aPutThatLeavesOutAComponentsVerificationQueryKeepsIt() {
+        long id = verified(P + "keep");
+
+        // the app's set changes; the body names the components as a create would, without verify
+        Api.admin().body("""
+                {"components": [
+                  {"componentType": "device2", "distributionSetId": %d, "order": 1},
+                  {"componentType": "device1", "distributionSetId": %d, "order": 2},
+                  {"componentType": "device3", "distributionSetId": %d, "order": 1}]}
+                """.formatted(fw, app, display)).put("/qawk/v1/manifests/" + id).then().statusCode(200)
+                .body("name", equalTo(P + "keep"))
+                .body("systemTypeId", equalTo((int) typeId))
+                .body("components.find { it.componentType == 'device1' }.verify", equalTo("attribute.app_version==2.0"))
+                .body("components.find { it.componentType == 'device3' }.verify", nullValue());
+
+        Api.admin().body("""
+                {"components": [
+                  {"componentType": "device2"}, {"componentType": "device1", "verify": null}]}
+                """).put("/qawk/v1/manifests/" + id).then().statusCode(200)
+                .body("components.componentType", contains("device2", "device1"))
+                .body("components.find { it.componentType == 'device1' }.distributionSetId", equalTo((int) app))
+                .body("components.find { it.componentType == 'device1' }.verify", nullValue());
+    }
+
+    @Test
+    void aMergePatchChangesOneFieldAndNullClears() {
+        long id = verified(P + "patch");
+        Map<String, Object> before = read(id);
+
+        Api.admin().contentType(MERGE_PATCH).body("{\"name\": \"" + P + "patched\"}")
+                .patch("/qawk/v1/manifests/" + id).then().statusCode(200).body("name", equalTo(P + "patched"));
+        Map<String, Object> after = read(id);
+        after.put("name", P + "patch");
+        assertThat(after).as("everything but the name as before").isEqualTo(before);
+
+        Api.admin().contentType(MERGE_PATCH).body("""
+                {"components": [{"componentType": "device1", "verify": null}, {"componentType": "device2"}]}
+                """).patch("/qawk/v1/manifests/" + id).then().statusCode(200)
+                .body("components.find { it.componentType == 'device1' }.verify", nullValue())
+                .body("components.find { it.componentType == 'device1' }.order", equalTo(2));
+    }
+
+    @Test
+    void aBadMergePatchIsAProblemNamingTheFieldAndChangesNothing() {
+        long id = verified(P + "bad-patch");
+        List<String> before = tables();
+        String[][] cases = {
+                {"{\"systemTypeId\": null}", "systemTypeId", "required"},
+                {"{\"components\": [{\"componentType\": \"device1\", \"order\": 0}]}", "components[0].order", "1"},
+                {"{\"components\": [{\"componentType\": \"device1\", \"distributionSetId\": \"app\"}]}",
+                        "components[0].distributionSetId", "must be"},
+                {"{\"colour\": \"red\"}", "colour", "not a known field"},
+        };
+        for (String[] c : cases) {
+            Api.admin().contentType(MERGE_PATCH).body(c[0]).patch("/qawk/v1/manifests/" + id).then().statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("errors.find { it.field == '" + c[1] + "' }.message", containsString(c[2]));
+        }
+        Api.admin().body("{\"name\": \"x\"}").patch("/qawk/v1/manifests/" + id).then().statusCode(415)
+                .contentType("application/problem+json");
         assertThat(tables()).isEqualTo(before);
     }
 }

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
@@ -310,6 +311,48 @@ class RulesEndToEndTest {
         Lanes.awaitState(mend, "FINISHED", Duration.ofSeconds(120));
         assertThat(Lanes.runs(mend).getString("[0].state")).isEqualTo("SUCCEEDED");
         assertThat(lanes.hawkbit.installedDsId(lanes.id("s6", "term-b"))).contains(lanes.set("term:2"));
+    }
+
+    @Test
+    @Order(5)
+    void removingTheRuleThatHoldsAndBreaksSystemsIsInTheAuditWithWhatItExposed() {
+        // s7 is broken by rules[0] (order 3; s6 was mended in order 4); s1 is held by it in a deployment, paused so
+        // nothing starts afterwards
+        Lanes.sync();
+        int appOnly = Api.admin().body("""
+                {"name": "%sapp-only-2.0-b", "systemTypeId": %d, "components": [
+                  {"componentType": "display", "distributionSetId": %d, "order": 1},
+                  {"componentType": "lane", "distributionSetId": %d, "order": 2}]}
+                """.formatted(p, lanes.typeId, lanes.set("disp:2"), lanes.set("app:2")))
+                .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
+        int id = Api.admin().body("""
+                {"name": "%sheld-again", "manifestId": %d, "systems": ["s1"]}
+                """.formatted(p, appOnly)).post("/qawk/v1/systemdeployments").then().statusCode(201).extract().path("id");
+        Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(200);
+        await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() ->
+                assertThat(Lanes.runs(id).getString("[0].reason")).startsWith("held: s1 "));
+        Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(200);
+        assertThat(systems("&broken=true").getList("content.system")).containsExactly("s7");
+
+        String since = Instant.now().minusSeconds(2).toString();
+        Api.admin().contentType("application/merge-patch+json").body("{\"rules\": null}")
+                .patch("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200).body("rules", equalTo(List.of()));
+
+        String detail = await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() ->
+                Api.viewer().get("/qawk/v1/audit?actor=admin&limit=500&since=" + since).then().statusCode(200).extract().jsonPath()
+                        .<String>get("content.findAll { it.target == 'systemtypes/" + lanes.typeId
+                                + "' && it.method == 'PATCH' }.last().detail"), d -> d != null);
+        assertThat(detail).isEqualTo("rules[0] removed (\"" + WHY + "\"): exposed s7 no longer counts as broken"
+                + " (the census broke it by this rule); s1 no longer held (deployment " + id + ")");
+        assertThat(systems("&broken=true").getList("content.system")).isEmpty();
+        Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
+
+        // a change that removes no rule says nothing of rules
+        Api.admin().contentType("application/merge-patch+json").body("{\"guard\": \"watch\"}")
+                .patch("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200);
+        assertThat(Api.viewer().get("/qawk/v1/audit?actor=admin&limit=500&since=" + since).then().statusCode(200).extract().jsonPath()
+                .<String>get("content.findAll { it.target == 'systemtypes/" + lanes.typeId + "' }.last().detail"))
+                .isNull();
     }
 
     private double brokenGauge() {

@@ -4,13 +4,16 @@ import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.Tables;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 import javax.sql.DataSource;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.hamcrest.Matchers.containsString;
@@ -52,7 +55,7 @@ class SystemTypeApiTest {
         Api.viewer().get("/qawk/v1/systemtypes").then().statusCode(200).body("name", hasItem("crud-type"));
 
         Api.admin().body("""
-                {"name": "crud-type-renamed", "systemKey": "metadata.lane",
+                {"name": "crud-type-renamed", "systemKey": "metadata.lane", "groupKey": null,
                  "components": [{"componentType": "display", "match": "attribute.device_type==display"}]}
                 """).put("/qawk/v1/systemtypes/" + id)
                 .then().statusCode(200)
@@ -148,5 +151,150 @@ class SystemTypeApiTest {
         assertThat(tables()).isEqualTo(before);
 
         Api.anonymous().get("/q/health/live").then().statusCode(200);
+    }
+
+    // ---- an update never drops a safety setting it does not name (issue 56) ---------------------------------
+
+    /** A type with every safety setting: a rule, guard hold, four eyes, a group key and a health query. */
+    private static int guarded(String name) {
+        return Api.admin().body("""
+                {"name": "%s", "systemKey": "attribute.device", "groupKey": "attribute.centerid",
+                 "components": [
+                   {"componentType": "device1", "match": "attribute.device_type==device1",
+                    "health": "attribute.lane_state==scoring"},
+                   {"componentType": "device2", "match": "attribute.device_type==device2"}],
+                 "rules": [{"if": {"device1": "app:[2,)"}, "then": {"device2": "fw:[2,)"}, "why": "app 2 needs fw 2"}],
+                 "guard": "hold", "approval": "required"}
+                """.formatted(name)).post("/qawk/v1/systemtypes").then().statusCode(201).extract().path("id");
+    }
+
+    /** JSON Merge Patch, RFC 7396. */
+    static final String MERGE_PATCH = "application/merge-patch+json";
+
+    static RequestSpecification mergePatch(String body) {
+        return Api.admin().contentType(MERGE_PATCH).body(body);
+    }
+
+    private static Map<String, Object> read(int id) {
+        Map<String, Object> view = new HashMap<>(Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .extract().jsonPath().getMap(""));
+        view.remove("updatedAt");
+        return view;
+    }
+
+    @Test
+    void aPutThatLeavesOutRulesGuardApprovalAndHealthKeepsThem() {
+        int id = guarded("keep-type");
+
+        // the README's tour: "PUT it with its fields", the rules left out
+        Api.admin().body("""
+                {"name": "keep-type", "systemKey": "attribute.device",
+                 "components": [
+                   {"componentType": "device1", "match": "attribute.device_type==device1"},
+                   {"componentType": "device2", "match": "attribute.device_type==device2"},
+                   {"componentType": "device3", "match": "attribute.device_type==device3"}]}
+                """).put("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules", hasSize(1))
+                .body("rules[0].why", equalTo("app 2 needs fw 2"))
+                .body("guard", equalTo("hold"))
+                .body("approval", equalTo("required"))
+                .body("groupKey", equalTo("attribute.centerid"))
+                .body("components", hasSize(3))
+                .body("components[0].health", equalTo("attribute.lane_state==scoring"))
+                .body("components[2].health", equalTo(null));
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules[0].if.device1", equalTo("app:[2,)")).body("guard", equalTo("hold"));
+    }
+
+    @Test
+    void aPutClearsWhatItNamesEmptyOrNull() {
+        int id = guarded("clear-type");
+
+        Api.admin().body("""
+                {"rules": [], "groupKey": null,
+                 "components": [
+                   {"componentType": "device1", "health": null},
+                   {"componentType": "device2"}]}
+                """).put("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules", hasSize(0))
+                .body("groupKey", equalTo(null))
+                .body("components[0].match", equalTo("attribute.device_type==device1"))
+                .body("components[0].health", equalTo(null))
+                .body("name", equalTo("clear-type"))
+                .body("guard", equalTo("hold"))
+                .body("approval", equalTo("required"));
+    }
+
+    @Test
+    void aMergePatchChangesOneFieldAndLeavesTheRest() {
+        int id = guarded("patch-type");
+        Map<String, Object> before = read(id);
+
+        mergePatch("{\"guard\": \"watch\"}").patch("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("guard", equalTo("watch"));
+
+        Map<String, Object> after = read(id);
+        assertThat(after.get("guard")).isEqualTo("watch");
+        after.put("guard", "hold");
+        assertThat(after).as("everything but guard as before").isEqualTo(before);
+    }
+
+    @Test
+    void aMergePatchNullClearsAndAComponentListKeepsWhatItsComponentsLeaveOut() {
+        int id = guarded("patch-null-type");
+
+        mergePatch("{\"rules\": null, \"approval\": null, \"groupKey\": null}")
+                .patch("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules", hasSize(0))
+                .body("approval", equalTo("none"))
+                .body("groupKey", equalTo(null))
+                .body("guard", equalTo("hold"))
+                .body("components[0].health", equalTo("attribute.lane_state==scoring"));
+
+        mergePatch("""
+                {"components": [{"componentType": "device1", "match": "attribute.device_type==lane"}]}
+                """).patch("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("components", hasSize(1))
+                .body("components[0].match", equalTo("attribute.device_type==lane"))
+                .body("components[0].health", equalTo("attribute.lane_state==scoring"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "bad guard|{\"guard\": \"sometimes\"}|guard|must be watch or hold",
+            "unknown field|{\"rulez\": []}|rulez|not a known field",
+            "required field cleared|{\"name\": null}|name|is required",
+            "components cleared|{\"components\": null}|components|at least one",
+            "wrong type|{\"rules\": \"none\"}|rules|must be",
+            "new component without match|{\"components\": [{\"componentType\": \"device9\"}]}|components[0].match|is required",
+            "rule on a component that is gone|{\"components\": [{\"componentType\": \"device1\"}]}|rules[0].then.device2|not a component of this system type"
+    })
+    void aBadMergePatchIsAProblemNamingTheFieldAndChangesNothing(String what, String patch, String field, String message) {
+        int id = guarded("bad-patch-" + what.replace(' ', '-'));
+        List<String> before = tables();
+
+        mergePatch(patch).patch("/qawk/v1/systemtypes/" + id).then().statusCode(400)
+                .contentType("application/problem+json")
+                .body("errors.find { it.field == '" + field + "' }.message", containsString(message));
+
+        assertThat(tables()).isEqualTo(before);
+    }
+
+    @Test
+    void aPatchIsAMergePatchAndNeedsAnAdmin() {
+        int id = guarded("patch-media-type");
+        List<String> before = tables();
+
+        Api.admin().body("{\"guard\": \"watch\"}").patch("/qawk/v1/systemtypes/" + id).then().statusCode(415)
+                .contentType("application/problem+json")
+                .body("detail", containsString("application/merge-patch+json"));
+        mergePatch("[{\"guard\": \"watch\"}]").patch("/qawk/v1/systemtypes/" + id).then().statusCode(400)
+                .contentType("application/problem+json").body("detail", containsString("JSON object"));
+        Api.viewer().contentType(MERGE_PATCH).body("{\"guard\": \"watch\"}")
+                .patch("/qawk/v1/systemtypes/" + id).then().statusCode(403);
+        mergePatch("{\"guard\": \"watch\"}").patch("/qawk/v1/systemtypes/999999").then().statusCode(404)
+                .contentType("application/problem+json");
+
+        assertThat(tables()).isEqualTo(before);
     }
 }
