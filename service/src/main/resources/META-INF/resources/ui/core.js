@@ -234,7 +234,7 @@ export function pill(map, value) {
   return h('span', { class: `pill st-${cls}`, text });
 }
 
-/** The deployment's bar: updated, under way, rolled back (red, hatched), not started, skipped — and the words. */
+/** The deployment's bar: updated, under way, rolled back (red, hatched), not started, held, skipped — and the words. */
 export function progress(counts, summary) {
   const c = counts || {};
   const total = c.systems || 0;
@@ -243,7 +243,8 @@ export function progress(counts, summary) {
     ['under way', (c.running || 0) + (c.rollingBack || 0), 'seg-underway'],
     ['verifying', c.verifying || 0, 'seg-verifying'],
     ['rolled back', (c.rolledBack || 0) + (c.rollbackFailed || 0), 'seg-rolledback'],
-    ['not started yet', c.pending || 0, 'seg-pending'],
+    ['not started yet', (c.pending || 0) - (c.held || 0), 'seg-pending'],
+    ['held', c.held || 0, 'seg-pending'],
     ['skipped or given up', (c.skipped || 0) + (c.givenUp || 0), 'seg-skipped'],
   ];
   const label = total === 0 ? 'no systems yet'

@@ -35,11 +35,15 @@ export function deploymentActions(d, where) {
   if (d.state === 'DRAFT') out.push(button('Start', post('start', 'started'), { key: `${k}-start`, ariaLabel: `Start ${d.name}` }));
   if (d.state === 'RUNNING') out.push(button('Pause', post('pause', 'paused'), { key: `${k}-pause`, class: 'secondary', ariaLabel: `Pause ${d.name}` }));
   if (d.state === 'PAUSED') out.push(button('Resume', post('resume', 'resumed'), { key: `${k}-resume`, ariaLabel: `Resume ${d.name}` }));
-  if (['DRAFT', 'RUNNING', 'PAUSED', 'FAILED'].includes(d.state)) {
+  // a FAILED deployment is aborted only to skip what its failures left pending (the API refuses it otherwise: 409)
+  const pending = (d.counts && d.counts.pending) || 0;
+  if (['DRAFT', 'RUNNING', 'PAUSED'].includes(d.state) || (d.state === 'FAILED' && pending > 0)) {
     out.push(button('Abort…', () => confirmThen({
       title: `Abort “${d.name}”?`,
       body: [
-        h('p', { text: 'Systems not started yet are skipped. Systems under way finish what they were given: aborting does not tear a half-updated system apart — roll such a system back explicitly if that is what you want.' }),
+        h('p', { text: d.state === 'FAILED'
+          ? `It failed: ${d.failedBecause || 'more systems rolled back than it allows'}. Aborting skips the ${pending} system(s) never started and ends it aborted.`
+          : 'Systems not started yet are skipped. Systems under way finish what they were given: aborting does not tear a half-updated system apart — roll such a system back explicitly if that is what you want.' }),
         h('p', { text: 'An aborted deployment cannot be started or resumed again; its systems cannot be taken again.' }),
       ],
       confirm: 'Abort the deployment', danger: true,

@@ -200,7 +200,7 @@ export function renderDrawer() {
       const runs = data.runs.slice().sort((a, b) => rank(a) - rank(b) || a.system.localeCompare(b.system));
       body = h('div', {}, h('h3', { class: 'muted', text: `${runs.length} system(s)` }), runs.map(r => runCard(d, r)));
     } else if (data.plan) body = planView(data.plan);
-    else body = empty(d.state === 'DRAFT' ? 'Nothing has started: start the deployment to take its systems.' : 'No system was in scope of this deployment.');
+    else body = empty(d.state === 'DRAFT' ? 'Nothing has started: start the deployment to take its systems.' : 'No system has been in its scope yet.');
     return [head, body];
   });
 }

@@ -34,6 +34,17 @@ public class ChannelRelease extends PanacheEntityBase {
         }
     }
 
+    /**
+     * How the release stands, the one word the API and the screen show ({@link #progress()}): HALTED (only a person
+     * resumes it), COMPLETE (both halves done, as the release engine last found them), else RUNNING.
+     */
+    public enum Progress { RUNNING, COMPLETE, HALTED }
+
+    /** Derived from {@code halted} and {@code completedAt}, in this one place. */
+    public Progress progress() {
+        return halted ? Progress.HALTED : completedAt != null ? Progress.COMPLETE : Progress.RUNNING;
+    }
+
     /** What halted it: too many standalone devices, or more systems than the orchestrator allows. */
     public enum HaltCause { DEVICES, SYSTEMS }
 

@@ -136,9 +136,8 @@ public class ChannelResource {
             ChannelView.SystemCounts systems = status.systems(r);
             ChannelView.DeviceCounts devices = ReleaseStatus.devices(r);
             ManifestRevision.Pinned pinned = d == null ? null : ManifestRevision.pinned(d.manifestRevisionId());
-            String state = r.halted ? "HALTED" : r.completedAt != null ? "COMPLETE" : "RUNNING";
             release = new ChannelView.ReleaseView(r.id, r.distributionSetId, r.distributionSet, r.manifestId,
-                    m == null ? null : m.name, r.deploymentId, d == null ? null : d.phase().name(), state,
+                    m == null ? null : m.name, r.deploymentId, d == null ? null : d.phase().name(), r.progress(),
                     r.completedAt != null, r.halted, r.haltCause == null ? null : r.haltCause.name(), r.haltReason,
                     systems, devices, ReleaseStatus.systemsWords(systems),
                     ReleaseStatus.devicesWords(devices, r.distributionSet), r.promotedFromId, r.createdAt, r.createdBy,

@@ -22,18 +22,20 @@ public record ChannelView(long id, String name, String match, Long promotesTo, S
 
     /**
      * How the current release stands, in numbers and words; which revision of the manifest its systems get (the one
-     * its deployment started with, carried along by promotion) and whether the manifest has been changed since.
+     * its deployment started with, carried along by promotion) and whether the manifest has been changed since;
+     * {@code state}: {@link ChannelRelease#progress()}, the word the screen shows as it is.
      */
     public record ReleaseView(long id, Long distributionSetId, String distributionSet, Long manifestId,
-                              String manifestName, Long deploymentId, String deploymentState, String state,
+                              String manifestName, Long deploymentId, String deploymentState,
+                              ChannelRelease.Progress state,
                               boolean complete, boolean halted, String haltCause, String haltReason,
                               SystemCounts systems, DeviceCounts devices, String systemsSummary,
                               String devicesSummary, Long promotedFrom, Instant createdAt, String createdBy,
                               Instant completedAt, Integer manifestRevision, boolean manifestChangedSince) {
     }
 
-    /** The release's systems by how they ended. */
-    public record SystemCounts(int total, int updated, int rolledBack, int underWay, int pending, int givenUp) {
+    /** The release's systems by how they ended; {@code held}: of the pending, those a compatibility rule holds. */
+    public record SystemCounts(int total, int updated, int rolledBack, int underWay, int pending, int givenUp, int held) {
     }
 
     /** The release's standalone devices by state. */

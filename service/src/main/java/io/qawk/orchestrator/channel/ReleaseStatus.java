@@ -18,7 +18,8 @@ class ReleaseStatus {
             return null;
         }
         ChannelDeployments.SystemTally t = deployments.tally(r.deploymentId);
-        return new ChannelView.SystemCounts(t.total(), t.updated(), t.back(), t.underWay(), t.pending(), t.givenUp());
+        return new ChannelView.SystemCounts(t.total(), t.updated(), t.back(), t.underWay(), t.pending(), t.givenUp(),
+                t.held());
     }
 
     static ChannelView.DeviceCounts devices(ChannelRelease r) {
@@ -46,13 +47,16 @@ class ReleaseStatus {
         return new ChannelView.DeviceCounts(onSet + failed + inFlight + pending, onSet, failed, inFlight, pending);
     }
 
-    /** "15 of 16 systems updated, 1 rolled back". */
+    /** "15 of 16 systems updated, 1 rolled back, 1 held". */
     static String systemsWords(ChannelView.SystemCounts c) {
         if (c == null) {
             return null;
         }
         StringBuilder sb = new StringBuilder().append(c.updated()).append(" of ").append(c.total())
                 .append(" systems updated, ").append(c.rolledBack()).append(" rolled back");
+        if (c.held() > 0) {
+            sb.append(", ").append(c.held()).append(" held");
+        }
         if (c.underWay() > 0) {
             sb.append(", ").append(c.underWay()).append(" under way");
         }

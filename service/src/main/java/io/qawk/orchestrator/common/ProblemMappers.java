@@ -46,7 +46,9 @@ public class ProblemMappers {
 
     @ServerExceptionMapper
     public Response conflict(ConflictException e, UriInfo uri) {
-        return Problem.response(Response.Status.CONFLICT, e.getMessage(), path(uri), List.of());
+        Response problem = Problem.response(Response.Status.CONFLICT, e.getMessage(), path(uri), List.of());
+        return e.retryAfterSeconds() == null ? problem
+                : Response.fromResponse(problem).header("Retry-After", String.valueOf(e.retryAfterSeconds())).build();
     }
 
     @ServerExceptionMapper

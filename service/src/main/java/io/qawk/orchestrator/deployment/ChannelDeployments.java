@@ -4,15 +4,15 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
+import io.qawk.orchestrator.deployment.model.SystemRun;
+import io.qawk.orchestrator.deployment.store.RunRepository;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import java.util.Collection;
-import java.util.EnumMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -30,6 +30,9 @@ public class ChannelDeployments {
 
     @Inject
     DeploymentOverlaps overlaps;
+
+    @Inject
+    RunRepository runs;
 
     /**
      * A deployment that drives a system, or will: its id and name, and its channel ({@code fleetId}, {@code fleet};
@@ -116,45 +119,44 @@ public class ChannelDeployments {
 
     /**
      * A deployment's systems as a release counts them: updated (succeeded), sent back (rolled back, or failed to),
-     * under way (a soaking system is not updated yet), pending, given up, and skipped (with the rest).
+     * under way (a soaking system is not updated yet, one whose rollback is asked for is going back), pending, held
+     * (of the pending, those a compatibility rule holds), given up, and skipped (with the rest).
      */
-    public record SystemTally(int updated, int back, int underWay, int pending, int givenUp, int skipped) {
+    public record SystemTally(int updated, int back, int underWay, int pending, int givenUp, int skipped, int held) {
 
         public int total() {
             return updated + back + underWay + pending + skipped;
+        }
+
+        /** The runs counted as the API shows their states ({@link RunState#seen}). */
+        public static SystemTally of(List<SystemRun.Tally> runs) {
+            int updated = 0;
+            int back = 0;
+            int underWay = 0;
+            int pending = 0;
+            int givenUp = 0;
+            int skipped = 0;
+            int held = 0;
+            for (SystemRun.Tally t : runs) {
+                held += (int) t.held();
+                for (RunState shown : RunState.values()) {
+                    int n = (int) t.seenAs(shown);
+                    switch (shown) {
+                        case SUCCEEDED -> updated += n;
+                        case ROLLED_BACK, ROLLBACK_FAILED -> back += n;
+                        case RUNNING, VERIFYING, ROLLING_BACK -> underWay += n;
+                        case PENDING -> pending += n;
+                        case GIVEN_UP -> givenUp += n;
+                        case SKIPPED -> skipped += n;
+                    }
+                }
+            }
+            return new SystemTally(updated, back, underWay, pending, givenUp, skipped, held);
         }
     }
 
     /** How the deployment's systems stand, counted by their runs' states. */
     public SystemTally tally(long deploymentId) {
-        List<Object[]> rows = SystemDeployment.getEntityManager().createQuery(
-                        "select r.state, count(r) from SystemRun r where r.deploymentId = :d group by r.state", Object[].class)
-                .setParameter("d", deploymentId).getResultList();
-        Map<RunState, Integer> byState = new EnumMap<>(RunState.class);
-        for (Object[] row : rows) {
-            byState.put((RunState) row[0], ((Number) row[1]).intValue());
-        }
-        return tally(byState);
-    }
-
-    static SystemTally tally(Map<RunState, Integer> byState) {
-        int updated = 0;
-        int back = 0;
-        int underWay = 0;
-        int pending = 0;
-        int givenUp = 0;
-        int skipped = 0;
-        for (Map.Entry<RunState, Integer> row : byState.entrySet()) {
-            int n = row.getValue();
-            switch (row.getKey()) {
-                case SUCCEEDED -> updated += n;
-                case ROLLED_BACK, ROLLBACK_FAILED -> back += n;
-                case RUNNING, VERIFYING, ROLLING_BACK -> underWay += n;
-                case PENDING -> pending += n;
-                case GIVEN_UP -> givenUp += n;
-                case SKIPPED -> skipped += n;
-            }
-        }
-        return new SystemTally(updated, back, underWay, pending, givenUp, skipped);
+        return SystemTally.of(runs.tally(deploymentId));
     }
 }

@@ -10,7 +10,9 @@ import io.qawk.orchestrator.deployment.engine.EngineConfig;
 import io.qawk.orchestrator.deployment.engine.EngineWake;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
+import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
+import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
@@ -363,7 +365,11 @@ public class DeploymentService implements ManifestUsage {
         return d;
     }
 
-    /** Skips every system not yet started; those under way finish (and roll back if they fail). */
+    /**
+     * Skips every system not yet started; those under way finish (and roll back if they fail). Of a FAILED deployment it
+     * skips the systems its failures left pending and ends it ABORTED (no system of it can be taken again then); a
+     * FAILED one with none pending has nothing to abort (409).
+     */
     @Transactional
     public SystemDeployment abort(long id, String actor) {
         SystemDeployment d = lock(id);
@@ -371,11 +377,15 @@ public class DeploymentService implements ManifestUsage {
                 || d.phase == DeploymentPhase.REJECTED) {
             throw new ConflictException("deployment " + id + " is " + d.phase + "; there is nothing left to abort");
         }
+        List<Long> pending = runs.summaries(d.id).stream().filter(r -> r.state() == RunState.PENDING)
+                .map(DeploymentPhase.RunSummary::id).toList();
+        if (d.phase == DeploymentPhase.FAILED && pending.isEmpty()) {
+            throw new ConflictException("deployment " + id + " is FAILED with no system left to start; there is nothing"
+                    + " to abort: take a rolled-back system again, or leave it as it is");
+        }
         d.aborted = true;
         d.abortedBy = actor;
         Instant now = clock.instant();
-        List<Long> pending = runs.summaries(d.id).stream().filter(r -> r.state() == RunState.PENDING)
-                .map(DeploymentPhase.RunSummary::id).toList();
         for (SystemRun run : runs.lock(pending)) {
             if (run.state != RunState.PENDING) {
                 continue; // the engine started it between the read and the lock: it finishes like any under way
@@ -429,6 +439,9 @@ public class DeploymentService implements ManifestUsage {
         if (d.aborted) {
             throw new ConflictException("deployment " + deploymentId + " was aborted; start a new deployment instead");
         }
+        if (run.state.seen(run.rollbackCause) == RunState.ROLLING_BACK) {
+            throw stillRollingBack(run);
+        }
         if (!run.state.wentBack()) {
             throw new ConflictException("system '" + run.system + "' is " + run.state
                     + "; only a ROLLED_BACK or ROLLBACK_FAILED system can be taken again");
@@ -452,6 +465,25 @@ public class DeploymentService implements ManifestUsage {
         refreshPhase(d);
         wakes.fire(new EngineWake(d.id, "taken again"));
         return run;
+    }
+
+    /**
+     * Take again asked of a system still going back: refused (409 with {@code Retry-After}, the engine's idle interval),
+     * saying how far the way back is and what to wait for. Not queued: a rollback may end ROLLBACK_FAILED, and then a
+     * person should read why before the system is given another go.
+     */
+    private ConflictException stillRollingBack(SystemRun run) {
+        List<RunDevice> devices = runs.devices(run.id);
+        long back = devices.stream().filter(x -> x.state == DeviceState.ROLLED_BACK).count();
+        long going = run.state == RunState.ROLLING_BACK
+                ? devices.stream().filter(x -> x.state == DeviceState.ROLLBACK_WAITING
+                || x.state == DeviceState.ROLLBACK_ASSIGNING || x.state == DeviceState.ROLLBACK_ASSIGNED).count()
+                : devices.stream().filter(x -> x.fromSetId != null && (x.state == DeviceState.SUCCEEDED
+                || x.state == DeviceState.FAILED || x.state == DeviceState.VERIFYING || x.state == DeviceState.ASSIGNED
+                || x.state == DeviceState.ASSIGNING)).count();
+        long seconds = Math.max(1, config.interval().toSeconds());
+        return new ConflictException(run.system + " is still rolling back (" + back + " of " + (back + going)
+                + " devices back): take it again once it reads ROLLED_BACK (or ROLLBACK_FAILED)", (int) seconds);
     }
 
     /**

@@ -5,6 +5,7 @@ import io.qawk.orchestrator.rules.SystemState;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -29,13 +30,14 @@ final class ThreatJudge {
 
     /**
      * The threat of {@code work} to the given systems (those holding one of its targets), or empty when it moves no
-     * member of any.
+     * member of any; its systems by name (then type id), whatever order they were found in (a set of targets).
      */
     static Optional<Threat> judge(PendingWork work, Collection<SystemNow> systems) {
         List<Threat.AtSystem> at = new ArrayList<>();
         for (SystemNow s : systems) {
             atSystem(work, s).ifPresent(at::add);
         }
+        at.sort(Comparator.comparing(Threat.AtSystem::system).thenComparingLong(Threat.AtSystem::systemTypeId));
         return at.isEmpty() ? Optional.empty() : Optional.of(new Threat(work, at));
     }
 

@@ -159,6 +159,11 @@ class SystemDeploymentEndToEndTest {
                     + "0 of 0 devices on their previous set again, 3 ran nothing before and were left as they are");
             assertThat(runs(id).getString("[0].components.lane[0].state")).isEqualTo("NOT_SENT");
             assertThat(lanes.hawkbit.actions(lanes.id("lane-01", "lane"))).isEmpty();
+            // failed with no system left to start: abort would change nothing, so it is refused, saying why
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(409)
+                    .contentType("application/problem+json")
+                    .body("detail", org.hamcrest.Matchers.equalTo("deployment " + id + " is FAILED with no system left to"
+                            + " start; there is nothing to abort: take a rolled-back system again, or leave it as it is"));
         }
     }
 
@@ -235,6 +240,13 @@ class SystemDeploymentEndToEndTest {
             assertThat(runs.getList("findAll { it.state == 'PENDING' }.system"))
                     .containsExactly("lane-03", "lane-04", "lane-05");
             assertThat(lanes.hawkbit.actions(lanes.id("lane-04", "display"))).isEmpty();
+            assertThat(failed.getString("failedBecause"))
+                    .isEqualTo("2 systems rolled back, maxFailed 1 allows 1: no new system started, 3 not started");
+
+            // abort means something here: it skips the systems the failures left pending, and ends it
+            Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("ABORTED"))
+                    .body("counts.skipped", org.hamcrest.Matchers.equalTo(3));
         }
     }
 
@@ -290,8 +302,19 @@ class SystemDeploymentEndToEndTest {
             awaitState(id, "FINISHED", WITHIN);
             int runId = runs(id).getInt("[0].id");
 
+            // the answer shows the state the command caused (issue 56), and so does the deployment at once
             Api.admin().body("{\"reason\": \"lane 7 is not scoring\"}")
-                    .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/rollback").then().statusCode(200);
+                    .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/rollback").then().statusCode(200)
+                    .body("state", org.hamcrest.Matchers.equalTo("ROLLING_BACK"));
+            // take again while it goes back: refused, saying what to wait for, and when to ask again
+            io.restassured.response.Response early = Api.admin().body("{\"reason\": \"too soon\"}")
+                    .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry");
+            if (!"ROLLED_BACK".equals(runs(id).getString("[0].state"))) {
+                early.then().statusCode(409).contentType("application/problem+json")
+                        .header("Retry-After", org.hamcrest.Matchers.notNullValue())
+                        .body("detail", org.hamcrest.Matchers.matchesPattern("lane-07 is still rolling back \\(\\d of 4"
+                                + " devices back\\): take it again once it reads ROLLED_BACK \\(or ROLLBACK_FAILED\\)"));
+            }
             org.awaitility.Awaitility.await().atMost(WITHIN)
                     .until(() -> "ROLLED_BACK".equals(runs(id).getString("[0].state")));
 
@@ -321,9 +344,14 @@ class SystemDeploymentEndToEndTest {
             lanes.preinstall("1");
             lanes.behaviour("lane-07", "lane", Behaviour.failFor(lanes.set("app:2")));
             int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1, \"maxFailed\": 0");
-            awaitState(id, "FAILED", WITHIN);
+            JsonPath failed = awaitState(id, "FAILED", WITHIN);
             int runId = runs(id).getInt("find { it.system == 'lane-07' }.id");
             assertThat(runs(id).getString("find { it.system == 'lane-08' }.state")).isEqualTo("PENDING");
+            // a failed deployment says which limit stopped it, with its figures (issue 56)
+            assertThat(failed.getString("failedBecause"))
+                    .isEqualTo("1 system rolled back, maxFailed 0 allows none: no new system started, 1 not started");
+            assertThat(failed.getString("summary")).isEqualTo("0 of 2 updated, 1 rolled back; failed: "
+                    + "1 system rolled back, maxFailed 0 allows none: no new system started, 1 not started");
 
             lanes.behaviour("lane-07", "lane", Behaviour.succeed());
             Api.admin().body("{\"reason\": \"lane 7 PSU replaced\"}")

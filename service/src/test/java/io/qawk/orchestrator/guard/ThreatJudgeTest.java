@@ -47,6 +47,16 @@ class ThreatJudgeTest {
     }
 
     @Test
+    void theSystemsOfAThreatComeSortedByNameWhateverOrderTheyWereFoundIn() {
+        List<SystemNow> found = List.of(lane("s10", RULES, "app:1", "term:1", "term:1"),
+                lane("s3", RULES, "app:1", "term:1", "term:1"), lane("s1", RULES, "app:1", "term:1", "term:1"),
+                lane("s2", RULES, "app:1", "term:1", "term:1"));
+        Threat t = ThreatJudge.judge(rollout("term:2", "s10-term-a", "s3-term-a", "s1-term-a", "s2-term-a"), found)
+                .orElseThrow();
+        assertThat(t.systems()).extracting(Threat.AtSystem::system).containsExactly("s1", "s10", "s2", "s3");
+    }
+
+    @Test
     void aLaneOnApp2TakesTheSameRolloutWithoutBreakingAnything() {
         Threat t = ThreatJudge.judge(rollout("term:2", "s1-term-a", "s1-term-b"),
                 List.of(lane("s1", RULES, "app:2", "term:1", "term:1"))).orElseThrow();

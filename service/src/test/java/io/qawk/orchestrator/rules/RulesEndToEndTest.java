@@ -287,6 +287,14 @@ class RulesEndToEndTest {
                     .hasSize(actionsBefore.get(role));
         }
         assertThat(lanes.hawkbit.installedDsId(lanes.id("s2", "lane"))).contains(lanes.set("app:2"));
+        // the held system is counted in the deployment's words and numbers, and in the listing's (issue 56)
+        JsonPath deployment = Api.viewer().get("/qawk/v1/systemdeployments/" + id).then().statusCode(200)
+                .extract().jsonPath();
+        assertThat(deployment.getString("state")).isEqualTo("RUNNING");
+        assertThat(deployment.getString("summary")).isEqualTo("1 of 2 updated, 0 rolled back, 1 held");
+        assertThat(deployment.getInt("counts.held")).isEqualTo(1);
+        assertThat(Api.viewer().get("/qawk/v1/systemdeployments").then().statusCode(200).extract().jsonPath()
+                .getString("find { it.id == " + id + " }.summary")).isEqualTo("1 of 2 updated, 0 rolled back, 1 held");
         Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
 
         // s6 breaks the rule now (a terminal given the old firmware by hand); the full manifest mends it at order 1

@@ -29,13 +29,17 @@ import java.util.Set;
  * {@code overlaps} and {@code overlapsSummary}: as in its plan, the systems it has not started that another deployment
  * drives, and who (on the answer of its creation and of {@code GET {id}}, absent from the listing); {@code approval}:
  * four eyes (issue 42), whether it is required and by which rule, and who approved or rejected it, when, and why.
+ * {@code failedBecause}: while FAILED, which limit stopped it, with its figures ({@code 1 system rolled back, maxFailed 0
+ * allows none: no new system started, 1 not started}); null otherwise. Its counts and words count systems as the API
+ * shows them ({@link RunState#seen}: a rollback asked for is rolling back) and held systems among the pending.
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName,
                              @JsonProperty("fleetId") Long channelId,
                              List<String> groups, List<String> systems, int maxParallel, int maxFailed,
                              boolean byCentre, int orderTimeoutSeconds, int verifyTimeoutSeconds, int soakSeconds,
                              DeploymentPhase state, boolean paused,
-                             boolean aborted, Counts counts, String summary, Instant createdAt, String createdBy,
+                             boolean aborted, Counts counts, String summary, String failedBecause,
+                             Instant createdAt, String createdBy,
                              Instant startedAt, String startedBy, String pausedBy, String abortedBy,
                              Instant endedAt, Integer manifestRevision,
                              boolean manifestChangedSince, MetricGate metricGate, Windows windows,
@@ -60,20 +64,29 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         }
     }
 
-    /** Systems by how their runs stand; {@code verifying}: every order done, soaking before they count as updated. */
+    /**
+     * Systems by how their runs stand; {@code verifying}: every order done, soaking before they count as updated;
+     * {@code held}: of the pending, those a compatibility rule holds.
+     */
     public record Counts(int systems, int pending, int running, int verifying, int rollingBack, int succeeded,
-                         int rolledBack, int rollbackFailed, int skipped, int givenUp) {
+                         int rolledBack, int rollbackFailed, int skipped, int givenUp, int held) {
 
         static Counts of(List<SystemRun.Tally> runs) {
             int[] n = new int[RunState.values().length];
-            runs.forEach(t -> n[t.state().ordinal()] += (int) t.count());
+            int held = 0;
+            for (SystemRun.Tally t : runs) {
+                for (RunState shown : RunState.values()) {
+                    n[shown.ordinal()] += (int) t.seenAs(shown);
+                }
+                held += (int) t.held();
+            }
             return new Counts(Arrays.stream(n).sum(), n[RunState.PENDING.ordinal()], n[RunState.RUNNING.ordinal()],
                     n[RunState.VERIFYING.ordinal()], n[RunState.ROLLING_BACK.ordinal()], n[RunState.SUCCEEDED.ordinal()],
                     n[RunState.ROLLED_BACK.ordinal()], n[RunState.ROLLBACK_FAILED.ordinal()],
-                    n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()]);
+                    n[RunState.SKIPPED.ordinal()], n[RunState.GIVEN_UP.ordinal()], held);
         }
 
-        /** "7 of 8 updated, 1 rolled back" — with the worst case called out. */
+        /** "7 of 8 updated, 1 rolled back, 1 held" — with the worst case called out. */
         String words() {
             StringBuilder sb = new StringBuilder().append(succeeded).append(" of ").append(systems).append(" updated");
             int back = rolledBack + rollbackFailed;
@@ -83,8 +96,14 @@ public record DeploymentView(long id, String name, long manifestId, String manif
             if (rollbackFailed > 0) {
                 sb.append(" (").append(rollbackFailed).append(" failed to go back)");
             }
-            if (running + rollingBack > 0) {
-                sb.append(", ").append(running + rollingBack).append(" under way");
+            if (held > 0) {
+                sb.append(", ").append(held).append(" held");
+            }
+            if (running > 0) {
+                sb.append(", ").append(running).append(" under way");
+            }
+            if (rollingBack > 0) {
+                sb.append(", ").append(rollingBack).append(" rolling back");
             }
             if (verifying > 0) {
                 sb.append(", ").append(verifying).append(" verifying");
@@ -100,10 +119,26 @@ public record DeploymentView(long id, String name, long manifestId, String manif
     }
 
     /**
-     * The summary: how its systems stand; a channel's deployment with no system yet waits for systems to join, and one
-     * that ended with no system ever in scope says so, never like one that updated systems.
+     * Why a FAILED deployment stopped: how many systems went back after a failure, the limit, and what it stopped
+     * ("1 system rolled back, maxFailed 0 allows none: no new system started, 1 not started"); null in any other phase.
      */
-    static String words(SystemDeployment d, Counts c) {
+    static String failedBecause(SystemDeployment d, Counts c, List<SystemRun.Tally> runs) {
+        if (d.phase != DeploymentPhase.FAILED) {
+            return null;
+        }
+        long failures = runs.stream().filter(t -> t.state().wentBack() || t.state() == RunState.ROLLING_BACK)
+                .mapToLong(SystemRun.Tally::failures).sum();
+        return failures + (failures == 1 ? " system" : " systems") + " rolled back, maxFailed " + d.maxFailed
+                + " allows " + (d.maxFailed == 0 ? "none" : String.valueOf(d.maxFailed)) + ": no new system started"
+                + (c.pending() > 0 ? ", " + c.pending() + " not started" : "");
+    }
+
+    /**
+     * The summary: how its systems stand, and when FAILED why; a channel's deployment with no system yet says so in the
+     * words of its phase (finished, never "waiting" beside "finished"), and one that ended with no system ever in scope
+     * says so, never like one that updated systems.
+     */
+    static String words(SystemDeployment d, Counts c, List<SystemRun.Tally> runs) {
         if (d.phase == DeploymentPhase.DRAFT) {
             return "draft: nothing moves until it is started";
         }
@@ -117,11 +152,15 @@ public record DeploymentView(long id, String name, long manifestId, String manif
             return "aborted as a draft: it was never started";
         }
         if (c.systems() > 0) {
-            return c.words();
+            String failed = failedBecause(d, c, runs);
+            return failed == null ? c.words() : c.words() + "; failed: " + failed;
         }
         boolean following = d.followsChannel && d.channelId != null && !d.aborted;
-        if (following && (d.phase == DeploymentPhase.RUNNING || d.phase == DeploymentPhase.FINISHED)) {
-            return "waiting for systems to join";
+        if (following && d.phase == DeploymentPhase.FINISHED) {
+            return "finished: no system in the channel's scope yet; it takes systems as they join";
+        }
+        if (following && d.phase == DeploymentPhase.RUNNING) {
+            return "following the channel: no system in its scope yet";
         }
         return switch (d.phase) {
             case FINISHED -> "finished: no system was in scope";
@@ -160,7 +199,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
         return new DeploymentView(d.id, d.name, d.manifestId, manifestName, d.channelId, d.groups, d.systems, d.maxParallel,
                 d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.verifyTimeoutSeconds, d.soakSeconds, d.phase, d.paused,
                 d.aborted, c,
-                words(d, c),
+                words(d, c, runs), failedBecause(d, c, runs),
                 d.createdAt, d.createdBy, d.startedAt, d.startedBy, d.pausedBy, d.abortedBy, d.endedAt, pinned == null ? null : pinned.revision(),
                 pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting,
                 overlaps, overlaps == null ? null : DeploymentOverlaps.summary(overlaps), ApprovalView.of(d));

@@ -19,7 +19,8 @@ import java.util.Map;
  * whose centre's maintenance window is closed reads why ({@code waiting for c03's window (opens 02:00 …)}): read from
  * the windows and the clock when asked, never stored. A run that soaks ({@code VERIFYING}) says from when to when
  * ({@code soakStartedAt}, {@code soakEndsAt}) and how many seconds are left ({@code soakSecondsLeft}, 0 once the end
- * is reached; null when it does not soak).
+ * is reached; null when it does not soak). Its {@code state} is the one a command caused ({@link RunState#seen}): a run
+ * whose rollback is asked for reads ROLLING_BACK from the command's answer on.
  */
 public record RunView(long id, long deploymentId, String system, String group, RunState state, String reason,
                       int attempt, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
@@ -46,7 +47,7 @@ public record RunView(long id, long deploymentId, String system, String group, R
         String waiting = r.state == RunState.PENDING ? windows.waitingReason(r.group) : null;
         Long left = r.state == RunState.VERIFYING && r.soakEndsAt != null
                 ? Math.max(0, (Duration.between(now, r.soakEndsAt).toMillis() + 999) / 1000) : null;
-        return new RunView(r.id, r.deploymentId, r.system, r.group, r.state, waiting != null ? waiting : r.reason,
+        return new RunView(r.id, r.deploymentId, r.system, r.group, r.state.seen(r.rollbackCause), waiting != null ? waiting : r.reason,
                 r.attempt, r.currentOrder, r.failedOrder, r.rollbackCause, r.startedAt, r.endedAt, r.soakStartedAt,
                 r.soakEndsAt, left, components);
     }

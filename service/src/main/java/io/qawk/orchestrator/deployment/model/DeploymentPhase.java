@@ -14,7 +14,8 @@ import java.util.Collection;
  *   └──abort──▶ ABORTING (runs under way finish) ▶ ABORTED
  * </pre>
  * Commands: start (DRAFT), pause (RUNNING), resume (PAUSED), abort (AWAITING_APPROVAL, DRAFT, RUNNING, PAUSED,
- * FAILED), approve and reject (AWAITING_APPROVAL), edit (AWAITING_APPROVAL, DRAFT).
+ * FAILED with systems its failures left pending: they are skipped), approve and reject (AWAITING_APPROVAL), edit
+ * (AWAITING_APPROVAL, DRAFT).
  */
 public enum DeploymentPhase {
     DRAFT, RUNNING, PAUSED, ABORTING, ABORTED, FINISHED, FAILED, AWAITING_APPROVAL, REJECTED;

@@ -79,6 +79,15 @@ public enum RunState {
         return terms.isEmpty() ? "false" : "(" + String.join(" or ", terms) + ")";
     }
 
+    /**
+     * The state a reader is told (the API, the screen, the counts): a run whose rollback is asked for by hand or decided
+     * after a failure ({@code cause} set) reads ROLLING_BACK from the command on, while it is still stored RUNNING,
+     * VERIFYING or SUCCEEDED until the engine's next pass (devices in flight finish first); any other, as stored.
+     */
+    public RunState seen(RollbackCause cause) {
+        return cause != null && (this == RUNNING || this == VERIFYING || this == SUCCEEDED) ? ROLLING_BACK : this;
+    }
+
     public boolean terminal() {
         return TERMINAL.contains(this);
     }

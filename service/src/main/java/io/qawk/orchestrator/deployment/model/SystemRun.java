@@ -112,7 +112,25 @@ public class SystemRun extends PanacheEntityBase {
         return list("deploymentId = ?1 order by seq", deploymentId);
     }
 
-    /** How many runs of a deployment are in a state and group. */
-    public record Tally(RunState state, String group, long count) {
+    /**
+     * How many runs of a deployment are in a state and group; of those, how many have a rollback asked for or decided
+     * ({@code rollbackAsked}: a rollback cause), went back after a failure ({@code failures}: cause FAILURE), and are
+     * held by a compatibility rule ({@code held}: pending with a reason {@code held: …}).
+     */
+    public record Tally(RunState state, String group, long count, long rollbackAsked, long failures, long held) {
+
+        public Tally(RunState state, String group, long count) {
+            this(state, group, count, 0, 0, 0);
+        }
+
+        /** The runs of this row that read {@code shown} ({@link RunState#seen}). */
+        public long seenAs(RunState shown) {
+            long asked = state.seen(RollbackCause.MANUAL) != state ? rollbackAsked : 0;
+            if (shown == state) {
+                return count - asked;
+            }
+            return shown == RunState.ROLLING_BACK ? asked : 0;
+        }
     }
+
 }

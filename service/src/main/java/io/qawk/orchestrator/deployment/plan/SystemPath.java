@@ -28,6 +28,9 @@ import java.util.TreeSet;
  */
 public final class SystemPath {
 
+    /** How the reason of a system held by a rule begins ({@code held: lane-07 would run …}); the counts look for it. */
+    public static final String HELD = "held: ";
+
     private SystemPath() {
     }
 
@@ -57,7 +60,7 @@ public final class SystemPath {
 
         /** What the run's reason says: {@code held: lane-07 would run app:2 with lane-07-c on term:1 at order 2 …}. */
         public String heldWords(String system) {
-            return held == null ? null : "held: " + system + " would run " + runs(held.trigger()) + " with "
+            return held == null ? null : HELD + system + " would run " + runs(held.trigger()) + " with "
                     + who(held.offender()) + " on " + runs(held.offender())
                     + (order == null ? "" : " at order " + order) + " (rules[" + held.rule() + "] needs "
                     + held.needs() + ") — " + held.why();

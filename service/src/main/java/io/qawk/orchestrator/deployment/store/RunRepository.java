@@ -9,6 +9,7 @@ import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.plan.SystemPath;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
@@ -113,11 +114,19 @@ public class RunRepository {
      * without loading tens of thousands of runs for a screen that asks every few seconds.
      */
     public List<SystemRun.Tally> tally(long deploymentId) {
-        return SystemRun.getEntityManager().createQuery("select r.state, r.group, count(r) from SystemRun r"
-                        + " where r.deploymentId = :d group by r.state, r.group order by min(r.seq)", Object[].class)
+        return SystemRun.getEntityManager().createQuery("select r.state, r.group, count(r),"
+                        + " sum(case when r.rollbackCause is not null then 1 else 0 end),"
+                        + " sum(case when r.rollbackCause = :failure then 1 else 0 end),"
+                        + " sum(case when r.state = :pending and r.reason like :held then 1 else 0 end)"
+                        + " from SystemRun r where r.deploymentId = :d group by r.state, r.group order by min(r.seq)",
+                        Object[].class)
                 .setParameter("d", deploymentId)
+                .setParameter("failure", RollbackCause.FAILURE)
+                .setParameter("pending", RunState.PENDING)
+                .setParameter("held", SystemPath.HELD + "%")
                 .getResultStream()
-                .map(row -> new SystemRun.Tally((RunState) row[0], (String) row[1], (Long) row[2]))
+                .map(row -> new SystemRun.Tally((RunState) row[0], (String) row[1], (Long) row[2],
+                        ((Number) row[3]).longValue(), ((Number) row[4]).longValue(), ((Number) row[5]).longValue()))
                 .toList();
     }
 

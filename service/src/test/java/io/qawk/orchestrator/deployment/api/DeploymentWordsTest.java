@@ -16,7 +16,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * A deployment's words (issue 36): one that ended with no system ever in scope never reads like one that updated
- * systems; a channel's deployment with nothing in scope yet says it waits for systems to join.
+ * systems; a channel's deployment with nothing in scope yet says so in the words of its phase (issue 56: never
+ * "finished" beside "waiting"); held systems are counted; a rollback asked for reads as going back; a failed deployment
+ * says which limit stopped it, with its figures.
  */
 class DeploymentWordsTest {
 
@@ -25,8 +27,8 @@ class DeploymentWordsTest {
             FINISHED | -  | false |                       | finished: no system was in scope
             FINISHED | 7  | false |                       | finished: no system was in scope
             ABORTED  | -  | false |                       | aborted: no system was in scope
-            FINISHED | 7  | true  |                       | waiting for systems to join
-            RUNNING  | 7  | true  |                       | waiting for systems to join
+            FINISHED | 7  | true  |                       | finished: no system in the channel's scope yet; it takes systems as they join
+            RUNNING  | 7  | true  |                       | following the channel: no system in its scope yet
             ABORTED  | 7  | true  |                       | aborted: no system was in scope
             FINISHED | -  | true  |                       | finished: no system was in scope
             DRAFT    | -  | false |                       | draft: nothing moves until it is started
@@ -53,5 +55,38 @@ class DeploymentWordsTest {
         }
         DeploymentView view = DeploymentView.of(d, "m", tally, CentreWindows.of(null, Instant.EPOCH));
         assertThat(view.summary()).isEqualTo(words);
+    }
+
+    /**
+     * Runs written {@code STATE[:asked][:failure][:held]}: {@code SUCCEEDED:asked} a rollback by hand asked for,
+     * {@code ROLLED_BACK:failure} sent back after a failure, {@code PENDING:held} held by a compatibility rule.
+     */
+    @ParameterizedTest(name = "{0} maxFailed {1}, runs \"{2}\": {3}")
+    @CsvSource(delimiter = '|', textBlock = """
+            RUNNING  | 0 | SUCCEEDED SUCCEEDED PENDING:held        | 2 of 3 updated, 0 rolled back, 1 held
+            RUNNING  | 0 | SUCCEEDED PENDING:held PENDING:held     | 1 of 3 updated, 0 rolled back, 2 held
+            RUNNING  | 0 | SUCCEEDED:asked SUCCEEDED               | 1 of 2 updated, 0 rolled back, 1 rolling back
+            FAILED   | 0 | ROLLED_BACK:failure PENDING             | 0 of 2 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started, 1 not started
+            FAILED   | 1 | ROLLED_BACK:failure ROLLBACK_FAILED:failure SUCCEEDED | 1 of 3 updated, 2 rolled back (1 failed to go back); failed: 2 systems rolled back, maxFailed 1 allows 1: no new system started
+            FINISHED | 1 | ROLLED_BACK:failure SUCCEEDED           | 1 of 2 updated, 1 rolled back
+            """)
+    void heldRollingBackAndFailedAreSaid(String phase, int maxFailed, String runs, String words) {
+        SystemDeployment d = new SystemDeployment();
+        d.id = 1L;
+        d.name = "d";
+        d.phase = DeploymentPhase.valueOf(phase);
+        d.startedAt = Instant.EPOCH;
+        d.maxFailed = maxFailed;
+        List<SystemRun.Tally> tally = new ArrayList<>();
+        for (String spec : runs.split(" ")) {
+            String[] parts = spec.split(":");
+            List<String> flags = List.of(parts).subList(1, parts.length);
+            tally.add(new SystemRun.Tally(RunState.valueOf(parts[0]), "c01", 1, flags.contains("asked") ? 1 : 0,
+                    flags.contains("failure") ? 1 : 0, flags.contains("held") ? 1 : 0));
+        }
+        DeploymentView view = DeploymentView.of(d, "m", tally, CentreWindows.of(null, Instant.EPOCH));
+        assertThat(view.summary()).isEqualTo(words);
+        assertThat(view.failedBecause()).isEqualTo(phase.equals("FAILED") ? words.substring(words.indexOf("failed: ") + 8)
+                : null);
     }
 }
