@@ -278,7 +278,9 @@ final class TourDocument {
                     }
                 }
                 if (found < 0) {
-                    out.add(path + "[" + i + "]: no entry matches " + expected.get(i) + " (entries: " + actual + ")");
+                    String entries = actual.toString();
+                    out.add(path + "[" + i + "]: no entry matches " + expected.get(i) + " (entries: "
+                            + (entries.length() > 1500 ? entries.substring(0, 1500) + "…" : entries) + ")");
                 } else {
                     used[found] = true;
                 }
