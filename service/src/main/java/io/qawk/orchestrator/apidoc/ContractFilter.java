@@ -416,7 +416,8 @@ public class ContractFilter implements OASFilter {
             if (op.getRequestBody() == null || op.getRequestBody().getContent() == null) {
                 continue;
             }
-            MediaType body = op.getRequestBody().getContent().getMediaType(jakarta.ws.rs.core.MediaType.APPLICATION_JSON);
+            MediaType plain = op.getRequestBody().getContent().getMediaType(jakarta.ws.rs.core.MediaType.APPLICATION_JSON);
+            MediaType body = plain != null ? plain : op.getRequestBody().getContent().getMediaType("application/merge-patch+json");
             try (InputStream in = ContractFilter.class.getResourceAsStream("examples/" + id + ".json")) {
                 if (in != null && body != null) {
                     body.setExample(json.readValue(in, Object.class));

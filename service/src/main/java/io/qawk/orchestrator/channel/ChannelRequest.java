@@ -7,8 +7,9 @@ import io.qawk.orchestrator.window.Windows;
 import java.util.List;
 
 /**
- * Create (POST) or change (PUT) a channel. On PUT every field is optional and only those given change;
- * {@code distributionSetId} and/or {@code manifestId} make a new release. {@code approval}: {@code required} holds
+ * Create (POST) or change (PUT, or PATCH as a JSON Merge Patch) a channel. On a change every field is optional and only
+ * those given change, inside {@code orchestrator} and {@code devices} too; {@code null} clears what may be empty
+ * ({@link ChannelUpdate}); {@code distributionSetId} and/or {@code manifestId} make a new release. {@code approval}: {@code required} holds
  * every deployment its releases start until an approver other than the release's creator approves it (issue 42);
  * {@code none}, the default, does not.
  */

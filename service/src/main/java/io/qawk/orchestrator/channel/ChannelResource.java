@@ -1,6 +1,11 @@
 package io.qawk.orchestrator.channel;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.common.Actors;
+import io.qawk.orchestrator.common.Updates;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitTarget;
@@ -13,6 +18,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.DELETE;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -21,6 +27,9 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
 import java.util.List;
 
@@ -50,6 +59,9 @@ public class ChannelResource {
 
     @Inject
     HawkbitGateway hawkbit;
+
+    @Inject
+    ObjectMapper json;
 
     @GET
     @Transactional
@@ -95,12 +107,48 @@ public class ChannelResource {
         }
     }
 
+    /**
+     * Changes the settings the body gives (inside {@code orchestrator} and {@code devices} too); the others keep their
+     * values; {@code null} clears what may be empty ({@link ChannelUpdate}). A set and/or manifest given is released.
+     */
     @PUT
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public ChannelView update(@PathParam("id") long id, ChannelRequest request) {
-        service.update(id, request, actor());
+    public ChannelView update(@PathParam("id") long id, @RequestBody(required = true, content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ChannelRequest.class)))
+            JsonNode body) throws JsonProcessingException {
+        ObjectNode given = Updates.checked(json, body, ChannelRequest.class);
+        service.update(id, f -> ChannelUpdate.of(json, given), actor());
         return get(id);
+    }
+
+    /**
+     * A JSON Merge Patch (RFC 7396) of the channel: as {@code PUT}, and {@code orchestrator.windows} and
+     * {@code orchestrator.metricGate} are merged into the stored ones rather than replaced.
+     */
+    @PATCH
+    @Path("{id}")
+    @Consumes(Updates.MERGE_PATCH)
+    public ChannelView patch(@PathParam("id") long id, @RequestBody(required = true, content = @Content(
+            mediaType = Updates.MERGE_PATCH, schema = @Schema(implementation = ChannelRequest.class)))
+            JsonNode body) throws JsonProcessingException {
+        ObjectNode given = Updates.checked(json, body, ChannelRequest.class);
+        service.update(id, f -> ChannelUpdate.of(json, mergedIntoStored(f, given)), actor());
+        return get(id);
+    }
+
+    /** The patch with its {@code orchestrator.windows} and {@code .metricGate} objects merged into the stored ones. */
+    private ObjectNode mergedIntoStored(Channel f, ObjectNode patch) {
+        ObjectNode result = patch.deepCopy();
+        if (result.get("orchestrator") instanceof ObjectNode o) {
+            if (o.get("windows") instanceof ObjectNode w && f.windows != null) {
+                o.set("windows", Updates.merge(json.valueToTree(f.windows), w));
+            }
+            if (o.get("metricGate") instanceof ObjectNode g && f.metricGate() != null) {
+                o.set("metricGate", Updates.merge(json.valueToTree(f.metricGate()), g));
+            }
+        }
+        return result;
     }
 
     @DELETE

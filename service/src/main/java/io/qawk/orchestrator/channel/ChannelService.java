@@ -27,6 +27,7 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * Channels: their settings, their releases, resuming a halted release, and promotion behind the gate.
@@ -98,10 +99,22 @@ public class ChannelService {
         if (r == null) {
             throw new InvalidRequestException("", "a JSON body is required");
         }
+        return update(id, f -> new ChannelUpdate(r, Set.of()), actor);
+    }
+
+    /**
+     * A change ({@code PUT} or {@code PATCH}) made from the channel as stored, under its row lock: the settings given
+     * change, those cleared ({@link ChannelUpdate#CLEARABLE}) are emptied, the rest keep their values; a set or manifest
+     * given is released.
+     */
+    @Transactional
+    Channel update(long id, Function<Channel, ChannelUpdate> change, String actor) {
         Channel f = Channel.findById(id, LockModeType.PESSIMISTIC_WRITE);
         if (f == null) {
             throw new NotFoundException("channel", id);
         }
+        ChannelUpdate u = change.apply(f);
+        ChannelRequest r = u.request();
         FieldErrors errors = new FieldErrors();
         if (r.name() != null) {
             errors.name(r.name(), "name");
@@ -113,7 +126,8 @@ public class ChannelService {
         DistributionSetRef set = validateRelease(r, errors);
         errors.throwIfAny();
         boolean changesSettings = r.name() != null || r.match() != null || r.promotesTo() != null
-                || r.orchestrator() != null || r.devices() != null || r.soakSeconds() != null || r.approval() != null;
+                || r.orchestrator() != null || r.devices() != null || r.soakSeconds() != null || r.approval() != null
+                || u.cleared().stream().anyMatch(c -> !c.equals("distributionSetId") && !c.equals("manifestId"));
         if (changesSettings && "configuration".equals(f.managedBy)) {
             throw new ConflictException("channel '" + f.name + "' is managed by configuration (Helm values); "
                     + "change its settings there. Releases through the API are allowed.");
@@ -129,6 +143,7 @@ public class ChannelService {
                 f.match = r.match();
             }
             applySettings(f, r);
+            clear(f, u);
             f.updatedAt = clock.instant();
         }
         if (r.releases()) {
@@ -314,6 +329,26 @@ public class ChannelService {
         }
         if (r.approval() != null) {
             f.approvalRequired = Approval.parse(r.approval()).orElseThrow() == Approval.REQUIRED;
+        }
+    }
+
+    /** Empties the settings a change cleared with {@code null}. */
+    private static void clear(Channel f, ChannelUpdate u) {
+        if (u.clears("promotesTo")) {
+            f.promotesToId = null;
+        }
+        if (u.clears("approval")) {
+            f.approvalRequired = false;
+        }
+        if (u.clears("orchestrator.centres")) {
+            f.centres = new ArrayList<>();
+        }
+        if (u.clears("orchestrator.metricGate")) {
+            f.metricGateQuery = null;
+            f.metricGateCondition = null;
+        }
+        if (u.clears("orchestrator.windows")) {
+            f.windows = null;
         }
     }
 

@@ -11,6 +11,7 @@ import jakarta.persistence.OptimisticLockException;
 import jakarta.persistence.PersistenceException;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Request;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.jboss.logging.Logger;
@@ -143,7 +144,7 @@ public class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    public Response web(WebApplicationException e, UriInfo uri) {
+    public Response web(WebApplicationException e, UriInfo uri, Request request) {
         if (e.getCause() instanceof UnstorableTextException t) {
             return unstorableText(t, uri);
         }
@@ -165,7 +166,9 @@ public class ProblemMappers {
             LOG.error("Request failed", e);
         }
         Response.StatusType type = r == null ? Response.Status.INTERNAL_SERVER_ERROR : r.getStatusInfo();
-        String detail = status == 415 ? "unsupported content type; send application/json"
+        String detail = status == 415 ? "unsupported content type; send " + (request != null
+                && "PATCH".equals(request.getMethod()) ? Updates.MERGE_PATCH + " (a JSON Merge Patch, RFC 7396)"
+                : "application/json")
                 : status == 405 ? "this method is not allowed here"
                 : status == 406 ? "cannot answer in the requested media type"
                 : e.getMessage();

@@ -38,6 +38,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * Creates deployments and records what people decide (start, pause, resume, abort, roll back, take again).
@@ -114,11 +115,21 @@ public class DeploymentService implements ManifestUsage {
      */
     @Transactional
     public SystemDeployment update(long id, DeploymentRequest r, String actor) {
+        return update(id, stored -> r, actor);
+    }
+
+    /**
+     * An edit ({@code PUT} or {@code PATCH}): {@code change} makes the whole request from what is stored (as a request,
+     * {@link DeploymentRequest#of}), read under the deployment's lock; then validated and applied as above.
+     */
+    @Transactional
+    public SystemDeployment update(long id, UnaryOperator<DeploymentRequest> change, String actor) {
         SystemDeployment d = lock(id);
         if (!d.phase.beforeStart()) {
             throw new ConflictException("deployment " + id + " is " + d.phase
                     + "; only a deployment not yet started (DRAFT or AWAITING_APPROVAL) can be edited");
         }
+        DeploymentRequest r = change.apply(DeploymentRequest.of(d));
         List<Object> before = settings(d);
         String ruleBefore = d.approvalRule;
         apply(d, r);

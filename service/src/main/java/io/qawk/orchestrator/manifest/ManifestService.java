@@ -10,6 +10,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.persistence.EntityManager;
+import jakarta.persistence.LockModeType;
 import jakarta.transaction.Transactional;
 
 import java.time.Clock;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 
 /**
  * Creates, changes and removes manifests. Every write is validated completely (against the system type and against
@@ -78,8 +80,25 @@ public class ManifestService {
 
     @Transactional
     public Manifest replace(long id, ManifestRequest request) {
+        return replace(get(id), request);
+    }
+
+    /**
+     * An update ({@code PUT} or {@code PATCH}): {@code change} makes the whole request from what is stored (as a
+     * request, {@link ManifestRequest#of}), read under a row lock so that no other update comes in between; then
+     * validated and applied as a replace.
+     */
+    @Transactional
+    public Manifest update(long id, UnaryOperator<ManifestRequest> change) {
+        Manifest m = Manifest.findById(id, LockModeType.PESSIMISTIC_WRITE);
+        if (m == null) {
+            throw new NotFoundException("manifest", id);
+        }
+        return replace(m, change.apply(ManifestRequest.of(m)));
+    }
+
+    private Manifest replace(Manifest m, ManifestRequest request) {
         ManifestValidator.Validated sets = validate(request);
-        Manifest m = get(id);
         Manifest.findByName(request.name()).filter(other -> !other.id.equals(m.id)).ifPresent(other -> {
             throw new ConflictException("a manifest named '" + request.name() + "' already exists");
         });

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.systemtype;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
+import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.rules.RuleSpec;
 
 import java.util.List;
@@ -11,6 +12,11 @@ import java.util.List;
  * about hawkBit work outside Qawk that would move its systems ({@code guard}: {@code watch}, the default, or
  * {@code hold}), and whether its deployments need four eyes ({@code approval}: {@code none}, the default, or
  * {@code required}).
+ *
+ * <p>On {@code PUT} a field left out keeps its stored value and a component given again (by its {@code componentType})
+ * keeps the fields it leaves out; {@code PATCH} takes a JSON Merge Patch of this shape ({@code common/Updates}).
+ * {@code null} clears: {@code rules} to none, {@code groupKey} to the configured default, {@code guard} to
+ * {@code watch}, {@code approval} to {@code none}, a component's {@code health} to none.
  */
 @JsonIgnoreProperties(ignoreUnknown = false)
 public record SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components,
@@ -28,6 +34,13 @@ public record SystemTypeRequest(String name, String systemKey, String groupKey, 
 
     public SystemTypeRequest(String name, String systemKey, String groupKey, List<ComponentRequest> components) {
         this(name, systemKey, groupKey, components, null);
+    }
+
+    /** What is stored, as a request: the shape a PUT's missing fields and a PATCH are merged into. */
+    static SystemTypeRequest of(SystemType t) {
+        return new SystemTypeRequest(t.name, t.systemKey, t.groupKey, t.components.stream()
+                .map(c -> new ComponentRequest(c.componentType, c.match, c.health)).toList(), List.copyOf(t.rules),
+                t.guard.word(), Approval.of(t.approvalRequired).word());
     }
 
     /** {@code health}: optional, the query its devices must keep matching during a soak. */

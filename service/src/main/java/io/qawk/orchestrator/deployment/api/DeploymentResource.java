@@ -5,10 +5,14 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonRawValue;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.common.Actors;
 import io.qawk.orchestrator.common.AuditNote;
 import io.qawk.orchestrator.common.RefusedException;
+import io.qawk.orchestrator.common.Updates;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.CommandRequest;
 import io.qawk.orchestrator.deployment.DeploymentReads;
@@ -25,6 +29,7 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PATCH;
 import jakarta.ws.rs.PUT;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
@@ -35,10 +40,12 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /** System deployments: create a draft, start it, steer it, and read how every system went. */
 @Path("/qawk/v1/systemdeployments")
@@ -65,6 +72,9 @@ public class DeploymentResource {
 
     @Inject
     AuditNote note;
+
+    @Inject
+    ObjectMapper json;
 
     @GET
     public List<DeploymentView> list() {
@@ -95,15 +105,42 @@ public class DeploymentResource {
     }
 
     /**
-     * Edits a deployment not yet started; the body is the whole request, as at creation. An edit after an approval
-     * takes the approval back (issue 42).
+     * Edits a deployment not yet started: the request's shape, as at creation; a setting the body leaves out keeps its
+     * value, {@code null} sets it back to its default. An edit that changes something after an approval takes the
+     * approval back (issue 42).
      */
     @PUT
     @Path("{id}")
     @Consumes(MediaType.APPLICATION_JSON)
-    public DeploymentView update(@PathParam("id") long id, DeploymentRequest request) {
-        service.update(id, request, actor());
+    public DeploymentView update(@PathParam("id") long id, @RequestBody(required = true, content = @Content(
+            mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeploymentRequest.class)))
+            JsonNode body) throws JsonProcessingException {
+        ObjectNode given = Updates.checked(json, body, DeploymentRequest.class);
+        service.update(id, stored -> read(Updates.put(json.valueToTree(stored), given, Map.of())), actor());
         return get(id);
+    }
+
+    /**
+     * Edits a deployment not yet started by a JSON Merge Patch (RFC 7396), e.g. {@code {"maxParallel": 4}};
+     * {@code null} sets a setting back to its default. Refused (409) once started, as {@code PUT} is.
+     */
+    @PATCH
+    @Path("{id}")
+    @Consumes(Updates.MERGE_PATCH)
+    public DeploymentView patch(@PathParam("id") long id, @RequestBody(required = true, content = @Content(
+            mediaType = Updates.MERGE_PATCH, schema = @Schema(implementation = DeploymentRequest.class)))
+            JsonNode body) throws JsonProcessingException {
+        ObjectNode given = Updates.checked(json, body, DeploymentRequest.class);
+        service.update(id, stored -> read(Updates.patch(json.valueToTree(stored), given, Map.of())), actor());
+        return get(id);
+    }
+
+    private DeploymentRequest read(ObjectNode merged) {
+        try {
+            return json.treeToValue(merged, DeploymentRequest.class);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a stored deployment merged with a checked body cannot be read", e);
+        }
     }
 
     /** Four eyes: an approver other than its creator approves it, with an optional comment (issue 42). */
