@@ -17,19 +17,20 @@ import java.util.stream.Stream;
 import static org.assertj.core.api.Assertions.assertThat;
 
 /**
- * The map of the code cannot go stale: the README's list of the service's packages (under {@code - `service/`}) names
+ * The map of the code cannot go stale: the list of the service's packages in docs/design.md ("Where things are", under
+ * {@code - `service/`}) names
  * exactly the packages of {@code io.qawk.orchestrator}, and every package says in its {@code package-info.java} what
  * it holds.
  */
 class CodeMapTest {
 
     static final Path ROOT = Path.of("src/main/java/io/qawk/orchestrator");
-    static final Path README = Path.of("../README.md");
+    static final Path MAP = Path.of("../docs/design.md");
     static final Pattern ENTRY = Pattern.compile("^  - `([a-z][a-z0-9.]*)` – ");
 
     @Test
-    void theReadmeNamesEveryPackageAndNoOther() {
-        assertThat(readmePackages(SourceFiles.read(README))).as("packages in %s", README)
+    void theDesignDocNamesEveryPackageAndNoOther() {
+        assertThat(mapPackages(SourceFiles.read(MAP))).as("packages in %s", MAP)
                 .containsExactlyInAnyOrderElementsOf(topPackages());
     }
 
@@ -49,10 +50,10 @@ class CodeMapTest {
         assertThat(silent).as("packages without a package-info.java sentence").isEmpty();
     }
 
-    /** The reader of the README's list, on a list made up here: only the service's entries, no paths. */
+    /** The reader of the list, on a list made up here: only the service's entries, no paths. */
     @Test
     void readsTheServicesEntriesOnly() {
-        String readme = """
+        String map = """
                 - `service/` – the product:
                   - `alpha` – one
                     continued
@@ -61,13 +62,13 @@ class CodeMapTest {
                 - `query/` – another module
                   - `gamma` – not the service's
                 """;
-        assertThat(readmePackages(readme)).containsExactly("alpha", "beta");
+        assertThat(mapPackages(map)).containsExactly("alpha", "beta");
     }
 
-    static Set<String> readmePackages(String readme) {
+    static Set<String> mapPackages(String text) {
         Set<String> out = new TreeSet<>();
         boolean inService = false;
-        for (String line : readme.split("\n")) {
+        for (String line : text.split("\n")) {
             if (line.startsWith("- ")) {
                 inService = line.startsWith("- `service/`");
             } else if (inService) {

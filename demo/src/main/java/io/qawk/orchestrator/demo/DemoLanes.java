@@ -43,6 +43,11 @@ public final class DemoLanes {
     /** A terminal that reports no {@code device} attribute: matched by the system type, but in no system. */
     public static final String STRAY_DEVICE = "stray-terminal-01";
     public static final int KIOSKS = 3;
+    /**
+     * The health query the tour gives the lane computers (docs/tour.md): a lane computer reports
+     * {@code lane_state=scoring} while its lane scores, as every demo lane does, so a soak keeps a healthy lane.
+     */
+    public static final String HEALTH = "attribute.lane_state==scoring";
 
     /** A distribution set by name and version. */
     public record SetRef(String name, String version) {
@@ -191,6 +196,9 @@ public final class DemoLanes {
         attrs.put("device", system);
         attrs.put("device_type", type);
         attrs.put("centerid", centre);
+        if ("device1".equals(type)) {
+            attrs.put("lane_state", "scoring");
+        }
         return new DeviceSpec(controllerId, attrs, b);
     }
 

@@ -21,7 +21,8 @@ import io.qawk.orchestrator.testkit.db.EmbeddedDatabase;
  * With {@code QAWK_HAWKBIT_URL} (and {@code QAWK_HAWKBIT_USER}, {@code QAWK_HAWKBIT_PASSWORD}) set, the service is
  * pointed at that hawkBit instead and no devices or demo data are made: a try-out against your own hawkBit with a
  * throw-away database. Settings (environment): {@code QAWK_PORT} (8080), {@code QAWK_DEMO_DIR} (where the database
- * lives), {@code QAWK_ADMIN_PASSWORD} / {@code QAWK_VIEWER_PASSWORD} ({@code admin} / {@code viewer}).
+ * lives), {@code QAWK_ADMIN_PASSWORD} / {@code QAWK_VIEWER_PASSWORD} / {@code QAWK_APPROVER_PASSWORD} ({@code admin} /
+ * {@code viewer} / {@code approver}: the approver approves or rejects deployments that need four eyes).
  * Stops everything on Ctrl-C; the service and Postgres also stop when this JVM is killed (see {@link ServiceChild}).
  * It also stops when the process that started it ends ({@code -Dqawk.demo.stop-with-parent=false} turns that off):
  * an IDE's stop button sends {@code ./mvnw -Pdemo} a SIGTERM, and Maven's {@code exec:exec} does not pass it on to
@@ -47,6 +48,7 @@ public final class StartDev {
                 .toAbsolutePath();
         String adminPassword = env.getOrDefault("QAWK_ADMIN_PASSWORD", "admin");
         String viewerPassword = env.getOrDefault("QAWK_VIEWER_PASSWORD", "viewer");
+        String approverPassword = env.getOrDefault("QAWK_APPROVER_PASSWORD", "approver");
         Path jar = Path.of(System.getProperty("qawk.app.jar",
                 project.resolve("service/target/quarkus-app/quarkus-run.jar").toString()));
 
@@ -81,6 +83,7 @@ public final class StartDev {
         // plain passwords are hashed by the service at start-up (common/HashedPasswordsConfigSourceFactory)
         serviceEnv.put("QAWK_ADMIN_PASSWORD", adminPassword);
         serviceEnv.put("QAWK_VIEWER_PASSWORD", viewerPassword);
+        serviceEnv.put("QAWK_APPROVER_PASSWORD", approverPassword);
         serviceEnv.putIfAbsent("QAWK_SYNC_INTERVAL", env.getOrDefault("QAWK_SYNC_INTERVAL", "15s"));
 
         LOG.infof("Demo: starting the service (%s) on port %d", jar, port);
@@ -113,9 +116,10 @@ public final class StartDev {
             }
             Thread.sleep(500);
         }
-        LOG.infof("Demo: the service is ready at %s (admin/%s, viewer/%s)", url,
+        LOG.infof("Demo: the service is ready at %s (admin/%s, viewer/%s, approver/%s)", url,
                 env.containsKey("QAWK_ADMIN_PASSWORD") ? "$QAWK_ADMIN_PASSWORD" : "admin",
-                env.containsKey("QAWK_VIEWER_PASSWORD") ? "$QAWK_VIEWER_PASSWORD" : "viewer");
+                env.containsKey("QAWK_VIEWER_PASSWORD") ? "$QAWK_VIEWER_PASSWORD" : "viewer",
+                env.containsKey("QAWK_APPROVER_PASSWORD") ? "$QAWK_APPROVER_PASSWORD" : "approver");
         if (setup != null) {
             setup.run();
         }

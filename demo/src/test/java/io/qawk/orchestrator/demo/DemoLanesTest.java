@@ -70,6 +70,16 @@ class DemoLanesTest {
         assertThat(devices).allSatisfy(d -> assertThat(d.behaviour().delay()).isEqualTo(Duration.ofSeconds(2)));
     }
 
+    /** The tour's health query ({@link DemoLanes#HEALTH}) holds on every lane computer, so a soak keeps healthy lanes. */
+    @Test
+    void everyLaneComputerReportsThatItIsScoring() {
+        List<DeviceSpec> laneComputers = devices.stream()
+                .filter(d -> "device1".equals(d.attributes().get("device_type"))).toList();
+        assertThat(laneComputers).hasSize(DemoLanes.LANES)
+                .allSatisfy(d -> assertThat(d.attributes()).as(d.controllerId()).containsEntry("lane_state", "scoring"));
+        assertThat(DemoLanes.HEALTH).isEqualTo("attribute.lane_state==scoring");
+    }
+
     @Test
     void problemsAndStandaloneDevicesExist() {
         // matched by the device2 component but without a system key: a problem of the system type
