@@ -37,7 +37,7 @@ public record SystemTypeRequest(String name, String systemKey, String groupKey, 
     }
 
     /** What is stored, as a request: the shape a PUT's missing fields and a PATCH are merged into. */
-    static SystemTypeRequest of(SystemType t) {
+    public static SystemTypeRequest of(SystemType t) {
         return new SystemTypeRequest(t.name, t.systemKey, t.groupKey, t.components.stream()
                 .map(c -> new ComponentRequest(c.componentType, c.match, c.health)).toList(), List.copyOf(t.rules),
                 t.guard.word(), Approval.of(t.approvalRequired).word());

@@ -57,8 +57,18 @@ final class TopologyYaml {
      * The request the document describes; {@code yamlIndex[i]} is the index in {@code components} of the first entry
      * of the request's component i, so that the service's errors can be told in YAML paths.
      */
-    record Parsed(SystemTypeRequest request, int[] yamlIndex, List<String> ignored) {
+    /**
+     * A topology as read: the request, each component's place in the YAML, the keys ignored, and which of Qawk's own
+     * optional keys the document leaves out ({@code leftOut}: the request's field names; {@code healthLeftOut}: the
+     * component types given without {@code qawk_health}), which an import of an existing type keeps as stored.
+     */
+    record Parsed(SystemTypeRequest request, int[] yamlIndex, List<String> ignored, Set<String> leftOut,
+                  Set<String> healthLeftOut) {
     }
+
+    /** Qawk's optional top-level keys and the request fields they fill. */
+    private static final Map<String, String> KEPT_WHEN_LEFT_OUT = Map.of("qawk_group_key", "groupKey",
+            "qawk_rules", "rules", "qawk_guard", "guard", "qawk_approval", "approval");
 
     private TopologyYaml() {
     }
@@ -80,8 +90,44 @@ final class TopologyYaml {
         String guard = in.text(root, "qawk_guard", "", false);
         String approval = in.text(root, "qawk_approval", "", false);
         in.errors.throwIfAny();
+        Set<String> leftOut = new LinkedHashSet<>();
+        KEPT_WHEN_LEFT_OUT.forEach((key, field) -> {
+            if (!root.has(key)) {
+                leftOut.add(field);
+            }
+        });
+        Set<String> healthLeftOut = new LinkedHashSet<>();
+        for (int i = 0; i < components.size(); i++) {
+            if (!root.get("components").get(yamlIndex.get(i)).has("qawk_health")) {
+                healthLeftOut.add(components.get(i).componentType());
+            }
+        }
         return new Parsed(new SystemTypeRequest(name, systemKey, groupKey, components, rules, guard, approval),
-                yamlIndex.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(in.ignored));
+                yamlIndex.stream().mapToInt(Integer::intValue).toArray(), List.copyOf(in.ignored), Set.copyOf(leftOut),
+                Set.copyOf(healthLeftOut));
+    }
+
+    /**
+     * What an import of an existing type stores: the document, with what it leaves out of Qawk's own keys kept as
+     * stored, as a {@code PUT} keeps what it does not name (a Mender topology knows no rules, guard or approval, so
+     * an import of one never drops them); clearing is explicit ({@code qawk_rules: []}, {@code qawk_guard: watch}).
+     */
+    static SystemTypeRequest keeping(Parsed parsed, SystemTypeRequest stored) {
+        SystemTypeRequest r = parsed.request();
+        Set<String> out = parsed.leftOut();
+        Map<String, String> storedHealth = new LinkedHashMap<>();
+        stored.components().forEach(c -> storedHealth.put(c.componentType(), c.health()));
+        List<SystemTypeRequest.ComponentRequest> components = r.components().stream()
+                .map(c -> parsed.healthLeftOut().contains(c.componentType())
+                        ? new SystemTypeRequest.ComponentRequest(c.componentType(), c.match(),
+                                storedHealth.get(c.componentType()))
+                        : c)
+                .toList();
+        return new SystemTypeRequest(r.name(), r.systemKey(),
+                out.contains("groupKey") ? stored.groupKey() : r.groupKey(), components,
+                out.contains("rules") ? stored.rules() : r.rules(),
+                out.contains("guard") ? stored.guard() : r.guard(),
+                out.contains("approval") ? stored.approval() : r.approval());
     }
 
     private static void readComponents(YamlReading in, JsonNode list, List<SystemTypeRequest.ComponentRequest> out,

@@ -9,6 +9,7 @@ import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRequest;
 import io.qawk.orchestrator.manifest.ManifestService;
 import io.qawk.orchestrator.systemtype.SystemType;
+import io.qawk.orchestrator.systemtype.SystemTypeRequest;
 import io.qawk.orchestrator.systemtype.SystemTypeService;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -50,10 +51,11 @@ public class YamlImport {
                 return new ImportResult(ImportResult.CREATED, created.id, created.name, parsed.ignored());
             }
             SystemType type = existing.get();
-            if (TopologyYaml.sameAs(type, parsed.request())) {
+            SystemTypeRequest request = TopologyYaml.keeping(parsed, SystemTypeRequest.of(type));
+            if (TopologyYaml.sameAs(type, request)) {
                 return new ImportResult(ImportResult.UNCHANGED, type.id, type.name, parsed.ignored());
             }
-            systemTypes.replace(type.id, parsed.request());
+            systemTypes.replace(type.id, request);
             return new ImportResult(ImportResult.UPDATED, type.id, type.name, parsed.ignored());
         } catch (InvalidRequestException e) {
             throw inYamlTerms(e, paths, doc);

@@ -29,6 +29,7 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.startsWith;
 
 /** Mender YAML in and out, against a real hawkBit (artifact names are resolved there). */
@@ -166,13 +167,60 @@ class YamlImportApiTest {
                 .extract().asString();
         assertThat(export).isEqualTo(topology);
         yaml(export).post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("unchanged"));
+        // left out, the guard keeps its value, as a PUT keeps what it does not name; going back to watch is said
         yaml(topology.replace("qawk_guard: hold\n", "")).post(TOPOLOGIES).then().statusCode(200)
+                .body("result", equalTo("unchanged"));
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200).body("guard", equalTo("hold"));
+        yaml(topology.replace("qawk_guard: hold", "qawk_guard: watch")).post(TOPOLOGIES).then().statusCode(200)
                 .body("result", equalTo("updated"));
         Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200).body("guard", equalTo("watch"));
         List<String> before = tables();
         yaml(topology.replace("qawk_guard: hold", "qawk_guard: stop")).post(TOPOLOGIES).then().statusCode(400)
                 .body("errors[0].field", equalTo("qawk_guard"));
         assertThat(tables()).isEqualTo(before);
+    }
+
+    @Test
+    void anImportKeepsWhatItLeavesOutOfQawksKeysAndClearsOnlyWhatItSays() {
+        String topology = """
+                api_version: mender/v1
+                kind: topology
+                system_type: yml-kept
+                qawk_system_key: attribute.device
+                components:
+                  - component_type: device1
+                    qawk_match: attribute.device_type==device1
+                    qawk_health: attribute.lane_state==scoring
+                  - component_type: device2
+                    qawk_match: attribute.device_type==device2
+                qawk_rules:
+                  - if: { device2: "kept-fw:[2.0,)" }
+                    then: { device1: "kept-app:[2.0,)" }
+                    why: fw 2 needs app 2
+                qawk_approval: required
+                """;
+        long id = yaml(topology).post(TOPOLOGIES).then().statusCode(201).extract().jsonPath().getLong("id");
+        String mender = """
+                api_version: mender/v1
+                kind: topology
+                system_type: yml-kept
+                qawk_system_key: attribute.device
+                components:
+                  - component_type: device1
+                    qawk_match: attribute.device_type==device1
+                  - component_type: device2
+                    qawk_match: attribute.device_type==device2
+                """;
+        yaml(mender).post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("unchanged"));
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules", hasSize(1)).body("rules[0].why", equalTo("fw 2 needs app 2"))
+                .body("approval", equalTo("required"))
+                .body("components[0].health", equalTo("attribute.lane_state==scoring"));
+
+        yaml(mender + "qawk_rules: []\n").post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("updated"));
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules", hasSize(0)).body("approval", equalTo("required"))
+                .body("components[0].health", equalTo("attribute.lane_state==scoring"));
     }
 
     @Test
@@ -224,6 +272,12 @@ class YamlImportApiTest {
 
         yaml(topology.replace("device2: \"yml-fw", "device3: \"yml-fw")).post(TOPOLOGIES).then().statusCode(400)
                 .body("errors[0].field", equalTo("qawk_rules[0].then.device3"));
+
+        // a topology without qawk_rules (a Mender one knows none) keeps the type's rules; clearing them is said
+        String withoutRules = topology.substring(0, topology.indexOf("qawk_rules:"));
+        yaml(withoutRules).post(TOPOLOGIES).then().statusCode(200).body("result", equalTo("unchanged"));
+        Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200)
+                .body("rules[0].why", equalTo("app 1.1 reads the new firmware's log format"));
 
         // no update_strategy anywhere: the rules put the firmware first; without rules it would all be order 1
         String manifest = """
