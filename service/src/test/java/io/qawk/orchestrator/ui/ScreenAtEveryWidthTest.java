@@ -33,7 +33,7 @@ import static org.awaitility.Awaitility.await;
  * (0 violations) and read for times (one format, zone named; a window in its centre's zone). The address follows the
  * drawer, both ways. Every other view and dialog is checked the same way (channels, threats and holds stubbed; a
  * deployment awaiting approval): the channels and their dialogs, the guard's threats and holds and their dialogs, the
- * manifest forms, the audit listing, an ended deployment's drawer, one awaiting approval — as admin, as approver (its
+ * manifest forms, the audit listing, an ended deployment's drawer, one awaiting approval, a draft's plan — as admin, as approver (its
  * form) and, for what a reader sees, as viewer. At 1440 px the views are written to docs/screenshots — the pictures docs/ui.md shows
  * ({@link #DOCS_SCREENSHOTS}; DocsScreenshotsTest keeps the two lists equal).
  */
@@ -228,6 +228,33 @@ class ScreenAtEveryWidthTest extends ScreenTest {
                           "rule": "system type lane requires approval: by an approver other than admin, who created it"}}
             """;
 
+    /** A draft (nothing moved yet): its drawer shows its plan. */
+    static final String DRAFT = """
+            {"id": 933, "name": "lanes 2.0 for lane-01 and lane-02 only", "manifestId": 1,
+             "manifestName": "lane-2.0-with-terminal-firmware-2-and-display-2", "fleetId": null,
+             "groups": ["c01"], "systems": ["lane-01", "lane-02", "lane-99"], "maxParallel": 1, "maxFailed": 0, "byCentre": false,
+             "orderTimeoutSeconds": 1800, "state": "DRAFT", "paused": false, "aborted": false,
+             "counts": {"systems": 0, "pending": 0, "running": 0, "rollingBack": 0, "succeeded": 0, "rolledBack": 0,
+                        "rollbackFailed": 0, "skipped": 0, "givenUp": 0},
+             "summary": "not started", "createdAt": "2026-12-01T22:00:00Z", "createdBy": "admin",
+             "startedAt": null, "endedAt": null, "manifestRevision": 1, "manifestChangedSince": false}
+            """;
+
+    static final String PLAN = """
+            {"manifest": "lane-2.0-with-terminal-firmware-2-and-display-2", "orders": [1, 2],
+             "windows": {"c01": {"opensAt": "2026-12-02T01:00:00Z", "closesAt": "2026-12-02T04:00:00Z"}},
+             "unknownNames": [{"name": "lane-99", "why": "no system lane-99 in centre c01 (did you mean lane-09?)"}],
+             "systems": [{"system": "lane-01", "group": "c01", "held": false,
+                          "waiting": "c01's window is closed (opens 02:00 Europe/Berlin)", "mends": null,
+                          "devices": [{"componentType": "terminal", "controllerId": "north-c01-lane-01-terminal-a", "order": 1,
+                                       "runs": "lanes-term:1.4.0", "gets": "lanes-term:2.0.0", "alreadyOnIt": false},
+                                      {"componentType": "lane", "controllerId": "north-c01-lane-01-scoring-computer", "order": 2,
+                                       "runs": "lanes-app:1.9.14", "gets": "lanes-app:2.0.0-rc.3", "alreadyOnIt": false},
+                                      {"componentType": "display", "controllerId": "north-c01-lane-01-display", "order": 1,
+                                       "runs": "lanes-disp:2.0.0", "gets": "lanes-disp:2.0.0", "alreadyOnIt": true}]}],
+             "outOfScope": [{"system": "lane-02", "group": "c01", "why": "already runs the manifest: nothing to do"}]}
+            """;
+
     /** Two channels: one whose release halted and may be promoted (with problem devices), one with no release. */
     static final String FLEETS = """
             [{"id": 920, "name": "beta-centres-of-the-north-region", "match": "attribute.channel==beta-north-region-centres",
@@ -271,7 +298,13 @@ class ScreenAtEveryWidthTest extends ScreenTest {
     private static AuthProxy.Answer fakeAll(AuthProxy.Seen seen) {
         String uri = seen.uri();
         if (uri.matches(".*/qawk/v1/systemdeployments/?(\\?.*)?$")) {
-            return AuthProxy.Answer.json(DEPLOYMENTS.substring(0, DEPLOYMENTS.lastIndexOf(']')) + ", " + AWAITING + "]");
+            return AuthProxy.Answer.json(DEPLOYMENTS.substring(0, DEPLOYMENTS.lastIndexOf(']')) + ", " + AWAITING + ", " + DRAFT + "]");
+        }
+        if (uri.contains("/933/plan")) {
+            return AuthProxy.Answer.json(PLAN);
+        }
+        if (uri.contains("/933/")) {
+            return AuthProxy.Answer.json("[]");
         }
         if (uri.contains("/932/runs")) {
             return AuthProxy.Answer.json("[]");
@@ -359,6 +392,9 @@ class ScreenAtEveryWidthTest extends ScreenTest {
                 browser.js("location.hash = '#deployment-932';");
                 browser.await(WITHIN, d -> !browser.all("[data-approval='932'] [data-approval-state='awaiting']").isEmpty());
                 checkAtEveryWidth(browser, "the drawer of a deployment awaiting approval (its creator)");
+                browser.js("location.hash = '#deployment-933';");
+                browser.await(WITHIN, d -> !browser.all("#drawer [data-out-of-scope='lane-02']").isEmpty());
+                checkAtEveryWidth(browser, "a draft's drawer with its plan");
                 browser.click("#drawer-close");
 
                 // an approver: the approval form
@@ -396,6 +432,9 @@ class ScreenAtEveryWidthTest extends ScreenTest {
                     viewer.js("location.hash = '#deployment-932';");
                     viewer.await(WITHIN, d -> !viewer.all("[data-approval='932'] [data-approval-state='awaiting']").isEmpty());
                     checkAtEveryWidth(viewer, "the viewer's drawer of a deployment awaiting approval");
+                    viewer.js("location.hash = '#deployment-933';");
+                    viewer.await(WITHIN, d -> !viewer.all("#drawer [data-out-of-scope='lane-02']").isEmpty());
+                    checkAtEveryWidth(viewer, "the viewer's drawer of a draft with its plan");
                 }
             } finally {
                 for (AuthProxy.Interception i : intercepts) {
