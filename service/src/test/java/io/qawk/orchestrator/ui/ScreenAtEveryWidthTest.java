@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -340,6 +341,13 @@ class ScreenAtEveryWidthTest extends ScreenTest {
         try (Lanes lanes = new Lanes("wia-").withSetsAndType()) {
             scene(lanes);
             int type = lanes.typeId;
+            // a terminal that says no system it is in: the type's problem device
+            lanes.device("loose-terminal", Map.of("device_type", "terminal", "centerid", "c01"));
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                Lanes.sync();
+                assertThat(Api.viewer().get("/qawk/v1/systemtypes/" + type + "/problems").then().statusCode(200)
+                        .extract().jsonPath().getList("content.controllerId", String.class)).contains("wia-loose-terminal");
+            });
             URI screen = URI.create(page.toString());
             List<AuthProxy.Interception> intercepts = new ArrayList<>();
             try {
@@ -354,7 +362,9 @@ class ScreenAtEveryWidthTest extends ScreenTest {
                 browser.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='sys-dev-" + type + "/lane-03']")).isEmpty());
                 browser.click("[data-key='sys-dev-" + type + "/lane-03']");
                 browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-hold='41']")).isEmpty());
-                checkAtEveryWidth(browser, "the channels, the guard's threats and a system's holds");
+                browser.click("[data-key='type-problems-" + type + "']");
+                browser.await(WITHIN, d -> browser.find(card).getText().contains("wia-loose-terminal"));
+                checkAtEveryWidth(browser, "the channels, the guard's threats, a system's holds, the problem devices");
 
                 // the guard's and the channels' dialogs
                 dialog(browser, "[data-key='hold-release-41']", "#confirm-dialog", "[data-dialog-cancel]", "the release-a-hold dialog");
@@ -418,6 +428,8 @@ class ScreenAtEveryWidthTest extends ScreenTest {
                     viewer.click("[data-key='sys-dev-" + type + "/lane-03']");
                     viewer.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-hold='41']")).isEmpty()
                             && !d.findElements(By.cssSelector(card + " [data-census-list] tbody tr")).isEmpty());
+                    viewer.click("[data-key='type-problems-" + type + "']");
+                    viewer.await(WITHIN, d -> viewer.find(card).getText().contains("wia-loose-terminal"));
                     viewer.click("[data-key='audit-toggle']");
                     viewer.await(WITHIN, d -> !viewer.all("[data-audit-list] tbody tr").isEmpty());
                     checkAtEveryWidth(viewer, "the viewer's page, opened as far as it goes");
