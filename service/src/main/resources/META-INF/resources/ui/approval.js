@@ -78,7 +78,7 @@ plugin(shared => {
     const a = d.approval;
     if (!a || !a.required) return null;
     return h('div', { class: 'approval-view', 'data-approval': d.id },
-      h('h4', { text: 'Four eyes' }),
+      h('h3', { text: 'Four eyes' }),
       h('p', { class: 'muted', 'data-approval-rule': '', text: a.rule }),
       stateLine(d, a), decisionForm(d), timeline(d));
   });

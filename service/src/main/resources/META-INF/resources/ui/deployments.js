@@ -82,6 +82,9 @@ export function renderDeployments() {
         ' (a manifest, and optionally a channel and centres) and start it — nothing moves until it is started. ',
         'A channel release with a manifest creates one on its own.');
     }
+    // the actions column only when it has something in it (a reader's, from a hook, or a writer's): never a column unnamed
+    const actions = new Map(list.map(d => [d.id, deploymentActions(d, 'dep')]));
+    const withActions = ui.me.canWrite || [...actions.values()].some(a => a.length);
     const rows = list.slice().sort((a, b) => b.id - a.id).map(d => h('tr', {
       class: d.id === ui.openDeployment ? 'selected' : '', 'data-deployment': d.id,
     },
@@ -93,9 +96,9 @@ export function renderDeployments() {
     h('td', { text: fleetName(d.fleetId) || '—' }),
     h('td', {}, pill(DEPLOYMENT_STATE, d.state)),
     h('td', {}, progress(d.counts, d.summary), waitingForWindow(d)),
-    h('td', { class: 'actions' }, deploymentActions(d, 'dep'))));
+    withActions ? h('td', { class: 'actions' }, actions.get(d.id)) : null));
     return scroller('Deployments', h('table', {},
-      h('thead', {}, h('tr', {}, ['Deployment', 'Manifest', 'Channel', 'State', 'Systems', ui.me.canWrite ? 'Actions' : ''].map(t => h('th', { scope: 'col', text: t })))),
+      h('thead', {}, h('tr', {}, ['Deployment', 'Manifest', 'Channel', 'State', 'Systems', withActions ? 'Actions' : null].filter(Boolean).map(t => h('th', { scope: 'col', text: t })))),
       h('tbody', {}, rows)));
   });
 }

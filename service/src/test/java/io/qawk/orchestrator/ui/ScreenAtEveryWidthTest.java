@@ -19,6 +19,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -31,7 +32,10 @@ import static org.awaitility.Awaitility.await;
  * devices, "What they run"); a deployment's drawer (devices, a timeline, maintenance windows) and its dialogs. At
  * 1280, 1440 and 1920 px every view is measured ({@link Layout}: nothing sticks out of its card), checked by axe-core
  * (0 violations) and read for times (one format, zone named; a window in its centre's zone). The address follows the
- * drawer, both ways. At 1440 px the views are written to docs/screenshots — the pictures docs/ui.md shows
+ * drawer, both ways. Every other view and dialog is checked the same way (channels, threats and holds stubbed; a
+ * deployment awaiting approval): the channels and their dialogs, the guard's threats and holds and their dialogs, the
+ * manifest forms, the audit listing, an ended deployment's drawer, one awaiting approval, a draft's plan — as admin, as approver (its
+ * form) and, for what a reader sees, as viewer. At 1440 px the views are written to docs/screenshots — the pictures docs/ui.md shows
  * ({@link #DOCS_SCREENSHOTS}; DocsScreenshotsTest keeps the two lists equal).
  */
 @QuarkusTest
@@ -211,6 +215,248 @@ class ScreenAtEveryWidthTest extends ScreenTest {
         }
     }
 
+    /** A deployment that needs approval, awaiting it (created by admin): its drawer shows the rule and, to an approver, the form. */
+    static final String AWAITING = """
+            {"id": 932, "name": "lanes 2.1 for the south region, four eyes", "manifestId": 1,
+             "manifestName": "lane-2.0-with-terminal-firmware-2-and-display-2", "fleetId": 920,
+             "groups": [], "systems": [], "maxParallel": 2, "maxFailed": 1, "byCentre": false, "orderTimeoutSeconds": 1800,
+             "state": "AWAITING_APPROVAL", "paused": false, "aborted": false,
+             "counts": {"systems": 2, "pending": 2, "running": 0, "rollingBack": 0, "succeeded": 0, "rolledBack": 0,
+                        "rollbackFailed": 0, "skipped": 0, "givenUp": 0},
+             "summary": "0 of 2 updated", "createdAt": "2026-12-01T21:00:00Z", "createdBy": "admin",
+             "startedAt": null, "endedAt": null, "manifestRevision": 1, "manifestChangedSince": false,
+             "approval": {"required": true, "state": "awaiting",
+                          "rule": "system type lane requires approval: by an approver other than admin, who created it"}}
+            """;
+
+    /** A draft (nothing moved yet): its drawer shows its plan. */
+    static final String DRAFT = """
+            {"id": 933, "name": "lanes 2.0 for lane-01 and lane-02 only", "manifestId": 1,
+             "manifestName": "lane-2.0-with-terminal-firmware-2-and-display-2", "fleetId": null,
+             "groups": ["c01"], "systems": ["lane-01", "lane-02", "lane-99"], "maxParallel": 1, "maxFailed": 0, "byCentre": false,
+             "orderTimeoutSeconds": 1800, "state": "DRAFT", "paused": false, "aborted": false,
+             "counts": {"systems": 0, "pending": 0, "running": 0, "rollingBack": 0, "succeeded": 0, "rolledBack": 0,
+                        "rollbackFailed": 0, "skipped": 0, "givenUp": 0},
+             "summary": "not started", "createdAt": "2026-12-01T22:00:00Z", "createdBy": "admin",
+             "startedAt": null, "endedAt": null, "manifestRevision": 1, "manifestChangedSince": false}
+            """;
+
+    static final String PLAN = """
+            {"manifest": "lane-2.0-with-terminal-firmware-2-and-display-2", "orders": [1, 2],
+             "windows": {"c01": {"opensAt": "2026-12-02T01:00:00Z", "closesAt": "2026-12-02T04:00:00Z"}},
+             "unknownNames": [{"name": "lane-99", "why": "no system lane-99 in centre c01 (did you mean lane-09?)"}],
+             "systems": [{"system": "lane-01", "group": "c01", "held": false,
+                          "waiting": "c01's window is closed (opens 02:00 Europe/Berlin)", "mends": null,
+                          "devices": [{"componentType": "terminal", "controllerId": "north-c01-lane-01-terminal-a", "order": 1,
+                                       "runs": "lanes-term:1.4.0", "gets": "lanes-term:2.0.0", "alreadyOnIt": false},
+                                      {"componentType": "lane", "controllerId": "north-c01-lane-01-scoring-computer", "order": 2,
+                                       "runs": "lanes-app:1.9.14", "gets": "lanes-app:2.0.0-rc.3", "alreadyOnIt": false},
+                                      {"componentType": "display", "controllerId": "north-c01-lane-01-display", "order": 1,
+                                       "runs": "lanes-disp:2.0.0", "gets": "lanes-disp:2.0.0", "alreadyOnIt": true}]}],
+             "outOfScope": [{"system": "lane-02", "group": "c01", "why": "already runs the manifest: nothing to do"}]}
+            """;
+
+    /** Two channels: one whose release halted and may be promoted (with problem devices), one with no release. */
+    static final String FLEETS = """
+            [{"id": 920, "name": "beta-centres-of-the-north-region", "match": "attribute.channel==beta-north-region-centres",
+              "promotesTo": 921, "promotesToName": "production",
+              "orchestrator": {"maxParallel": 2, "maxFailed": 1, "byCentre": true, "centres": ["c01", "c02", "c03"], "soakSeconds": 600},
+              "release": {"distributionSet": "lanes-app:2.0.0-rc.3", "manifestName": "lane-2.0-with-terminal-firmware-2-and-display-2",
+                          "deploymentId": 931, "manifestRevision": 2, "manifestChangedSince": true,
+                          "state": "RUNNING", "halted": true,
+                          "haltReason": "lane-01 rolled back: north-c01-lane-01-scoring-computer stopped reporting attribute.lane_state==scoring",
+                          "systemsSummary": "1 of 3 systems updated, 1 rolled back", "devicesSummary": "12 of 14 standalone devices updated"},
+              "gate": {"canPromote": true, "reason": null},
+              "problemDevices": 1,
+              "problems": [{"controllerId": "north-c09-lane-04-terminal-a", "problem": "NO_SYSTEM_KEY",
+                            "why": "matches component 'terminal' of 'lane' but has no attribute.device"}]},
+             {"id": 921, "name": "production", "match": "attribute.channel==production", "promotesTo": null,
+              "orchestrator": {"maxParallel": 10, "maxFailed": 2, "byCentre": false, "centres": []},
+              "release": null, "gate": {"canPromote": false, "reason": "promotes to no other channel"},
+              "problemDevices": 0, "problems": []}]
+            """;
+
+    /** The guard's view of the type: a held rollout that would break its rule on lane-03, and its hold. */
+    static String threats(int typeId) {
+        return """
+                {"total": 1, "lastPass": {"at": "2026-12-01T20:30:00Z", "error": null},
+                 "content": [{"source": "rollout", "hawkbitId": 77, "name": "terminal firmware 1 for every north centre",
+                   "status": "paused", "distributionSet": {"id": 6, "name": "lanes-term:1.4.0"}, "action": "held",
+                   "systems": [{"systemTypeId": %1$d, "system": "lane-03",
+                     "breaks": {"rule": 0, "reason": "lane runs lanes-app:2.0.0 (app 2 speaks the v2 terminal protocol) but terminal would run lanes-term:1.4.0"},
+                     "wouldRun": {"lane": ["lanes-app:2.0.0"], "terminal": ["lanes-term:1.4.0"], "display": [null]}}]}]}
+                """.formatted(typeId);
+    }
+
+    static final String HOLDS = """
+            {"total": 1, "content": [{"id": 41, "what": "paused", "source": "rollout", "hawkbitId": 77,
+              "name": "terminal firmware 1 for every north centre", "device": null,
+              "distributionSet": {"id": 6, "name": "lanes-term:1.4.0"}, "heldAt": "2026-12-01T20:30:00Z",
+              "reason": "would break the rule of lane on lane-03: app 2 speaks the v2 terminal protocol",
+              "releasedAt": null, "releasedBy": null}]}
+            """;
+
+    private static AuthProxy.Answer fakeAll(AuthProxy.Seen seen) {
+        String uri = seen.uri();
+        if (uri.matches(".*/qawk/v1/systemdeployments/?(\\?.*)?$")) {
+            return AuthProxy.Answer.json(DEPLOYMENTS.substring(0, DEPLOYMENTS.lastIndexOf(']')) + ", " + AWAITING + ", " + DRAFT + "]");
+        }
+        if (uri.contains("/933/plan")) {
+            return AuthProxy.Answer.json(PLAN);
+        }
+        if (uri.contains("/933/")) {
+            return AuthProxy.Answer.json("[]");
+        }
+        if (uri.contains("/932/runs")) {
+            return AuthProxy.Answer.json("[]");
+        }
+        if (uri.contains("/932/events")) {
+            return AuthProxy.Answer.json("""
+                    [{"type": "APPROVAL_REQUESTED", "at": "2026-12-01T21:00:00Z", "message": "needs approval: created by admin"}]
+                    """);
+        }
+        return fake(seen);
+    }
+
+    /** What else the page's requests are answered with: the channels, the guard's threats and holds. */
+    private Browser faked(Browser b, URI screen, int typeId, List<AuthProxy.Interception> into) {
+        into.add(b.intercept(screen, uri -> uri.contains("/qawk/v1/systemdeployments"), ScreenAtEveryWidthTest::fakeAll));
+        into.add(b.intercept(screen, uri -> uri.contains("/qawk/v1/fleets"), seen -> AuthProxy.Answer.json(FLEETS)));
+        into.add(b.intercept(screen, uri -> uri.contains("/qawk/v1/threats"), seen -> AuthProxy.Answer.json(
+                seen.uri().contains("/threats/holds") ? HOLDS : threats(typeId))));
+        return b;
+    }
+
+    /** Opens a dialog with the control {@code open}, checks it at every width, and closes it with {@code cancel}. */
+    private void dialog(Browser b, String open, String dialog, String cancel, String view) {
+        b.click(open);
+        b.await(WITHIN, d -> !b.all(dialog).isEmpty() && b.find(dialog).isDisplayed());
+        checkAtEveryWidth(b, view);
+        b.click(dialog + " " + cancel);
+        b.await(WITHIN, d -> !b.find(dialog).isDisplayed());
+    }
+
+    @Test
+    void everyOtherViewAndDialogHoldsAtEveryWidthForAdminViewerAndApprover() {
+        try (Lanes lanes = new Lanes("wia-").withSetsAndType()) {
+            scene(lanes);
+            int type = lanes.typeId;
+            // a terminal that says no system it is in: the type's problem device
+            lanes.device("loose-terminal", Map.of("device_type", "terminal", "centerid", "c01"));
+            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
+                Lanes.sync();
+                assertThat(Api.viewer().get("/qawk/v1/systemtypes/" + type + "/problems").then().statusCode(200)
+                        .extract().jsonPath().getList("content.controllerId", String.class)).contains("wia-loose-terminal");
+            });
+            URI screen = URI.create(page.toString());
+            List<AuthProxy.Interception> intercepts = new ArrayList<>();
+            try {
+                faked(browser, screen, type, intercepts);
+                browser.open(screen);
+                // the page with its channels, the guard's threats on the type's card, a system's threats and holds
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-fleet='920']")).isEmpty()
+                        && !d.findElements(By.cssSelector(card + " [data-threat-count]")).isEmpty()
+                        && !d.findElements(By.cssSelector("tr[data-deployment='932']")).isEmpty());
+                browser.click("[data-problems='920'] summary");
+                browser.click("[data-key='type-systems-" + type + "']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='sys-dev-" + type + "/lane-03']")).isEmpty());
+                browser.click("[data-key='sys-dev-" + type + "/lane-03']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-hold='41']")).isEmpty());
+                browser.click("[data-key='type-problems-" + type + "']");
+                browser.await(WITHIN, d -> browser.find(card).getText().contains("wia-loose-terminal"));
+                checkAtEveryWidth(browser, "the channels, the guard's threats, a system's holds, the problem devices");
+
+                // the guard's and the channels' dialogs
+                dialog(browser, "[data-key='hold-release-41']", "#confirm-dialog", "[data-dialog-cancel]", "the release-a-hold dialog");
+                dialog(browser, "[data-key='sys-mend-" + type + "/lane-03']", "#confirm-dialog", "[data-dialog-cancel]", "the mend dialog");
+                dialog(browser, "[data-key='fleet-resume-920']", "#confirm-dialog", "[data-dialog-cancel]", "the resume-release dialog");
+                dialog(browser, "[data-key='fleet-promote-920']", "#confirm-dialog", "[data-dialog-cancel]", "the promote dialog");
+                dialog(browser, "[data-key='new-channel']", "#channel-form-dialog", "[data-key='channel-create-cancel']", "the new channel dialog");
+                dialog(browser, "[data-key='fleet-release-920']", "#release-form-dialog", "[data-key='release-cancel']", "the set-a-release dialog");
+
+                // the manifest forms: filled in, and Mender YAML pasted
+                browser.click("[data-key='new-manifest']");
+                browser.await(WITHIN, d -> browser.find("#manifest-form-dialog").isDisplayed());
+                checkAtEveryWidth(browser, "the new manifest dialog (filled in)");
+                browser.click("[data-key='manifest-mode-yaml']");
+                browser.await(WITHIN, d -> !browser.all("#manifest-form-dialog [name=yaml]").isEmpty());
+                checkAtEveryWidth(browser, "the new manifest dialog (YAML pasted)");
+                browser.click("[data-key='manifest-mode-form']");
+                browser.click("#manifest-form-dialog [data-key='manifest-cancel']");
+                browser.await(WITHIN, d -> !browser.find("#manifest-form-dialog").isDisplayed());
+
+                // who did what
+                browser.click("[data-key='audit-toggle']");
+                browser.await(WITHIN, d -> !browser.all("[data-audit-list] tbody tr").isEmpty());
+                checkAtEveryWidth(browser, "the audit listing");
+
+                // a deployment's dialogs: abort, roll a system back
+                dialog(browser, "[data-key='dep-930-abort']", "#confirm-dialog", "[data-dialog-cancel]", "the abort dialog");
+                browser.click("[data-key='dep-open-930']");
+                browser.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='run-rollback-9303']")).isEmpty());
+                dialog(browser, "[data-key='run-rollback-9303']", "#rollback-dialog", "[data-dialog-cancel]", "the roll-back dialog");
+                // an ended deployment's drawer (its evidence), one awaiting approval
+                browser.js("location.hash = '#deployment-931';");
+                browser.await(WITHIN, d -> !browser.all("[data-key='evidence-json-931']").isEmpty());
+                checkAtEveryWidth(browser, "an ended deployment's drawer with its evidence");
+                browser.js("location.hash = '#deployment-932';");
+                browser.await(WITHIN, d -> !browser.all("[data-approval='932'] [data-approval-state='awaiting']").isEmpty());
+                checkAtEveryWidth(browser, "the drawer of a deployment awaiting approval (its creator)");
+                browser.js("location.hash = '#deployment-933';");
+                browser.await(WITHIN, d -> !browser.all("#drawer [data-out-of-scope='lane-02']").isEmpty());
+                checkAtEveryWidth(browser, "a draft's drawer with its plan");
+                browser.click("#drawer-close");
+
+                // an approver: the approval form
+                try (Browser approver = Browser.start("approver", Api.APPROVER_PASSWORD)) {
+                    faked(approver, screen, type, intercepts);
+                    approver.open(URI.create(screen + "#deployment-932"));
+                    approver.await(WITHIN, d -> !approver.all("[data-key='approve-932']").isEmpty());
+                    checkAtEveryWidth(approver, "the approver's drawer with the approval form");
+                }
+
+                // a viewer: every view it sees
+                try (Browser viewer = Browser.start("viewer", Api.VIEWER_PASSWORD)) {
+                    faked(viewer, screen, type, intercepts);
+                    viewer.open(screen);
+                    viewer.await(WITHIN, d -> !d.findElements(By.cssSelector("tr[data-fleet='920']")).isEmpty()
+                            && !d.findElements(By.cssSelector(card + " [data-threat-count]")).isEmpty()
+                            && !d.findElements(By.cssSelector("tr[data-deployment='932']")).isEmpty());
+                    viewer.click("[data-key='type-census-" + type + "']");
+                    viewer.click("[data-key='type-systems-" + type + "']");
+                    viewer.await(WITHIN, d -> !d.findElements(By.cssSelector("[data-key='sys-dev-" + type + "/lane-03']")).isEmpty());
+                    viewer.click("[data-key='sys-dev-" + type + "/lane-03']");
+                    viewer.await(WITHIN, d -> !d.findElements(By.cssSelector(card + " [data-hold='41']")).isEmpty()
+                            && !d.findElements(By.cssSelector(card + " [data-census-list] tbody tr")).isEmpty());
+                    viewer.click("[data-key='type-problems-" + type + "']");
+                    viewer.await(WITHIN, d -> viewer.find(card).getText().contains("wia-loose-terminal"));
+                    viewer.click("[data-key='audit-toggle']");
+                    viewer.await(WITHIN, d -> !viewer.all("[data-audit-list] tbody tr").isEmpty());
+                    checkAtEveryWidth(viewer, "the viewer's page, opened as far as it goes");
+                    viewer.click("[data-key='dep-open-930']");
+                    viewer.await(WITHIN, d -> !viewer.all("#drawer section.run[data-system='lane-01'] tr[data-device]").isEmpty());
+                    viewer.click("[data-key='run-timeline-9301']");
+                    viewer.await(WITHIN, d -> !viewer.all("#timeline-9301 li[data-event='ROLLED_BACK']").isEmpty());
+                    checkAtEveryWidth(viewer, "the viewer's drawer with a timeline open");
+                    viewer.js("location.hash = '#deployment-931';");
+                    viewer.await(WITHIN, d -> !viewer.all("[data-key='evidence-json-931']").isEmpty());
+                    checkAtEveryWidth(viewer, "the viewer's drawer of an ended deployment (its evidence)");
+                    viewer.js("location.hash = '#deployment-932';");
+                    viewer.await(WITHIN, d -> !viewer.all("[data-approval='932'] [data-approval-state='awaiting']").isEmpty());
+                    checkAtEveryWidth(viewer, "the viewer's drawer of a deployment awaiting approval");
+                    viewer.js("location.hash = '#deployment-933';");
+                    viewer.await(WITHIN, d -> !viewer.all("#drawer [data-out-of-scope='lane-02']").isEmpty());
+                    checkAtEveryWidth(viewer, "the viewer's drawer of a draft with its plan");
+                }
+            } finally {
+                for (AuthProxy.Interception i : intercepts) {
+                    i.close();
+                }
+            }
+            assertThat(problems).as("what does not hold at every width").isEmpty();
+        }
+    }
+
     @Test
     void theAddressFollowsTheDrawerAndTheDrawerFollowsTheAddress() {
         URI screen = URI.create(page.toString());
@@ -293,17 +539,33 @@ class ScreenAtEveryWidthTest extends ScreenTest {
     }
 
     private void resize(int width) {
-        browser.driver.manage().window().setSize(new Dimension(width, 1300));
-        browser.await(WITHIN, d -> ((Number) browser.js("return window.innerWidth;")).intValue() == width);
+        resize(browser, width);
+    }
+
+    private static void resize(Browser b, int width) {
+        b.driver.manage().window().setSize(new Dimension(width, 1300));
+        b.await(WITHIN, d -> ((Number) b.js("return window.innerWidth;")).intValue() == width);
+    }
+
+    private void check(String view, int width) {
+        check(browser, view, width);
+    }
+
+    /** The view at each of the {@link #WIDTHS}, {@link #check checked}. */
+    private void checkAtEveryWidth(Browser b, String view) {
+        for (int width : WIDTHS) {
+            resize(b, width);
+            check(b, view, width);
+        }
     }
 
     /** Measures the view, runs axe and reads its times; what fails is collected (all of it said at the end). */
-    private void check(String view, int width) {
+    private void check(Browser b, String view, int width) {
         String at = view + " at " + width + " px: ";
-        Layout.overflows(browser).forEach(o -> problems.add(at + "layout: " + o));
-        Axe.violations(browser).forEach(v -> problems.add(at + "axe: " + v));
-        times().forEach(t -> problems.add(at + "time: " + t));
-        for (LogEntry e : browser.driver.manage().logs().get(LogType.BROWSER)) {
+        Layout.overflows(b).forEach(o -> problems.add(at + "layout: " + o));
+        Axe.violations(b).forEach(v -> problems.add(at + "axe: " + v));
+        times(b).forEach(t -> problems.add(at + "time: " + t));
+        for (LogEntry e : b.driver.manage().logs().get(LogType.BROWSER)) {
             if (e.getMessage().contains("Content Security Policy") || e.getMessage().contains("Content-Security-Policy")) {
                 problems.add(at + "console: " + e.getMessage());
             }
@@ -312,10 +574,10 @@ class ScreenAtEveryWidthTest extends ScreenTest {
 
     /** Every time the page writes (its text and its tooltips) that is not in the one format nor a window's words. */
     @SuppressWarnings("unchecked")
-    private List<String> times() {
+    private static List<String> times(Browser b) {
         List<String> texts = new ArrayList<>();
-        texts.add((String) browser.js("return document.body.innerText;"));
-        texts.addAll((List<String>) browser.js(
+        texts.add((String) b.js("return document.body.innerText;"));
+        texts.addAll((List<String>) b.js(
                 "return [...document.querySelectorAll('[title]')].map(e => e.getAttribute('title'));"));
         List<String> out = new ArrayList<>();
         boolean any = false;
