@@ -70,9 +70,22 @@ final class GatewayConfig {
             if (type == Optional.class) {
                 return Optional.empty();
             }
+            if (type.isInterface()) {
+                // a group of settings (qawk.hawkbit.budget.*): each of its methods answers its own default
+                return Proxy.newProxyInstance(type.getClassLoader(), new Class<?>[]{type},
+                        (group, m, args) -> switch (m.getName()) {
+                            case "toString" -> type.getSimpleName() + "(defaults)";
+                            case "hashCode" -> System.identityHashCode(group);
+                            case "equals" -> group == args[0];
+                            default -> defaultOf(m);
+                        });
+            }
             throw new IllegalStateException("no default for " + method.getName());
         }
         String v = d.value();
+        if (type == double.class || type == Double.class) {
+            return Double.parseDouble(v);
+        }
         if (type == int.class || type == Integer.class) {
             return Integer.parseInt(v);
         }
