@@ -110,7 +110,7 @@ class SwupdateEndToEndTest {
             int d = lanes.deploy(lanes.manifest("2.0", app2, disp2), "\"verifyTimeoutSeconds\": 10");
 
             JsonPath end = awaitState(d, "FAILED", WITHIN);
-            assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back");
+            assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started");
             JsonPath run = lanes.run(d, "lane-3");
             assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
             assertThat(run.getString("reason")).startsWith("at order 1: " + ctrl + " finished but does not report"

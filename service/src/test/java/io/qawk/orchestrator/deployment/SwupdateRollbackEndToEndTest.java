@@ -57,7 +57,7 @@ class SwupdateRollbackEndToEndTest {
 
             JsonPath end = awaitState(d, "FAILED", WITHIN);
             assertThat(end.getString("summary")).as(() -> "the display's log:\n" + devices.log(display))
-                    .isEqualTo("0 of 1 updated, 1 rolled back");
+                    .isEqualTo("0 of 1 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started");
             JsonPath run = lanes.run(d, "lane-4");
             assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
             assertThat(run.getString("reason")).isEqualTo("1 device(s) failed at order 2"
@@ -117,7 +117,7 @@ class SwupdateRollbackEndToEndTest {
             JsonPath end = Lanes.deployment(d);
             assertThat(end.getString("state")).as("deployment %d: %s; the display's log:%n%s", d,
                     end.getString("summary"), devices.log(display)).isEqualTo("FAILED");
-            assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back");
+            assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started");
             JsonPath run = lanes.run(d, "lane-5");
             assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
             assertThat(run.getString("reason")).isEqualTo("1 device(s) failed at order 2"

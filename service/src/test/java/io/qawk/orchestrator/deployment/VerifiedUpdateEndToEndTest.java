@@ -86,7 +86,7 @@ class VerifiedUpdateEndToEndTest {
             lanes.devices.setAttributes(termA, Map.of("term_version", "2"));
 
             JsonPath end = awaitState(d, "FAILED", WITHIN);
-            assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back");
+            assertThat(end.getString("summary")).isEqualTo("0 of 1 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started");
             JsonPath run = run(d, "lane-07");
             assertThat(run.getString("state")).isEqualTo("ROLLED_BACK");
             assertThat(run.getString("reason")).isEqualTo("at order 2: " + lane + " finished but does not report"

@@ -41,7 +41,7 @@ class OrchestratorScreenViewerTest extends ScreenTest {
                     && !d.findElements(By.cssSelector("article[data-systemtype='" + lanes.typeId + "']")).isEmpty());
             assertThat(browser.find("#who").getText()).isEqualTo("Signed in as viewer — read only: actions are hidden");
             assertThat(browser.find("tr[data-deployment='" + failed + "'] .words").getText())
-                    .isEqualTo("0 of 1 updated, 1 rolled back");
+                    .isEqualTo("0 of 1 updated, 1 rolled back; failed: 1 system rolled back, maxFailed 0 allows none: no new system started");
             // system types: components, match queries, the systems found and their devices
             WebElement type = browser.find("article[data-systemtype='" + lanes.typeId + "']");
             assertThat(type.getText()).contains("uiv-lane").contains("attribute.device_type==uiv-terminal")
