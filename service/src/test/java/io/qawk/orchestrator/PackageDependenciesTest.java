@@ -4,7 +4,9 @@ import org.junit.jupiter.api.Test;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -181,8 +183,8 @@ class PackageDependenciesTest {
             if (component.size() < 2) {
                 continue;
             }
-            Set<String> paths = new java.util.LinkedHashSet<>();
-            Set<Set<String>> seen = new java.util.HashSet<>();
+            Set<String> paths = new LinkedHashSet<>();
+            Set<Set<String>> seen = new HashSet<>();
             for (String start : component) {
                 List<String> path = pathBack(graph, component, start);
                 if (!seen.add(new TreeSet<>(path))) {

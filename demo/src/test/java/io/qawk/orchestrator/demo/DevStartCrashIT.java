@@ -16,13 +16,16 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -62,7 +65,7 @@ class DevStartCrashIT {
             // whatever happened above (today's main leaves the postmaster running), leave no Postgres behind
             postmasterPid().ifPresent(DevStartCrashIT::stopPostmaster);
             try (var paths = Files.walk(dataDir)) {
-                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+                paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             } catch (IOException ignored) {
                 // leftovers under target/ are harmless
             }
@@ -141,7 +144,7 @@ class DevStartCrashIT {
         try {
             List<String> lines = Files.readAllLines(pidFile, StandardCharsets.UTF_8);
             return lines.isEmpty() || lines.get(0).isBlank() ? Optional.empty() : Optional.of(Long.parseLong(lines.get(0).trim()));
-        } catch (java.nio.file.NoSuchFileException e) {
+        } catch (NoSuchFileException e) {
             return Optional.empty();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -156,7 +159,7 @@ class DevStartCrashIT {
         }
         try {
             new ProcessBuilder("kill", "-INT", String.valueOf(pid)).inheritIO().start().waitFor();
-            pm.get().onExit().completeOnTimeout(pm.get(), 60, java.util.concurrent.TimeUnit.SECONDS).join();
+            pm.get().onExit().completeOnTimeout(pm.get(), 60, TimeUnit.SECONDS).join();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.query;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -51,7 +52,7 @@ class TargetQuerySyntaxTest {
         assertThat(TargetQuerySyntax.problem(query)).hasValue("is required");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void refusesHugeAndDeeplyNestedQueries() {
         assertThat(TargetQuerySyntax.problem("attribute.a==" + "x".repeat(3000))).hasValueSatisfying(
                 p -> assertThat(p).contains("at most"));

@@ -27,6 +27,7 @@ import org.jboss.jandex.Type;
 
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -54,7 +55,7 @@ public class ContractFilter implements OASFilter {
     static final String PROBLEM = "Problem";
 
     /** Reads that answer 409 while what they read cannot exist yet: an evidence record before its deployment ended. */
-    static final java.util.Set<String> READS_THAT_CONFLICT = java.util.Set.of(
+    static final Set<String> READS_THAT_CONFLICT = Set.of(
             "/qawk/v1/systemdeployments/{id}/evidence", "/qawk/v1/systemdeployments/{id}/evidence/verify");
 
     /** Operation ids where {@code method + Noun} (the class's noun) does not read as a client method. */
@@ -321,7 +322,7 @@ public class ContractFilter implements OASFilter {
     private static boolean declares(ClassInfo type, String property) {
         return type.recordComponents().stream()
                 .anyMatch(c -> jsonName(c.name(), c.declaredAnnotation(JSON_PROPERTY)).equals(property))
-                || type.fields().stream().anyMatch(f -> !java.lang.reflect.Modifier.isStatic(f.flags())
+                || type.fields().stream().anyMatch(f -> !Modifier.isStatic(f.flags())
                         && jsonName(f.name(), f.declaredAnnotation(JSON_PROPERTY)).equals(property))
                 || jsonMethod(type, property).isPresent();
     }
@@ -371,7 +372,7 @@ public class ContractFilter implements OASFilter {
             }
         }
         for (FieldInfo f : type.fields()) {
-            if (!java.lang.reflect.Modifier.isStatic(f.flags())
+            if (!Modifier.isStatic(f.flags())
                     && jsonName(f.name(), f.declaredAnnotation(JSON_PROPERTY)).equals(property)) {
                 return f.type().kind() != Type.Kind.PRIMITIVE && !f.hasDeclaredAnnotation(NOT_NULL)
                         && !omitsNulls(f);

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.common.Actors;
+import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.common.Updates;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
@@ -196,7 +197,7 @@ public class ChannelResource {
                 new ChannelRequest.Orchestrator(f.maxParallel, f.maxFailed, f.byCentre, List.copyOf(f.centres),
                         f.orchestratorVerifyTimeoutSeconds, f.orchestratorSoakSeconds, f.metricGate(), f.windows),
                 new ChannelRequest.Devices(f.deviceMaxFailed, f.deviceBatchSize), f.soakSeconds, f.managedBy,
-                io.qawk.orchestrator.common.Approval.of(f.approvalRequired).word(), release,
+                Approval.of(f.approvalRequired).word(), release,
                 service.gate(f), f.createdAt, f.updatedAt, problemList.total(), problemList.devices(), overlaps,
                 overlaps == null ? null : ChannelDeployments.overlapsSummary(overlaps));
     }

@@ -34,6 +34,7 @@ import jakarta.transaction.Transactional;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
@@ -153,7 +154,7 @@ public class DeploymentService implements ManifestUsage {
 
     /** What an approval covers: every setting an edit can change. */
     private static List<Object> settings(SystemDeployment d) {
-        return java.util.Arrays.asList(d.name, d.manifestId, d.channelId, List.copyOf(d.groups), List.copyOf(d.systems),
+        return Arrays.asList(d.name, d.manifestId, d.channelId, List.copyOf(d.groups), List.copyOf(d.systems),
                 d.maxParallel, d.maxFailed, d.byCentre, d.orderTimeoutSeconds, d.metricGateQuery, d.metricGateCondition,
                 d.windows, d.verifyTimeoutSeconds, d.soakSeconds);
     }

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.evidence;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
@@ -343,7 +344,7 @@ public class EvidenceBuilder {
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     Map<String, List<String>> versions = new TreeMap<>(json.readValue(rs.getString(3),
-                            new com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, List<String>>>() {
+                            new TypeReference<LinkedHashMap<String, List<String>>>() {
                             }));
                     ObjectNode n = json.createObjectNode();
                     n.put("group", rs.getString(2));

@@ -3,8 +3,8 @@ package io.qawk.orchestrator.guard;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.qawk.orchestrator.common.OwnedMeters;
+import io.qawk.orchestrator.common.StoredGauges;
 import io.quarkus.runtime.Startup;
-import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -24,7 +24,7 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 @Startup
 @ApplicationScoped
-public class GuardMetrics {
+public class GuardMetrics implements StoredGauges {
 
     private static final Logger LOG = Logger.getLogger(GuardMetrics.class);
 
@@ -47,13 +47,8 @@ public class GuardMetrics {
         gauges.removeAll();
     }
 
-    @Scheduled(every = "${qawk.metrics.refresh-interval:15s}", delayed = "${qawk.metrics.refresh-interval:15s}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void scheduled() {
-        refresh();
-    }
-
     /** Re-reads the counts; a failure leaves the previous values. */
+    @Override
     public void refresh() {
         try {
             Map<List<String>, Long> now = store.counts();

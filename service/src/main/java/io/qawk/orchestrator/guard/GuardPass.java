@@ -31,11 +31,13 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
@@ -279,7 +281,7 @@ public class GuardPass {
 
     /** The targets of one rollout or filter; one whose query hawkBit refuses is said, and the others still judged. */
     private static Optional<Set<String>> readable(String what, List<String> blind,
-                                                  java.util.function.Supplier<Set<String>> read) {
+                                                  Supplier<Set<String>> read) {
         try {
             return Optional.of(read.get());
         } catch (HawkbitRequestException e) {
@@ -480,7 +482,7 @@ public class GuardPass {
         Map<Long, Map<String, List<String>>> byType = new LinkedHashMap<>();
         targeted.forEach(s -> byType.computeIfAbsent(s.systemTypeId(), k -> new LinkedHashMap<>())
                 .put(s.system(), s.members()));
-        String word = what.name().toLowerCase(java.util.Locale.ROOT);
+        String word = what.name().toLowerCase(Locale.ROOT);
         byType.forEach((typeId, members) -> runs.drivers(typeId, members.keySet()).forEach(r ->
                 timeline.record(r.runId(), now, new TimelineEvent.GuardHold(id, word, w.source().word(),
                         w.hawkbitId(), w.name(), members.get(r.system()), reason), ACTOR)));

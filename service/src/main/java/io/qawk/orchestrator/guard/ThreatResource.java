@@ -18,6 +18,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -134,7 +135,7 @@ public class ThreatResource {
 
     private static HoldView view(ThreatStore.Hold h) {
         return new HoldView(h.id(), h.source().word(), h.hawkbitId(), h.name(),
-                h.what().name().toLowerCase(java.util.Locale.ROOT),
+                h.what().name().toLowerCase(Locale.ROOT),
                 h.controllerId(), h.actionId(), new DistributionSet(h.distributionSetId(), h.distributionSet()),
                 h.reason(), systems(h.systems(), null), h.heldAt(), h.releasedAt(), h.releasedBy());
     }

@@ -16,11 +16,14 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import javax.sql.DataSource;
 
 /**
@@ -110,15 +113,15 @@ public class ThreatStore {
      * cancels (hawkBit's action lists name no set on 0.3.0M7 nor 1.x, so a held rollout's actions cannot be told from
      * them by the set alone).
      */
-    java.util.Set<String> drivenByQawk(Collection<String> devices) {
+    Set<String> drivenByQawk(Collection<String> devices) {
         if (devices.isEmpty()) {
-            return java.util.Set.of();
+            return Set.of();
         }
         String underWay = SqlEnums.list(RunState.UNDER_WAY.toArray(new RunState[0]));
         return query("select distinct rd.controller_id from run_device rd join system_run r on r.id = rd.run_id"
                 + " where r.state in " + underWay + " and rd.controller_id = any(?)",
                 ps -> ps.setArray(1, ps.getConnection().createArrayOf("varchar", devices.toArray())), rs -> {
-                    java.util.Set<String> out = new java.util.HashSet<>();
+                    Set<String> out = new HashSet<>();
                     while (rs.next()) {
                         out.add(rs.getString(1));
                     }
@@ -282,7 +285,7 @@ public class ThreatStore {
                 + " left join threat t on t.source = s.source and st.id = any(t.system_type_ids)"
                 + " group by s.source, st.name", ps -> {
             ps.setArray(1, ps.getConnection().createArrayOf("varchar",
-                    java.util.Arrays.stream(ThreatSource.values()).map(Enum::name).toArray()));
+                    Arrays.stream(ThreatSource.values()).map(Enum::name).toArray()));
         }, rs -> {
             Map<List<String>, Long> out = new LinkedHashMap<>();
             while (rs.next()) {

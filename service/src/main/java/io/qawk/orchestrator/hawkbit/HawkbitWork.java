@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -33,7 +34,7 @@ final class HawkbitWork {
                         throw HawkbitClient.malformed("rollouts", "rollout without id");
                     }
                     HawkbitRollout rollout = new HawkbitRollout(r.id(), r.name(),
-                            r.status() == null ? "" : r.status().toLowerCase(java.util.Locale.ROOT),
+                            r.status() == null ? "" : r.status().toLowerCase(Locale.ROOT),
                             r.targetFilterQuery(), r.distributionSetId(), instant(r.lastModifiedAt()));
                     if (!Boolean.TRUE.equals(r.deleted()) && rollout.open()) {
                         open.add(rollout);

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.qawk.orchestrator.common.OwnedMeters;
 import io.qawk.orchestrator.common.SqlEnums;
+import io.qawk.orchestrator.common.StoredGauges;
 import io.qawk.orchestrator.deployment.engine.EngineMetrics;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -12,7 +13,6 @@ import io.qawk.orchestrator.inventory.InventorySynced;
 import io.qawk.orchestrator.window.CentreWindows;
 import io.qawk.orchestrator.window.Windows;
 import io.quarkus.runtime.Startup;
-import io.quarkus.scheduler.Scheduled;
 import jakarta.annotation.PostConstruct;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -57,7 +57,7 @@ import javax.sql.DataSource;
  */
 @Startup
 @ApplicationScoped
-public class StoreGauges {
+public class StoreGauges implements StoredGauges {
 
     private static final Logger LOG = Logger.getLogger(StoreGauges.class);
 
@@ -122,12 +122,6 @@ public class StoreGauges {
         gauges.removeAll();
     }
 
-    @Scheduled(every = "${qawk.metrics.refresh-interval:15s}", delayed = "${qawk.metrics.refresh-interval:15s}",
-            concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
-    void scheduled() {
-        refresh();
-    }
-
     /** An inventory sync has just been stored: re-read its numbers. */
     void inventorySynced(@Observes InventorySynced synced) {
         try (Connection c = dataSource.getConnection()) {
@@ -138,6 +132,7 @@ public class StoreGauges {
     }
 
     /** Re-reads every gauge; a failure leaves the previous values. */
+    @Override
     public void refresh() {
         try (Connection c = dataSource.getConnection()) {
             Map<DeploymentPhase, Long> phases = new EnumMap<>(DeploymentPhase.class);

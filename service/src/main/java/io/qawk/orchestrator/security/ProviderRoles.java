@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.security;
 
+import io.qawk.orchestrator.common.Actors;
 import io.quarkus.security.identity.AuthenticationRequestContext;
 import io.quarkus.security.identity.SecurityIdentity;
 import io.quarkus.security.identity.SecurityIdentityAugmentor;
@@ -27,7 +28,7 @@ public class ProviderRoles implements SecurityIdentityAugmentor {
     public static final String PROVIDER_ROLES = "qawk.provider-roles";
     public static final String ADMIN = "admin";
     public static final String VIEWER = "viewer";
-    public static final String APPROVER = io.qawk.orchestrator.common.Actors.APPROVER;
+    public static final String APPROVER = Actors.APPROVER;
 
     @Inject
     SignInConfig config;

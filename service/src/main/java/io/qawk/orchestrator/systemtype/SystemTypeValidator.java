@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.systemtype;
 
+import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.query.TargetQuerySyntax;
 import io.qawk.orchestrator.rules.CompatibilityRules;
@@ -40,8 +41,8 @@ final class SystemTypeValidator {
                             : r.guard()) + "\")");
         }
         if (r.approval() != null) {
-            errors.check(io.qawk.orchestrator.common.Approval.parse(r.approval()).isPresent(), "approval",
-                    io.qawk.orchestrator.common.Approval.invalid(r.approval()));
+            errors.check(Approval.parse(r.approval()).isPresent(), "approval",
+                    Approval.invalid(r.approval()));
         }
         validateComponents(r.components(), errors);
         if (r.rules() != null && !r.rules().isEmpty()) {

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.systemtype;
 
+import io.qawk.orchestrator.common.Approval;
 import io.qawk.orchestrator.rules.RuleSpec;
 
 import java.time.Instant;
@@ -22,6 +23,6 @@ public record SystemTypeView(long id, String name, String systemKey, String grou
                 t.groupKey != null ? t.groupKey : defaultGroupKey,
                 t.components.stream().map(c -> new ComponentView(c.componentType, c.match, c.health)).toList(),
                 List.copyOf(t.rules), t.guard.word(),
-                io.qawk.orchestrator.common.Approval.of(t.approvalRequired).word(), t.createdAt, t.updatedAt, t.updatedBy);
+                Approval.of(t.approvalRequired).word(), t.createdAt, t.updatedAt, t.updatedBy);
     }
 }

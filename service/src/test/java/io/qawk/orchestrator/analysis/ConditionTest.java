@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.analysis;
 
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -55,7 +56,7 @@ class ConditionTest {
         assertThat(Condition.parse(condition)).isEmpty();
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void refusesNullAndOverlongText() {
         assertThat(Condition.parse(null)).isEmpty();
         assertThat(Condition.parse("< " + "1".repeat(Condition.MAX_LENGTH))).isEmpty();

@@ -8,11 +8,14 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
@@ -64,7 +67,7 @@ class MetricGateEndToEndTest {
             assertThat(bad.reason()).isEqualTo("metric gate failed: max(lane_error_ratio{system=\"gate-e2e-lane-07\","
                     + "centre=\"c01\"}) = 0.31, needs < 0.05");
 
-            Api.viewer().get("/q/metrics").then().statusCode(200).body(org.hamcrest.Matchers.containsString(
+            Api.viewer().get("/q/metrics").then().statusCode(200).body(Matchers.containsString(
                     "qawk_metric_gate_evaluations_seconds_count{outcome=\"failed\""));
         }
     }
@@ -120,13 +123,13 @@ class MetricGateEndToEndTest {
             int d = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 2, \"maxFailed\": 1, "
                     + "\"soakSeconds\": 20, \"metricGate\": " + GATE);
             await().atMost(SOAK_WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
-                    Lanes.runs(d).<String>getList("state").equals(java.util.List.of("VERIFYING", "VERIFYING")));
+                    Lanes.runs(d).<String>getList("state").equals(List.of("VERIFYING", "VERIFYING")));
 
             endpoint.set("lane_error_ratio", bad, 0.31);
 
             await().atMost(SOAK_WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
                     "ROLLED_BACK".equals(runOf(d, "gate-lane-01").getString("state")));
-            assertThat(runOf(d, "gate-lane-01").getString("reason")).matches(java.util.regex.Pattern.quote(
+            assertThat(runOf(d, "gate-lane-01").getString("reason")).matches(Pattern.quote(
                     "metric gate failed: max(lane_error_ratio{system=\"gate-lane-01\",centre=\"c01\"}) = 0.31,"
                             + " needs < 0.05,") + " \\d+ s after the update -- rolled back: 4 of 4 devices on their"
                     + " previous set again");
@@ -136,7 +139,7 @@ class MetricGateEndToEndTest {
             assertThat(steady.getString("state")).isEqualTo("SUCCEEDED");
             assertThat(Instant.parse(steady.getString("endedAt")))
                     .isAfterOrEqualTo(Instant.parse(steady.getString("soakStartedAt")).plusSeconds(20));
-            for (String role : java.util.List.of("lane", "term-a", "display")) {
+            for (String role : List.of("lane", "term-a", "display")) {
                 String set = role.equals("lane") ? "app" : role.startsWith("term") ? "term" : "disp";
                 assertThat(lanes.installedSetId(lanes.id("gate-lane-01", role))).as(role).isEqualTo(lanes.set(set + ":1"));
                 assertThat(lanes.installedSetId(lanes.id("gate-lane-02", role))).as(role).isEqualTo(lanes.set(set + ":2"));

@@ -8,6 +8,7 @@ import io.qawk.orchestrator.testkit.keycloak.SharedKeycloak;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;
@@ -39,6 +40,6 @@ class ProviderSecurityTest {
 
         // a client follows the URL to the provider's endpoints: it is the provider's discovery document
         RestAssured.given().get(discovery).then().statusCode(200).body("issuer", equalTo(issuer))
-                .body("token_endpoint", org.hamcrest.Matchers.startsWith(issuer));
+                .body("token_endpoint", Matchers.startsWith(issuer));
     }
 }

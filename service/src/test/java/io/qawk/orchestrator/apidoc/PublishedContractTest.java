@@ -17,6 +17,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
@@ -141,9 +142,9 @@ class PublishedContractTest {
     void theCheckOfTheCommittedDocumentNamesWhereItDiffers() {
         ObjectMapper json = new ObjectMapper();
         List<String> out = new ArrayList<>();
-        differences("", json.valueToTree(java.util.Map.of("paths", java.util.Map.of("/a/{id}", List.of(1, 2)),
+        differences("", json.valueToTree(Map.of("paths", Map.of("/a/{id}", List.of(1, 2)),
                         "info", "x")),
-                json.valueToTree(java.util.Map.of("paths", java.util.Map.of("/a/{id}", List.of(1, 3)),
+                json.valueToTree(Map.of("paths", Map.of("/a/{id}", List.of(1, 3)),
                         "servers", "y")), out);
         assertThat(out).containsExactly("/info: committed, no longer published", "/paths/~1a~1{id}/1: committed 2,"
                 + " published 3", "/servers: published, not committed");

@@ -12,6 +12,7 @@ import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -103,9 +104,9 @@ class AuditEndToEndTest {
         try (Lanes lanes = new Lanes("upby-").as(() -> as(alice)).withSetsAndType()) {
             int manifest = lanes.manifest("2.0", "2");
             Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200)
-                    .body("updatedBy", org.hamcrest.Matchers.equalTo("alice"));
+                    .body("updatedBy", Matchers.equalTo("alice"));
             Api.viewer().get("/qawk/v1/manifests/" + manifest).then().statusCode(200)
-                    .body("updatedBy", org.hamcrest.Matchers.equalTo("alice"));
+                    .body("updatedBy", Matchers.equalTo("alice"));
 
             lanes.as(() -> as(bob)).firmwareNeedsApp("terminal 2 needs app 2", "watch");
             as(bob).body("""
@@ -115,9 +116,9 @@ class AuditEndToEndTest {
                       {"componentType": "terminal", "distributionSetId": %d, "order": 2}]}
                     """.formatted(lanes.typeId, lanes.set("app:2"), lanes.set("disp:2"), lanes.set("term:2")))
                     .put("/qawk/v1/manifests/" + manifest).then().statusCode(200)
-                    .body("updatedBy", org.hamcrest.Matchers.equalTo("bob"));
+                    .body("updatedBy", Matchers.equalTo("bob"));
             Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId).then().statusCode(200)
-                    .body("updatedBy", org.hamcrest.Matchers.equalTo("bob"));
+                    .body("updatedBy", Matchers.equalTo("bob"));
             assertThat(Api.viewer().get("/qawk/v1/manifests").then().statusCode(200).extract().jsonPath()
                     .getString("find { it.id == " + manifest + " }.updatedBy")).isEqualTo("bob");
 

@@ -3,9 +3,12 @@ package io.qawk.orchestrator.bench;
 import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.UncheckedIOException;
 import java.lang.reflect.Method;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -41,7 +44,7 @@ public class BenchProfile implements QuarkusTestProfile {
             // a step cut short at its deadline makes the double answer 503: be quick to try again afterwards
             c.put(prefix + "qawk.hawkbit.circuit-breaker-delay", "2s");
         }
-        return java.util.Collections.unmodifiableMap(c);
+        return Collections.unmodifiableMap(c);
     }
 
     @Override
@@ -62,7 +65,7 @@ public class BenchProfile implements QuarkusTestProfile {
                 p.load(in);
             }
         } catch (IOException e) {
-            throw new java.io.UncheckedIOException(e);
+            throw new UncheckedIOException(e);
         }
         Map<String, String> out = new TreeMap<>();
         for (String key : p.stringPropertyNames()) {
@@ -99,7 +102,7 @@ public class BenchProfile implements QuarkusTestProfile {
     }
 
     private static String kebab(String camel) {
-        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(java.util.Locale.ROOT);
+        return camel.replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT);
     }
 
     @Override

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import org.jboss.logging.Logger;
 
 import java.io.IOException;
@@ -131,8 +132,8 @@ final class BenchReport {
 
     private static long totalMemoryGb() {
         try {
-            com.sun.management.OperatingSystemMXBean os =
-                    (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+            OperatingSystemMXBean os =
+                    (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
             return Math.round(os.getTotalMemorySize() / (1024.0 * 1024 * 1024));
         } catch (RuntimeException | LinkageError e) {
             return -1;

@@ -16,6 +16,7 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -157,7 +158,7 @@ class CensusBenchmarkTest {
             Api.viewer().get(path).then().statusCode(200);
             ms[i] = (System.nanoTime() - t0) / 1_000_000;
         }
-        java.util.Arrays.sort(ms);
+        Arrays.sort(ms);
         return ms;
     }
 

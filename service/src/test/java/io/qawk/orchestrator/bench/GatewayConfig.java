@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.bench;
 
+import java.lang.invoke.MethodHandles;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
@@ -55,8 +56,8 @@ final class GatewayConfig {
                         return values.get(method.getName());
                     }
                     if (method.isDefault()) {
-                        return java.lang.invoke.MethodHandles.privateLookupIn(HawkbitConfig.class,
-                                java.lang.invoke.MethodHandles.lookup()).unreflectSpecial(method, HawkbitConfig.class)
+                        return MethodHandles.privateLookupIn(HawkbitConfig.class,
+                                MethodHandles.lookup()).unreflectSpecial(method, HawkbitConfig.class)
                                 .bindTo(proxy).invokeWithArguments(args == null ? new Object[0] : args);
                     }
                     return defaultOf(method);

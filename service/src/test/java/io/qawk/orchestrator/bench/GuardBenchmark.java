@@ -7,6 +7,7 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
@@ -190,7 +191,7 @@ final class GuardBenchmark {
         }
         report.note(steps.toString());
         GuardQueryTimes.Times q = GuardQueryTimes.measure(targeted, 100, 3);
-        report.note(String.format(java.util.Locale.ROOT, "The pass's reads outside its transaction, each alone (best"
+        report.note(String.format(Locale.ROOT, "The pass's reads outside its transaction, each alone (best"
                 + " of 3): the members of the %,d targeted devices %.0f ms (%,d systems), the foreign assignments"
                 + " %.0f ms (%d found), the metrics' counts %.0f ms; the rest of a pass's database time is the"
                 + " system types' read and the transaction (lock, holds, threats rewritten).", targeted.size(), q.holdingMs(), q.systems(),

@@ -1,9 +1,12 @@
 package io.qawk.orchestrator.bench;
 
+import com.sun.management.OperatingSystemMXBean;
 import io.qawk.orchestrator.testkit.scale.ScaleHawkbit;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryMXBean;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -11,6 +14,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,7 +32,7 @@ final class Machine {
 
     /** CPU time of the whole JVM process, in nanoseconds. */
     static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+        return ((OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
                 .getProcessCpuTime();
     }
 
@@ -191,8 +195,8 @@ final class Machine {
 
     /** Forgets the heap pools' peaks. */
     static void resetPeakHeap() {
-        for (java.lang.management.MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
                 pool.resetPeakUsage();
             }
         }
@@ -201,8 +205,8 @@ final class Machine {
     /** Sum of the heap pools' peak usage since {@link #resetPeakHeap()}, in bytes (an upper bound of the peak). */
     static long peakHeap() {
         long sum = 0;
-        for (java.lang.management.MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
-            if (pool.getType() == java.lang.management.MemoryType.HEAP) {
+        for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+            if (pool.getType() == MemoryType.HEAP) {
                 sum += pool.getPeakUsage().getUsed();
             }
         }
@@ -306,7 +310,7 @@ final class Machine {
      * threads that ended meanwhile.
      */
     static Map<String, Long> cpuByWork(Map<String, ThreadCpu> before, Map<String, ThreadCpu> after, long totalNanos) {
-        Map<String, Long> out = new java.util.LinkedHashMap<>();
+        Map<String, Long> out = new LinkedHashMap<>();
         for (String kind : List.of("engine", "JIT", "GC")) {
             out.put(kind, 0L);
         }

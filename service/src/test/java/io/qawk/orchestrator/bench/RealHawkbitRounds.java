@@ -4,6 +4,8 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -156,7 +158,7 @@ final class RealHawkbitRounds {
     /** When hawkBit says each target with {@code set} installed installed it ({@code installedAt}), 500 a request. */
     static Map<String, Instant> installedAt(HawkbitFixtures hawkbit, long set) {
         String q = URLEncoder.encode(installedQuery(hawkbit, set), StandardCharsets.UTF_8).replace("+", "%20");
-        Map<String, Instant> out = new java.util.HashMap<>();
+        Map<String, Instant> out = new HashMap<>();
         for (int offset = 0; ; offset += 500) {
             JsonNode page = hawkbit.get("/rest/v1/targets?limit=500&offset=" + offset + "&q=" + q);
             for (JsonNode t : page.path("content")) {
@@ -187,8 +189,8 @@ final class RealHawkbitRounds {
     static Timelines qawkTimelines(int deployment) {
         List<Integer> runIds = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment + "/runs").then()
                 .statusCode(200).extract().jsonPath().getList("id", Integer.class);
-        Timelines out = new Timelines(new java.util.ArrayList<>(), new java.util.ArrayList<>(),
-                new java.util.ArrayList<>());
+        Timelines out = new Timelines(new ArrayList<>(), new ArrayList<>(),
+                new ArrayList<>());
         for (int runId : runIds) {
             io.restassured.path.json.JsonPath events = Api.viewer().get("/qawk/v1/systemdeployments/" + deployment
                     + "/runs/" + runId + "/events").then().statusCode(200).extract().jsonPath();

@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -36,6 +37,7 @@ import java.util.function.ToLongFunction;
 
 import javax.sql.DataSource;
 
+import org.hamcrest.Matchers;
 import org.jboss.logging.Logger;
 
 import io.qawk.orchestrator.deployment.engine.DeploymentEngine;
@@ -268,7 +270,7 @@ final class ScaleBenchmark {
                         + "; embedded Postgres (own processes) " + Machine.mb(maxPostgresRss),
                 "see below");
         report.note(stepLog.toString());
-        Map<String, String> putBack = new java.util.TreeMap<>(BenchProfile.productionValues());
+        Map<String, String> putBack = new TreeMap<>(BenchProfile.productionValues());
         putBack.keySet().removeAll(BenchProfile.BENCHMARK_SETTINGS.keySet());
         report.note("Settings put back from their %test values to production ones: " + putBack + "; set by the"
                 + " benchmark: " + BenchProfile.BENCHMARK_SETTINGS + ".");
@@ -450,7 +452,7 @@ final class ScaleBenchmark {
 
     private List<String> devicesOf(String system) {
         JsonPath detail = Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems/" + system).then()
-                .statusCode(org.hamcrest.Matchers.anyOf(org.hamcrest.Matchers.is(200), org.hamcrest.Matchers.is(404)))
+                .statusCode(Matchers.anyOf(Matchers.is(200), Matchers.is(404)))
                 .extract().jsonPath();
         List<String> ids = detail.getList("content.controllerId");
         return ids == null ? List.of() : ids;

@@ -26,6 +26,7 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Assertions;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -230,7 +231,7 @@ class ScaleHawkbitTest {
 
         List<String> withUnknown = new ArrayList<>(ids);
         withUnknown.add("unknown-device");
-        AssignmentIncompleteException incomplete = org.junit.jupiter.api.Assertions.assertThrows(
+        AssignmentIncompleteException incomplete = Assertions.assertThrows(
                 AssignmentIncompleteException.class, () -> gateway.assign(set, withUnknown));
         assertThat(incomplete.result().assigned()).isEqualTo(3);
         assertThat(incomplete.unknownTargets()).containsExactly("unknown-device");

@@ -275,7 +275,7 @@ class ServiceProcessBenchmarkIT {
         try {
             Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "jcmd").toString(),
                     String.valueOf(pid), "VM.native_memory", "summary").redirectErrorStream(true).start();
-            String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             p.waitFor();
             return out.lines().filter(l -> l.contains("committed=") && (l.startsWith("Total") || l.startsWith("-")))
                     .map(String::strip).reduce((a, b) -> a + "\n" + b).orElse(out);

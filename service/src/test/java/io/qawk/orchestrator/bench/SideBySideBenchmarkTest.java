@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.bench;
 
 import java.io.IOException;
+import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 import jakarta.inject.Inject;
 
@@ -117,7 +119,7 @@ class SideBySideBenchmarkTest {
     InventorySync sync;
 
     @io.quarkus.test.common.http.TestHTTPResource("/")
-    java.net.URL app;
+    URL app;
 
     @Test
     void qawkBesideTheScriptedWaves() {
@@ -249,7 +251,7 @@ class SideBySideBenchmarkTest {
     record Sides(List<Timing> script, List<Timing> qawk, List<String> warmUps, List<String> cut) {
 
         void rows(BenchReport report, String what, String until, double goal,
-                  java.util.function.Function<Timing, Duration> figure) {
+                  Function<Timing, Duration> figure) {
             String goalText = String.format(Locale.ROOT, "ratio ≤ %.2f", goal);
             if (script.isEmpty() || qawk.isEmpty()) {
                 report.row(what + ": " + until, goalText, "not measured: " + String.join("; ", cut), "**no**");

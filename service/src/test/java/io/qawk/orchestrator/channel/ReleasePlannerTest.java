@@ -11,6 +11,7 @@ import io.qawk.orchestrator.channel.ReleasePlanner.Observed;
 import io.qawk.orchestrator.channel.ReleasePlanner.Release;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.Outcome;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -19,6 +20,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -149,9 +151,9 @@ class ReleasePlannerTest {
             Observed o = ReleasePlanner.observed(release(), assigned, Map.of("a", Outcome.SUCCEEDED, "b", Outcome.RUNNING,
                     "d", Outcome.GONE), 0, T0, TIMEOUT);
             assertThat(o.changes()).extracting(Change::controllerId, Change::state).containsExactly(
-                    org.assertj.core.groups.Tuple.tuple("a", State.ON_SET),
-                    org.assertj.core.groups.Tuple.tuple("c", State.FAILED),
-                    org.assertj.core.groups.Tuple.tuple("d", State.FAILED));
+                    Tuple.tuple("a", State.ON_SET),
+                    Tuple.tuple("c", State.FAILED),
+                    Tuple.tuple("d", State.FAILED));
         }
     }
 
@@ -176,7 +178,7 @@ class ReleasePlannerTest {
                                                            int allowed, boolean halts) {
             Release r = new Release(halted, accepted, null, "pilot", allowed, 3, 1);
             List<Device> assigned = new ArrayList<>();
-            Map<String, Outcome> outcomes = new java.util.HashMap<>();
+            Map<String, Outcome> outcomes = new HashMap<>();
             for (int i = 0; i < now; i++) {
                 assigned.add(device("failing-" + i, State.ASSIGNED));
                 outcomes.put("failing-" + i, Outcome.FAILED);
@@ -214,7 +216,7 @@ class ReleasePlannerTest {
                                                            int takes) {
             Release r = new Release(halted, 0, null, "pilot", 100, batchSize, 1);
             List<Device> assigned = new ArrayList<>();
-            Map<String, Outcome> outcomes = new java.util.HashMap<>();
+            Map<String, Outcome> outcomes = new HashMap<>();
             for (int i = 0; i < inFlight; i++) {
                 assigned.add(device("dev-" + i, State.ASSIGNED));
                 if (i < finishing) {

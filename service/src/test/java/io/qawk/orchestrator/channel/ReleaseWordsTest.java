@@ -5,6 +5,7 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import org.junit.jupiter.api.Test;
 
+import java.time.Instant;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -38,7 +39,7 @@ class ReleaseWordsTest {
     void aReleasesStateIsDerivedInOnePlaceFromHaltedAndCompletedAt() {
         ChannelRelease r = new ChannelRelease();
         assertThat(r.progress()).isEqualTo(ChannelRelease.ReleaseProgress.RUNNING);
-        r.completedAt = java.time.Instant.EPOCH;
+        r.completedAt = Instant.EPOCH;
         assertThat(r.progress()).isEqualTo(ChannelRelease.ReleaseProgress.COMPLETE);
         r.halted = true;
         assertThat(r.progress()).isEqualTo(ChannelRelease.ReleaseProgress.HALTED);

@@ -10,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -72,8 +73,8 @@ class DatabaseOutageEndToEndTest {
                     Api.viewer().get("/qawk/v1/manifests"),
                     Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause"))) {
                 r.then().statusCode(503).contentType("application/problem+json")
-                        .header("Retry-After", org.hamcrest.Matchers.matchesPattern("\\d+"))
-                        .body("detail", org.hamcrest.Matchers.equalTo(
+                        .header("Retry-After", Matchers.matchesPattern("\\d+"))
+                        .body("detail", Matchers.equalTo(
                                 "Qawk's database is unreachable; nothing was changed; try again"));
             }
             await().atMost(OUTAGE.plusSeconds(30)).pollInterval(Duration.ofSeconds(1))

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.util.LinkedHashMap;
 import javax.sql.DataSource;
 import java.time.Duration;
 import java.util.List;
@@ -75,7 +76,7 @@ class DraftUpdateApiTest {
     /** What an edit may change, as the API shows it. */
     private static Map<String, Object> settings(int id) {
         JsonPath d = Api.viewer().get("/qawk/v1/systemdeployments/" + id).then().statusCode(200).extract().jsonPath();
-        Map<String, Object> s = new java.util.LinkedHashMap<>();
+        Map<String, Object> s = new LinkedHashMap<>();
         for (String field : List.of("name", "manifestId", "fleetId", "groups", "systems", "maxParallel", "maxFailed",
                 "byCentre", "orderTimeoutSeconds", "verifyTimeoutSeconds", "soakSeconds", "metricGate", "windows")) {
             s.put(field, d.get(field));

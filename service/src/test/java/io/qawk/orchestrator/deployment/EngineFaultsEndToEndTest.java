@@ -17,6 +17,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.stream.Stream;
 
 import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
@@ -181,7 +182,7 @@ class EngineFaultsEndToEndTest {
      * hawkBit answers nothing for {@code length}, readiness says so, and {@code meanwhile} holds all that time; then it
      * answers again and readiness says so. Returns how long it answered nothing.
      */
-    private static Duration outage(Duration length, java.util.concurrent.Callable<Boolean> meanwhile) {
+    private static Duration outage(Duration length, Callable<Boolean> meanwhile) {
         HawkbitProxy.blackHole();
         Instant down = Instant.now();
         await().atMost(Duration.ofSeconds(15)).until(() -> readiness() == 503);

@@ -7,6 +7,7 @@ import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -69,7 +70,7 @@ class ManifestRevisionEndToEndTest {
                     artifact_name: %1$sapp:%3$s
                     update_strategy: { order: 2 }
                 """.formatted(p, name, version)).post("/qawk/v1/manifests/import").then().statusCode(200)
-                .body("result", org.hamcrest.Matchers.equalTo("updated"));
+                .body("result", Matchers.equalTo("updated"));
     }
 
     private static JsonPath awaitRelease(int channelId, String state) {

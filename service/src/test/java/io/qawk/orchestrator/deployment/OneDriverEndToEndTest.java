@@ -8,10 +8,12 @@ import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 
 import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
 import static io.qawk.orchestrator.testsupport.Lanes.channelView;
@@ -121,7 +123,7 @@ class OneDriverEndToEndTest {
             Api.admin().body("{\"reason\": \"lane 1 is not scoring\"}")
                     .post("/qawk/v1/systemdeployments/" + first + "/runs/" + firstRun + "/rollback").then().statusCode(409)
                     .contentType("application/problem+json")
-                    .body("detail", org.hamcrest.Matchers.containsString("(#" + second + ") has updated it since"));
+                    .body("detail", Matchers.containsString("(#" + second + ") has updated it since"));
             assertThat(run(first, "lane-01", "state")).isEqualTo("SUCCEEDED");
         }
     }
@@ -249,7 +251,7 @@ class OneDriverEndToEndTest {
             int d = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
             awaitRun(d, "lane-01", "RUNNING");
             for (String role : ROLES) {
-                lanes.devices.setAttributes(lanes.id("lane-02", role), java.util.Map.of("device_type", lanes.prefix + "retired"));
+                lanes.devices.setAttributes(lanes.id("lane-02", role), Map.of("device_type", lanes.prefix + "retired"));
             }
             await().atMost(WITHIN).untilAsserted(() -> assertThat(lanes.hawkbit.findTargetIds(
                     "attribute.device_type==" + lanes.prefix + "retired")).hasSize(4));

@@ -6,6 +6,7 @@ import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.assertj.core.data.Offset;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -100,7 +101,7 @@ class OrderGapEndToEndTest {
                 String m = scrape();
                 assertThat(sample(m, "qawk_order_gap_seconds_count", type)).isEqualTo(countBefore + 1);
                 assertThat(sample(m, "qawk_order_gap_seconds_sum", type) - sumBefore)
-                        .isCloseTo(gap.toNanos() / 1e9, org.assertj.core.data.Offset.offset(0.01));
+                        .isCloseTo(gap.toNanos() / 1e9, Offset.offset(0.01));
                 assertThat(m).contains("qawk_order_gap_seconds_bucket{");
             });
         }

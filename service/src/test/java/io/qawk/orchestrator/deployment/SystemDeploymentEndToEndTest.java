@@ -11,8 +11,10 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import org.awaitility.Awaitility;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
+import java.util.HashMap;
 import javax.sql.DataSource;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -107,7 +109,7 @@ class SystemDeploymentEndToEndTest {
             }
 
             // a manifest is a destination: the second time, nothing is assigned
-            Map<String, Integer> before = new java.util.HashMap<>();
+            Map<String, Integer> before = new HashMap<>();
             for (String role : List.of("lane", "term-a", "term-b", "display")) {
                 before.put(role, lanes.hawkbit.actions(lanes.id("lane-07", role)).size());
             }
@@ -198,7 +200,7 @@ class SystemDeploymentEndToEndTest {
             // failed with no system left to start: abort would change nothing, so it is refused, saying why
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(409)
                     .contentType("application/problem+json")
-                    .body("detail", org.hamcrest.Matchers.equalTo("deployment " + id + " is FAILED with no system left to"
+                    .body("detail", Matchers.equalTo("deployment " + id + " is FAILED with no system left to"
                             + " start; there is nothing to abort: take a rolled-back system again, or leave it as it is"));
         }
     }
@@ -281,8 +283,8 @@ class SystemDeploymentEndToEndTest {
 
             // abort means something here: it skips the systems the failures left pending, and ends it
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200)
-                    .body("state", org.hamcrest.Matchers.equalTo("ABORTED"))
-                    .body("counts.skipped", org.hamcrest.Matchers.equalTo(3));
+                    .body("state", Matchers.equalTo("ABORTED"))
+                    .body("counts.skipped", Matchers.equalTo(3));
         }
     }
 
@@ -293,16 +295,16 @@ class SystemDeploymentEndToEndTest {
             lanes.discovered(3);
             int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(200)
-                    .body("state", org.hamcrest.Matchers.equalTo("PAUSED"));
+                    .body("state", Matchers.equalTo("PAUSED"));
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(409)
                     .contentType("application/problem+json");
 
-            org.awaitility.Awaitility.await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(20))
+            Awaitility.await().during(Duration.ofSeconds(6)).atMost(Duration.ofSeconds(20))
                     .until(() -> runs(id).getList("findAll { it.state != 'PENDING' }").size() <= 1);
             assertThat(lanes.hawkbit.actions(lanes.id("lane-02", "term-a"))).isEmpty();
 
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(200)
-                    .body("state", org.hamcrest.Matchers.equalTo("RUNNING"));
+                    .body("state", Matchers.equalTo("RUNNING"));
             awaitState(id, "FINISHED", Duration.ofSeconds(180));
             assertThat(Lanes.deployment(id).getString("summary")).isEqualTo("3 of 3 updated, 0 rolled back");
         }
@@ -414,7 +416,7 @@ class SystemDeploymentEndToEndTest {
             lanes.discovered(3);
             lanes.behaviour("lane-01", "lane", Behaviour.succeedAfter(Duration.ofSeconds(3)));
             int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
-            org.awaitility.Awaitility.await().atMost(WITHIN)
+            Awaitility.await().atMost(WITHIN)
                     .until(() -> "RUNNING".equals(runs(id).getString("[0].state")));
 
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200);
@@ -443,17 +445,17 @@ class SystemDeploymentEndToEndTest {
             // the answer shows the state the command caused (issue 56)
             Api.admin().body("{\"reason\": \"lane 7 is not scoring\"}")
                     .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/rollback").then().statusCode(200)
-                    .body("state", org.hamcrest.Matchers.equalTo("ROLLING_BACK"));
+                    .body("state", Matchers.equalTo("ROLLING_BACK"));
             // take again while it goes back: refused, saying what to wait for, and when to ask again
             Api.admin().body("{\"reason\": \"too soon\"}")
                     .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry").then().statusCode(409)
                     .contentType("application/problem+json")
-                    .header("Retry-After", org.hamcrest.Matchers.matchesPattern("[1-9][0-9]*"))
-                    .body("detail", org.hamcrest.Matchers.equalTo("lane-07 is still rolling back (0 of 4 devices back):"
+                    .header("Retry-After", Matchers.matchesPattern("[1-9][0-9]*"))
+                    .body("detail", Matchers.equalTo("lane-07 is still rolling back (0 of 4 devices back):"
                             + " take it again once it reads ROLLED_BACK (or ROLLBACK_FAILED)"));
             assertThat(runs(id).getString("[0].state")).isEqualTo("ROLLING_BACK");
             lanes.behaviour("lane-07", "lane", Behaviour.succeed());
-            org.awaitility.Awaitility.await().atMost(WITHIN)
+            Awaitility.await().atMost(WITHIN)
                     .until(() -> "ROLLED_BACK".equals(runs(id).getString("[0].state")));
 
             assertThat(runs(id).getString("[0].reason")).isEqualTo("rolled back by hand (lane 7 is not scoring) -- "
@@ -494,8 +496,8 @@ class SystemDeploymentEndToEndTest {
             lanes.behaviour("lane-07", "lane", Behaviour.succeed());
             Api.admin().body("{\"reason\": \"lane 7 PSU replaced\"}")
                     .post("/qawk/v1/systemdeployments/" + id + "/runs/" + runId + "/retry").then().statusCode(200)
-                    .body("state", org.hamcrest.Matchers.equalTo("PENDING"))
-                    .body("attempt", org.hamcrest.Matchers.equalTo(2));
+                    .body("state", Matchers.equalTo("PENDING"))
+                    .body("attempt", Matchers.equalTo(2));
             assertThat(Lanes.deployment(id).getString("state")).isEqualTo("RUNNING");
 
             JsonPath done = awaitState(id, "FINISHED", Duration.ofSeconds(180));
@@ -535,7 +537,7 @@ class SystemDeploymentEndToEndTest {
 
             int id = Api.admin().body("{\"name\": \"draft\", \"manifestId\": " + manifest + "}")
                     .post("/qawk/v1/systemdeployments").then().statusCode(201)
-                    .body("state", org.hamcrest.Matchers.equalTo("DRAFT")).extract().path("id");
+                    .body("state", Matchers.equalTo("DRAFT")).extract().path("id");
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/pause").then().statusCode(409)
                     .body("detail", containsString("only a RUNNING deployment can be paused"));
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/resume").then().statusCode(409);
@@ -543,7 +545,7 @@ class SystemDeploymentEndToEndTest {
             Api.admin().post("/qawk/v1/systemdeployments/999999/start").then().statusCode(404);
             Api.admin().body("{}").post("/qawk/v1/systemdeployments/" + id + "/runs/999999/retry").then().statusCode(404);
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/abort").then().statusCode(200)
-                    .body("state", org.hamcrest.Matchers.equalTo("ABORTED"));
+                    .body("state", Matchers.equalTo("ABORTED"));
             Api.admin().post("/qawk/v1/systemdeployments/" + id + "/start").then().statusCode(409);
         }
     }

@@ -14,10 +14,14 @@ import io.restassured.config.RestAssuredConfig;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
 import javax.sql.DataSource;
 import java.util.List;
 
@@ -191,10 +195,10 @@ class VerificationSettingsApiTest {
     void aQueryIsAskedOfHawkbitAndOneItRefusesMatchesNothingAndSaysWhy() {
         try (DeviceSimulator sim = new DeviceSimulator(SharedHawkbit.get())) {
             String id = P + "asked-1";
-            sim.addDevices(List.of(DeviceSpec.of(id, java.util.Map.of("lane_state", "scoring"))));
-            org.awaitility.Awaitility.await().atMost(java.time.Duration.ofSeconds(60)).until(() ->
+            sim.addDevices(List.of(DeviceSpec.of(id, Map.of("lane_state", "scoring"))));
+            Awaitility.await().atMost(Duration.ofSeconds(60)).until(() ->
                     "scoring".equals(new HawkbitFixtures(SharedHawkbit.get()).attributes(id).get("lane_state")));
-            java.util.Map<String, String> refused = new java.util.HashMap<>();
+            Map<String, String> refused = new HashMap<>();
 
             assertThat(verifier.matches(List.of(new DeviceVerifier.Ask(id, "attribute.lane_state==scoring")), refused))
                     .containsEntry(id, true);

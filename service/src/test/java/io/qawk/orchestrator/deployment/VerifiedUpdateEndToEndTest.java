@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.regex.Pattern;
 
 import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
 import static io.qawk.orchestrator.testsupport.Lanes.runs;
@@ -145,7 +146,7 @@ class VerifiedUpdateEndToEndTest {
 
             await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
                     "ROLLED_BACK".equals(run(d, "lane-08").getString("state")));
-            assertThat(run(d, "lane-08").getString("reason")).matches(java.util.regex.Pattern.quote(flips)
+            assertThat(run(d, "lane-08").getString("reason")).matches(Pattern.quote(flips)
                     + " stopped reporting attribute\\.lane_state==scoring \\d+ s after the update -- rolled back:"
                     + " 4 of 4 devices on their previous set again");
 

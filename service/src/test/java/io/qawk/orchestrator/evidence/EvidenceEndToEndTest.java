@@ -9,13 +9,17 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import org.awaitility.Awaitility;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.List;
+import java.util.Objects;
 import javax.sql.DataSource;
 
 import static io.qawk.orchestrator.testsupport.Lanes.awaitState;
@@ -68,7 +72,7 @@ class EvidenceEndToEndTest {
             int id = lanes.deploy(manifest, "\"maxParallel\": 2, \"maxFailed\": 1");
             awaitState(id, "FINISHED", WITHIN);
             // sealed when it ended, before anyone asked for it
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                     .until(() -> count("select count(*) from deployment_evidence where deployment_id = " + id) == 1);
 
             JsonPath record = Api.viewer().get(evidence(id)).then().statusCode(200).extract().jsonPath();
@@ -117,7 +121,7 @@ class EvidenceEndToEndTest {
             assertThat(count("select count(*) from deployment_evidence_system where deployment_id = " + id)).isEqualTo(2);
 
             Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
-                    .body("differences", org.hamcrest.Matchers.empty())
+                    .body("differences", Matchers.empty())
                     .body("matches", equalTo(true)).body("digest", equalTo(digest));
             // the record served again is the one stored: same digest, byte for byte
             assertThat(Api.viewer().get(evidence(id)).then().statusCode(200).extract().path("digest.value").toString())
@@ -160,7 +164,7 @@ class EvidenceEndToEndTest {
                     + " where deployment_id = " + id);
             Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
                     .body("matches", equalTo(false)).body("recordIntact", equalTo(false))
-                    .body("recomputed", org.hamcrest.Matchers.not(equalTo(digest)));
+                    .body("recomputed", Matchers.not(equalTo(digest)));
         }
     }
 
@@ -175,11 +179,11 @@ class EvidenceEndToEndTest {
             lanes.discovered(3);
             int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 3");
             awaitState(id, "FINISHED", WITHIN);
-            String digest = org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30))
+            String digest = Awaitility.await().atMost(Duration.ofSeconds(30))
                     .pollInterval(Duration.ofMillis(500)).until(() -> {
                         var answer = Api.viewer().get(evidence(id)).then().extract();
                         return answer.statusCode() == 200 ? answer.path("digest.value").toString() : null;
-                    }, java.util.Objects::nonNull);
+                    }, Objects::nonNull);
             assertThat(count("select count(*) from deployment_evidence_system where deployment_id = " + id)).isEqualTo(3);
 
             // the system's own state (its keys are sorted: "system" follows it), not its devices'
@@ -188,7 +192,7 @@ class EvidenceEndToEndTest {
 
             Api.viewer().get(evidence(id) + "/verify").then().statusCode(200)
                     .body("recordIntact", equalTo(false)).body("rowsMatch", equalTo(false))
-                    .body("recomputed", org.hamcrest.Matchers.not(equalTo(digest)))
+                    .body("recomputed", Matchers.not(equalTo(digest)))
                     .body("differences[1]", equalTo("systems[1].state: recorded \"ROLLED_BACK\", now \"SUCCEEDED\""));
             assertThat(Api.viewer().get(evidence(id)).then().statusCode(200).extract().jsonPath()
                     .getList("systems.state")).containsExactly("SUCCEEDED", "ROLLED_BACK", "SUCCEEDED");
@@ -209,7 +213,7 @@ class EvidenceEndToEndTest {
             lanes.discovered(2);
             int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
             String deployment = "/qawk/v1/systemdeployments/" + id;
-            org.awaitility.Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
+            Awaitility.await().atMost(WITHIN).pollInterval(Duration.ofMillis(300)).until(() ->
                     "RUNNING".equals(Lanes.runs(id).getString("find { it.system == 'lane-01' }.state")));
 
             Api.lead().post(deployment + "/pause").then().statusCode(200).body("pausedBy", equalTo("lead"));
@@ -217,7 +221,7 @@ class EvidenceEndToEndTest {
             Api.admin().post(deployment + "/abort").then().statusCode(200);
             lanes.behaviour("lane-01", "term-a", Behaviour.succeed());
             awaitState(id, "ABORTED", WITHIN);
-            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+            Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
                     .until(() -> Api.viewer().get(evidence(id)).then().extract().statusCode() == 200);
 
             JsonPath record = Api.viewer().get(evidence(id)).then().statusCode(200).extract().jsonPath();
@@ -242,7 +246,7 @@ class EvidenceEndToEndTest {
 
     private long count(String query) throws SQLException {
         try (Connection c = dataSource.getConnection(); PreparedStatement ps = c.prepareStatement(query);
-             java.sql.ResultSet rs = ps.executeQuery()) {
+             ResultSet rs = ps.executeQuery()) {
             rs.next();
             return rs.getLong(1);
         }

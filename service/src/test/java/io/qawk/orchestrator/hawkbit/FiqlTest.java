@@ -3,6 +3,7 @@ package io.qawk.orchestrator.hawkbit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.ArrayList;
 import java.util.List;
 
 import org.junit.jupiter.params.ParameterizedTest;
@@ -79,7 +80,7 @@ class FiqlTest {
     }
     @Test
     void idListsAreCutByCountAndByTheirEncodedLength() {
-        List<String> ids = new java.util.ArrayList<>();
+        List<String> ids = new ArrayList<>();
         for (int i = 0; i < 1000; i++) {
             ids.add("sys-" + i + "-terminal");
         }

@@ -16,6 +16,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -49,7 +50,7 @@ class HawkbitGatewayAssignTest extends WireMockHawkbit {
 
     @Test
     void defaultTypeIsForcedAndOneCallUpToTheBatchSize() {
-        List<String> ids = java.util.stream.IntStream.range(0, 1200).mapToObj(i -> "dev-" + i)
+        List<String> ids = IntStream.range(0, 1200).mapToObj(i -> "dev-" + i)
                 .collect(Collectors.toList());
         stubAssign(ids, "forced", 1200, 0, List.of());
 

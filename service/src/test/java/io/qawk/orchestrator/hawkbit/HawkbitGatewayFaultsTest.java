@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
 import java.net.InetAddress;
@@ -23,6 +24,7 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -30,6 +32,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
+import com.github.tomakehurst.wiremock.client.WireMock;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 
 import com.github.tomakehurst.wiremock.http.Fault;
@@ -100,11 +104,11 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         hawkbit.stubFor(get(urlEqualTo("/rest/v1/targets/dev-1/installedDS"))
                 .willReturn(okJson(set(1, "app", "1", true)).withFixedDelay(2500)));
         HawkbitGateway gateway = gateway(config().withReadTimeout(Duration.ofSeconds(5)).withHangAfter(Duration.ofMillis(1200)));
-        var waiting = java.util.concurrent.CompletableFuture.supplyAsync(() -> gateway.installedSet("dev-1"));
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> !hawkbit.findAll(getRequestedFor(urlEqualTo("/rest/v1/targets/dev-1/installedDS"))).isEmpty());
+        var waiting = CompletableFuture.supplyAsync(() -> gateway.installedSet("dev-1"));
+        Awaitility.await().atMost(Duration.ofSeconds(2)).until(() -> !hawkbit.findAll(getRequestedFor(urlEqualTo("/rest/v1/targets/dev-1/installedDS"))).isEmpty());
         assertThat(gateway.hangs()).as("a request sent a moment ago").isFalse();
-        org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(2)).until(gateway::hangs);
-        assertThat(waiting.get(10, java.util.concurrent.TimeUnit.SECONDS)).isPresent();
+        Awaitility.await().atMost(Duration.ofSeconds(2)).until(gateway::hangs);
+        assertThat(waiting.get(10, TimeUnit.SECONDS)).isPresent();
         assertThat(gateway.hangs()).as("answered").isFalse();
     }
 
@@ -115,7 +119,7 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         assertThatThrownBy(() -> gateway().targets(null)).isInstanceOf(HawkbitUnavailableException.class);
 
         int closedPort;
-        try (ServerSocket socket = new ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             closedPort = socket.getLocalPort();
         }
         HawkbitGateway refused = gateway(TestConfig.forUrl("http://127.0.0.1:" + closedPort));
@@ -244,7 +248,7 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         hawkbit.stubFor(get(urlPathEqualTo("/rest/v1/targets")).willReturn(okJson(targets(List.of("a"), 9))));
         assertThat(gateway().ping()).isTrue();
         hawkbit.verify(getRequestedFor(urlEqualTo("/rest/v1/targets?offset=0&limit=1"))
-                .withHeader("Authorization", com.github.tomakehurst.wiremock.client.WireMock.equalTo(
+                .withHeader("Authorization", WireMock.equalTo(
                         "Basic " + ENCODED_CREDENTIALS)));
 
         hawkbit.stubFor(get(urlPathEqualTo("/rest/v1/targets")).willReturn(aResponse().withStatus(503)));
@@ -291,7 +295,7 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         private final ServerSocket server;
         private final ExecutorService connections = Executors.newCachedThreadPool();
 
-        OneAnswerPerConnection(String body) throws java.io.IOException {
+        OneAnswerPerConnection(String body) throws IOException {
             server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
             byte[] answer = ("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " + body.length()
                     + "\r\n\r\n" + body).getBytes(StandardCharsets.US_ASCII);
@@ -300,7 +304,7 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
                     Socket socket;
                     try {
                         socket = server.accept();
-                    } catch (java.io.IOException e) {
+                    } catch (IOException e) {
                         return;
                     }
                     connections.submit(() -> answerOnce(socket, answer));
@@ -318,7 +322,7 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
                 OutputStream out = socket.getOutputStream();
                 out.write(answer);
                 out.flush();
-            } catch (java.io.IOException e) {
+            } catch (IOException e) {
                 // the client went away first
             }
         }
@@ -328,7 +332,7 @@ class HawkbitGatewayFaultsTest extends WireMockHawkbit {
         }
 
         @Override
-        public void close() throws java.io.IOException {
+        public void close() throws IOException {
             server.close();
             connections.shutdownNow();
         }

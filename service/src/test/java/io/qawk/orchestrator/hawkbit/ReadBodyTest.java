@@ -8,6 +8,7 @@ import java.io.InputStream;
 import java.lang.management.ManagementFactory;
 import java.util.Random;
 
+import com.sun.management.ThreadMXBean;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -59,7 +60,7 @@ class ReadBodyTest {
     }
 
     private static long allocatedBytes() {
-        return ((com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
+        return ((ThreadMXBean) ManagementFactory.getThreadMXBean()).getCurrentThreadAllocatedBytes();
     }
 
     /** An answer that arrives in {@code pieces} parts: {@code available()} is only what arrived so far. */

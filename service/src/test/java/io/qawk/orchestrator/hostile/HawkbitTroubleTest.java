@@ -11,6 +11,7 @@ import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.path.json.JsonPath;
 import org.awaitility.core.ConditionTimeoutException;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -215,7 +216,7 @@ class HawkbitTroubleTest {
                 assertThat(done.getLong("durationMillis")).as("the pass outlasted the idle timeout")
                         .isGreaterThan(HostileProfile.IDLE_TIMEOUT_SECONDS * 1000L);
                 Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems").then().statusCode(200)
-                        .body("total", org.hamcrest.Matchers.equalTo(1));
+                        .body("total", Matchers.equalTo(1));
             } finally {
                 HawkbitProxy.heal();
                 Api.admin().delete("/qawk/v1/systemtypes/" + manyParts).then().statusCode(204);

@@ -14,6 +14,10 @@ import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestFactory;
 
+import java.net.Socket;
+import java.net.http.HttpHeaders;
+import java.util.Optional;
+import javax.net.ssl.SSLSession;
 import javax.sql.DataSource;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -148,7 +152,7 @@ class HostileInputTest {
      * answers on the headers; streaming megabytes into a socket it is closing would lose that answer to a reset.
      */
     private static HttpResponse<String> oversized(HostileCases.Case c, String user, String password) throws Exception {
-        try (java.net.Socket s = new java.net.Socket("127.0.0.1", io.restassured.RestAssured.port)) {
+        try (Socket s = new Socket("127.0.0.1", io.restassured.RestAssured.port)) {
             s.setSoTimeout(30_000);
             String head = c.method() + " " + c.path() + " HTTP/1.1\r\nHost: localhost\r\nAuthorization: Basic "
                     + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(StandardCharsets.UTF_8))
@@ -160,29 +164,29 @@ class HostileInputTest {
             int split = raw.indexOf("\r\n\r\n");
             String[] lines = raw.substring(0, split).split("\r\n");
             int status = Integer.parseInt(lines[0].split(" ")[1]);
-            java.util.Map<String, List<String>> headers = new java.util.TreeMap<>(String.CASE_INSENSITIVE_ORDER);
+            Map<String, List<String>> headers = new TreeMap<>(String.CASE_INSENSITIVE_ORDER);
             for (int i = 1; i < lines.length; i++) {
                 int colon = lines[i].indexOf(':');
                 headers.computeIfAbsent(lines[i].substring(0, colon).trim(), k -> new ArrayList<>())
                         .add(lines[i].substring(colon + 1).trim());
             }
             String body = raw.substring(split + 4);
-            return new RawResponse(status, java.net.http.HttpHeaders.of(headers, (a, b) -> true), body);
+            return new RawResponse(status, HttpHeaders.of(headers, (a, b) -> true), body);
         }
     }
 
-    private record RawResponse(int statusCode, java.net.http.HttpHeaders headers, String body)
+    private record RawResponse(int statusCode, HttpHeaders headers, String body)
             implements HttpResponse<String> {
         public HttpRequest request() {
             return null;
         }
 
-        public java.util.Optional<HttpResponse<String>> previousResponse() {
-            return java.util.Optional.empty();
+        public Optional<HttpResponse<String>> previousResponse() {
+            return Optional.empty();
         }
 
-        public java.util.Optional<javax.net.ssl.SSLSession> sslSession() {
-            return java.util.Optional.empty();
+        public Optional<SSLSession> sslSession() {
+            return Optional.empty();
         }
 
         public URI uri() {

@@ -4,6 +4,7 @@ import io.qawk.orchestrator.testkit.HawkbitProxy;
 import io.quarkus.test.junit.QuarkusTestProfile;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.UUID;
@@ -16,7 +17,7 @@ import java.util.UUID;
 public class HostileProfile implements QuarkusTestProfile {
 
     /** The service's hawkBit answer timeout in these tests. */
-    public static final java.time.Duration READ_TIMEOUT = java.time.Duration.ofSeconds(2);
+    public static final Duration READ_TIMEOUT = Duration.ofSeconds(2);
     /**
      * The HTTP idle timeout in these tests (production: see application.properties). Vert.x counts a request still
      * being worked on as idle: at 3 s the inventory sync after the hostile cases (4.5 s at a load average of 34) lost

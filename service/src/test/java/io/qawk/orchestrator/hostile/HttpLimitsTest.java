@@ -6,8 +6,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
+import java.io.IOException;
+import java.net.SocketException;
 import javax.sql.DataSource;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -39,8 +42,8 @@ class HttpLimitsTest {
                 "/qawk/v1/systemdeployments")) {
             Api.admin().body(big).post(path).then().statusCode(413)
                     .contentType("application/problem+json")
-                    .body("status", org.hamcrest.Matchers.equalTo(413))
-                    .body("detail", org.hamcrest.Matchers.containsString("at most 1048576 bytes (1 MB)"));
+                    .body("status", Matchers.equalTo(413))
+                    .body("detail", Matchers.containsString("at most 1048576 bytes (1 MB)"));
         }
         // a text body, like the JSON ones above: the server may answer 413 and close before the client has written
         // the whole megabyte, and the HTTP client can only send a repeatable body again (a byte[] body is not)
@@ -54,7 +57,7 @@ class HttpLimitsTest {
         try {
             assertThat(Api.anonymous().body(big).post("/qawk/v1/systemtypes").then().extract().statusCode()).isIn(401, 413);
         } catch (Exception e) { // rest-assured rethrows the SocketException itself, undeclared
-            assertThat(rootCause(e)).as("how the upload ended").isInstanceOf(java.net.SocketException.class);
+            assertThat(rootCause(e)).as("how the upload ended").isInstanceOf(SocketException.class);
         }
         // just under the limit: read, and refused for what it says
         String justUnder = "{\"name\": \"" + "x".repeat(1024 * 1024 - 100) + "\"}";
@@ -84,7 +87,7 @@ class HttpLimitsTest {
                 }
                 out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                 out.flush();
-            } catch (java.io.IOException closed) {
+            } catch (IOException closed) {
                 // the server may stop reading and close while we still send: that is a refusal too
             }
             status = statusLine(s.getInputStream());
@@ -131,7 +134,7 @@ class HttpLimitsTest {
             }
         } catch (SocketTimeoutException e) {
             throw new AssertionError("the server kept a stalled connection open for 30 s", e);
-        } catch (java.net.SocketException reset) {
+        } catch (SocketException reset) {
             // closed by the server
         }
     }
@@ -143,7 +146,7 @@ class HttpLimitsTest {
             while ((c = in.read()) >= 0 && c != '\n') {
                 sb.append((char) c);
             }
-        } catch (java.net.SocketException reset) {
+        } catch (SocketException reset) {
             // closed
         }
         return sb.length() == 0 ? null : sb.toString();

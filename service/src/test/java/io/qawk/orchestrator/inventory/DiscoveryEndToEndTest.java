@@ -10,6 +10,7 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -112,10 +113,10 @@ class DiscoveryEndToEndTest {
         Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems/device-08").then().statusCode(200)
                 .body("devices", equalTo(3))
                 .body("group", equalTo("c01"))
-                .body("content.controllerId", org.hamcrest.Matchers.contains(P + "08-lane", P + "08-term-a", P + "08-term-b"))
+                .body("content.controllerId", Matchers.contains(P + "08-lane", P + "08-term-a", P + "08-term-b"))
                 .body("content[1].componentType", equalTo("device2"))
                 .body("content[0].updateStatus", equalTo("registered"))
-                .body("content[0].lastPollAt", org.hamcrest.Matchers.notNullValue());
+                .body("content[0].lastPollAt", Matchers.notNullValue());
         Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems/device-99").then().statusCode(404);
     }
 
@@ -142,7 +143,7 @@ class DiscoveryEndToEndTest {
                 .body("errors[0].field", equalTo("limit"));
         Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/systems?offset=x&limit=9999999999").then().statusCode(400)
                 .contentType("application/problem+json")
-                .body("errors.field", org.hamcrest.Matchers.contains("offset", "limit"));
+                .body("errors.field", Matchers.contains("offset", "limit"));
         Api.viewer().get("/qawk/v1/systemtypes/" + typeId + "/problems?limit=1.5").then().statusCode(400)
                 .body("errors[0].field", equalTo("limit"));
     }
@@ -209,7 +210,7 @@ class DiscoveryEndToEndTest {
     void inventoryStatusSaysHowTheLastSyncWent() {
         Api.viewer().get("/qawk/v1/inventory").then().statusCode(200)
                 .body("lastError", equalTo(null))
-                .body("lastCompletedAt", org.hamcrest.Matchers.notNullValue());
+                .body("lastCompletedAt", Matchers.notNullValue());
         Api.anonymous().get("/q/health/ready").then().statusCode(200);
     }
 }

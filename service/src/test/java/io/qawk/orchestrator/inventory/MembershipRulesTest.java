@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.inventory;
 
 import io.qawk.orchestrator.systemtype.DeviceKey;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 
 import java.util.Comparator;
@@ -42,9 +43,9 @@ class MembershipRulesTest {
         List<Membership> out = MembershipRules.classify(1, SYSTEM, GROUP, matched, devices);
 
         assertThat(out).extracting(Membership::controllerId, Membership::problem).containsExactly(
-                org.assertj.core.groups.Tuple.tuple("nokey", Membership.Problem.NO_SYSTEM_KEY),
-                org.assertj.core.groups.Tuple.tuple("blank", Membership.Problem.NO_SYSTEM_KEY),
-                org.assertj.core.groups.Tuple.tuple("both", Membership.Problem.AMBIGUOUS_COMPONENT));
+                Tuple.tuple("nokey", Membership.Problem.NO_SYSTEM_KEY),
+                Tuple.tuple("blank", Membership.Problem.NO_SYSTEM_KEY),
+                Tuple.tuple("both", Membership.Problem.AMBIGUOUS_COMPONENT));
         assertThat(out.get(2).componentType()).isEqualTo("device1,device2");
     }
 

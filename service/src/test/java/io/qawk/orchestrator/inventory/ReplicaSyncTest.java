@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -57,7 +58,7 @@ class ReplicaSyncTest {
                     for (CompletableFuture<Void> f : both) {
                         try {
                             f.get(120, TimeUnit.SECONDS);
-                        } catch (java.util.concurrent.ExecutionException e) {
+                        } catch (ExecutionException e) {
                             failures.add("round " + round + ": " + causes(e.getCause()));
                         }
                     }

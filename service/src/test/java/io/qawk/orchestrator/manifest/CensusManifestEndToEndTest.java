@@ -6,6 +6,7 @@ import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -68,7 +69,7 @@ class CensusManifestEndToEndTest {
         assertThat(m.getList("components.order", Integer.class)).containsOnly(1);
         assertThat(census().getList("content.find { it.systems == 2 }.manifests.name")).containsExactly(p + "baseline");
         Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems?on=" + id).then().statusCode(200)
-                .body("content.system", org.hamcrest.Matchers.containsInAnyOrder("s1", "s2"));
+                .body("content.system", Matchers.containsInAnyOrder("s1", "s2"));
     }
 
     @Test

@@ -5,6 +5,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.testkit.HawkbitServer;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -50,8 +52,8 @@ public final class MgmtApi {
                 throw new IllegalStateException("hawkBit answered " + r.statusCode() + ": " + r.body());
             }
             return JSON.readTree(r.body());
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

@@ -3,6 +3,7 @@ package io.qawk.orchestrator.reliability;
 import io.qawk.orchestrator.testkit.reliability.*;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -14,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -86,7 +88,7 @@ class ChaosIT {
         System.out.printf("[chaos] %d kills, seed %d (-Dqawk.chaos.seed=%d repeats the choices)%n", KILLS, SEED, SEED);
         List<String> problems = new ArrayList<>();
         List<String> killLog = new ArrayList<>();
-        Map<KillMode, Integer> killsByMode = new java.util.EnumMap<>(KillMode.class);
+        Map<KillMode, Integer> killsByMode = new EnumMap<>(KillMode.class);
         int kills = 0;
         int rounds = 0;
         int runs = 0;
@@ -167,7 +169,7 @@ class ChaosIT {
                 try {
                     await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(500))
                             .until(() -> api.deployment(id).getString("state").matches("FINISHED|FAILED|ABORTED"));
-                } catch (org.awaitility.core.ConditionTimeoutException stuck) {
+                } catch (ConditionTimeoutException stuck) {
                     problems.add("round " + version + ": deployment " + id + " did not end: " + api.deployment(id).getString("summary")
                             + "; device states " + probe.deviceStates(id));
                     break;

@@ -3,9 +3,11 @@ package io.qawk.orchestrator.reliability;
 import io.qawk.orchestrator.testkit.reliability.QawkApi;
 import io.qawk.orchestrator.testkit.reliability.RelLanes;
 
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -30,7 +32,7 @@ final class Gaps {
 
     /** Whether every one of {@code devices} is in {@code state} in the deployment's runs. */
     static boolean allIn(QawkApi api, int deploymentId, List<String> devices, String state) {
-        Map<String, Object> states = new java.util.HashMap<>();
+        Map<String, Object> states = new HashMap<>();
         api.runs(deploymentId).forEach(r -> QawkApi.devices(r).forEach(d -> states.put((String) d.get("controllerId"),
                 d.get("state"))));
         return devices.stream().allMatch(d -> state.equals(states.get(d)));
@@ -38,7 +40,7 @@ final class Gaps {
 
     /** The timeline's messages of every run of the deployment, by system. */
     static Map<String, List<String>> messages(QawkApi api, int deploymentId) {
-        Map<String, List<String>> out = new java.util.TreeMap<>();
+        Map<String, List<String>> out = new TreeMap<>();
         for (Map<String, Object> run : api.runs(deploymentId)) {
             out.put((String) run.get("system"), api.events(deploymentId, QawkApi.runId(run)).stream()
                     .map(e -> (String) e.get("message")).toList());

@@ -3,15 +3,18 @@ package io.qawk.orchestrator.reliability;
 import io.qawk.orchestrator.testkit.reliability.*;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ThreadLocalRandom;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -166,7 +169,7 @@ class HardStopIT {
             long recovered = api.runs(id).stream().flatMap(r -> api.events(id, QawkApi.runId(r)).stream())
                     .filter(e -> "RECOVERED".equals(e.get("type"))).count();
             DeploymentCheck.Result result = DeploymentCheck.check(api, lanes, id, baseline, ranBefore,
-                    new java.util.HashSet<>(lanes.systemNames()));
+                    new HashSet<>(lanes.systemNames()));
             System.out.printf("[hardstop] adopt: caught %d crash(es) after hawkBit took the call, %d RECOVERED event(s), "
                     + "%d actions checked, %d duplicates, problems %s%n", caught, recovered, result.actionsChecked(),
                     result.duplicates(), result.problems());
@@ -177,15 +180,15 @@ class HardStopIT {
         }
     }
 
-    private static boolean awaitQuietly(Duration max, java.util.concurrent.Callable<Boolean> condition) {
+    private static boolean awaitQuietly(Duration max, Callable<Boolean> condition) {
         return awaitQuietly(max, Duration.ofMillis(100), condition);
     }
 
-    private static boolean awaitQuietly(Duration max, Duration poll, java.util.concurrent.Callable<Boolean> condition) {
+    private static boolean awaitQuietly(Duration max, Duration poll, Callable<Boolean> condition) {
         try {
             await().atMost(max).pollInterval(poll).until(condition);
             return true;
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             return false;
         }
     }

@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
+import java.nio.file.Files;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -119,7 +120,7 @@ class LongFreezeIT {
                 assertThat(named).as("systems whose timeline names the gap").isPositive();
             }
         } finally {
-            java.nio.file.Files.write(ReliabilityPostgres.outputDir().resolve("long-freeze-summary.txt"), summary);
+            Files.write(ReliabilityPostgres.outputDir().resolve("long-freeze-summary.txt"), summary);
         }
     }
 

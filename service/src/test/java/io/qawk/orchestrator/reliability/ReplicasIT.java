@@ -4,6 +4,7 @@ import io.qawk.orchestrator.testkit.reliability.*;
 import io.qawk.orchestrator.testkit.Behaviour;
 import io.qawk.orchestrator.testkit.ProcessFreeze;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
@@ -354,7 +355,7 @@ class ReplicasIT {
                             } else {
                                 takeover = "(deployment ended)";
                             }
-                        } catch (org.awaitility.core.ConditionTimeoutException e) {
+                        } catch (ConditionTimeoutException e) {
                             problems.add("round " + version + ": " + survivorName + " did not take deployment " + id
                                     + " over within 60 s of the kill of " + victim.name());
                         }
@@ -379,7 +380,7 @@ class ReplicasIT {
                 try {
                     await().atMost(Duration.ofSeconds(300)).pollInterval(Duration.ofMillis(500))
                             .until(() -> a.api().deployment(id).getString("state").matches("FINISHED|FAILED|ABORTED"));
-                } catch (org.awaitility.core.ConditionTimeoutException stuck) {
+                } catch (ConditionTimeoutException stuck) {
                     problems.add("round " + version + ": deployment " + id + " did not end: "
                             + a.api().deployment(id).getString("summary") + "; device states " + probe.deviceStates(id));
                     break;
@@ -459,7 +460,7 @@ class ReplicasIT {
         try {
             await().atMost(max).pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(5))
                     .until(() -> (holder[0] = probe.lockHolder(deploymentId)) != null);
-        } catch (org.awaitility.core.ConditionTimeoutException e) {
+        } catch (ConditionTimeoutException e) {
             return null;
         }
         return holder[0];

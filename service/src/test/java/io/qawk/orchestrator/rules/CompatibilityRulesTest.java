@@ -1,8 +1,11 @@
 package io.qawk.orchestrator.rules;
 
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.common.FieldError;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.InvalidRequestException;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -117,15 +120,15 @@ class CompatibilityRulesTest {
             "{\"device1\": \"app:[2.0,)\"} | {\"device1\": \"app:[2.1,)\"} | rules[0].then.device1 | also in if",
     })
     void refusesNamingTheField(String when, String then, String field, String words) throws Exception {
-        var json = new com.fasterxml.jackson.databind.ObjectMapper();
-        var map = new com.fasterxml.jackson.core.type.TypeReference<LinkedHashMap<String, String>>() {
+        var json = new ObjectMapper();
+        var map = new TypeReference<LinkedHashMap<String, String>>() {
         };
         RuleSpec spec = new RuleSpec(json.readValue(when, map), json.readValue(then, map), WHY);
         FieldErrors errors = new FieldErrors();
         CompatibilityRules.parse(List.of(spec), COMPONENTS, errors);
         assertThatThrownBy(errors::throwIfAny).isInstanceOfSatisfying(InvalidRequestException.class,
                 e -> assertThat(e.errors()).extracting(FieldError::field, f -> f.message().contains(words))
-                        .containsExactly(org.assertj.core.groups.Tuple.tuple(field, true)));
+                        .containsExactly(Tuple.tuple(field, true)));
     }
 
     @Test

@@ -6,6 +6,7 @@ import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.MethodOrderer;
@@ -16,6 +17,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -90,7 +93,7 @@ class RulesEndToEndTest {
     private void install(String version, String... systems) {
         Map<String, String> roleSet = Map.of("lane", "app", "term-a", "term", "term-b", "term", "display", "disp");
         roleSet.forEach((role, set) -> lanes.hawkbit.assign(lanes.set(set + ":" + version),
-                java.util.Arrays.stream(systems).map(s -> lanes.id(s, role)).toList()));
+                Arrays.stream(systems).map(s -> lanes.id(s, role)).toList()));
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             for (String s : systems) {
                 for (String role : roleSet.keySet()) {
@@ -159,7 +162,7 @@ class RulesEndToEndTest {
     void badFiltersAreRefusedNamingThem() {
         Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems?on=x&off=999999&broken=maybe")
                 .then().statusCode(400).contentType("application/problem+json")
-                .body("errors.field", org.hamcrest.Matchers.contains("on", "broken"));
+                .body("errors.field", Matchers.contains("on", "broken"));
         Api.viewer().get("/qawk/v1/systemtypes/" + lanes.typeId + "/systems?off=999999")
                 .then().statusCode(400).body("errors[0].field", equalTo("off"))
                 .body("errors[0].message", containsString("not a manifest of system type"));
@@ -177,7 +180,7 @@ class RulesEndToEndTest {
                 .body("errors[0].field", equalTo("components[0].order"))
                 .body("errors[0].message", containsString("put lane after terminal: order 2"));
         Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + lanes.typeId).then().statusCode(200)
-                .body("name", org.hamcrest.Matchers.containsInAnyOrder(p + "m-1.0", p + "m-2.0"));
+                .body("name", Matchers.containsInAnyOrder(p + "m-1.0", p + "m-2.0"));
         // an edit that turns a good manifest backwards is refused too, and changes nothing
         Api.admin().body(manifest("m-2.0", "2", 1, 2)).put("/qawk/v1/manifests/" + v2).then().statusCode(400);
         Api.viewer().get("/qawk/v1/manifests/" + v2).then().statusCode(200)
@@ -271,7 +274,7 @@ class RulesEndToEndTest {
         assertThat(plan.getBoolean("systems.find { it.system == 's1' }.held")).isTrue();
         assertThat(plan.getString("systems.find { it.system == 's1' }.waiting")).isEqualTo(held);
         assertThat(plan.getString("systems.find { it.system == 's2' }.waiting")).isNull();
-        Map<String, Integer> actionsBefore = new java.util.HashMap<>();
+        Map<String, Integer> actionsBefore = new HashMap<>();
         for (String role : List.of("lane", "term-a", "term-b", "display")) {
             actionsBefore.put(role, lanes.hawkbit.actions(lanes.id("s1", role)).size());
         }

@@ -6,6 +6,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -113,7 +114,7 @@ class SystemTypeApiTest {
         Api.admin().body("{\"name\":\"\",\"systemKey\":\"x\",\"components\":[{\"componentType\":\"\",\"match\":\"\"}]}")
                 .post("/qawk/v1/systemtypes")
                 .then().statusCode(400)
-                .body("errors.field", org.hamcrest.Matchers.containsInAnyOrder(
+                .body("errors.field", Matchers.containsInAnyOrder(
                         "name", "systemKey", "components[0].componentType", "components[0].match"));
     }
 

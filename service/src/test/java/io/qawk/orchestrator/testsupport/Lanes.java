@@ -8,9 +8,12 @@ import io.qawk.orchestrator.testkit.HawkbitFixtures;
 import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import io.restassured.specification.RequestSpecification;
+import org.hamcrest.Matchers;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.Collection;
 import java.util.List;
@@ -87,7 +90,7 @@ public final class Lanes implements AutoCloseable {
         retype("""
                 "rules": [{"if": {"terminal": "%1$sterm:[2,)"}, "then": {"lane": "%1$sapp:[2,)"}, "why": "%2$s"}],
                 "guard": "%3$s\"""".formatted(prefix, why, guard))
-                .body("guard", org.hamcrest.Matchers.equalTo(guard));
+                .body("guard", Matchers.equalTo(guard));
     }
 
     /** The type again with the rule "app 2 needs terminal firmware 2" ({@code why}). */
@@ -153,7 +156,7 @@ public final class Lanes implements AutoCloseable {
     /** A lane system of only some of the four roles ({@code lane}, {@code term-a}, {@code term-b}, {@code display}). */
     public Lanes systemOf(String system, String centre, String... roles) {
         Map<String, String> types = Map.of("lane", "lane", "term-a", "terminal", "term-b", "terminal", "display", "display");
-        List<DeviceSpec> specs = java.util.Arrays.stream(roles).map(r -> spec(system, r, types.get(r), centre, null)).toList();
+        List<DeviceSpec> specs = Arrays.stream(roles).map(r -> spec(system, r, types.get(r), centre, null)).toList();
         devices.addDevices(specs);
         specs.forEach(s -> all.add(s.controllerId()));
         return this;
@@ -172,7 +175,7 @@ public final class Lanes implements AutoCloseable {
      * {@code device_type} (required) is prefixed, like every device of the fleet.
      */
     public Lanes device(String name, Map<String, String> attributes) {
-        Map<String, String> a = new java.util.HashMap<>(attributes);
+        Map<String, String> a = new HashMap<>(attributes);
         a.put("device_type", prefix + attributes.get("device_type"));
         DeviceSpec spec = DeviceSpec.of(prefix + name, a);
         devices.addDevices(List.of(spec));
@@ -208,7 +211,7 @@ public final class Lanes implements AutoCloseable {
     }
 
     private DeviceSpec spec(String system, String role, String type, String centre, String channel) {
-        Map<String, String> attributes = new java.util.HashMap<>(Map.of("device", system, "device_type", prefix + type,
+        Map<String, String> attributes = new HashMap<>(Map.of("device", system, "device_type", prefix + type,
                 "centerid", centre));
         if (channel != null) {
             attributes.put("channel", prefix + channel);
@@ -260,7 +263,7 @@ public final class Lanes implements AutoCloseable {
                 assertThat(hawkbit.findTargetIds("attribute.device_type==" + prefix + "*")).hasSize(devices));
         Api.syncInventory(admin);
         viewer.get("/qawk/v1/systemtypes/" + typeId + "/systems").then().statusCode(200)
-                .body("total", org.hamcrest.Matchers.equalTo(systems));
+                .body("total", Matchers.equalTo(systems));
     }
 
     /** Creates and starts a deployment; returns its id. */

@@ -9,6 +9,7 @@ import org.openqa.selenium.StaleElementReferenceException;
 import org.openqa.selenium.TimeoutException;
 import org.openqa.selenium.logging.LogType;
 import org.openqa.selenium.logging.LoggingPreferences;
+import java.util.function.Predicate;
 import java.util.logging.Level;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebElement;
@@ -111,7 +112,7 @@ final class Browser implements AutoCloseable {
      * Until closed, the page's requests to the service at {@code service} whose path and query match are answered by
      * {@code answer} instead of the service.
      */
-    AuthProxy.Interception intercept(URI service, java.util.function.Predicate<String> uriMatches,
+    AuthProxy.Interception intercept(URI service, Predicate<String> uriMatches,
                                      Function<AuthProxy.Seen, AuthProxy.Answer> answer) {
         return proxyTo(service).intercept(uriMatches, answer);
     }

@@ -6,6 +6,7 @@ import io.qawk.orchestrator.testsupport.Lanes;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
@@ -202,7 +203,7 @@ class NewFromScreenTest extends ScreenTest {
             browser.await(WITHIN, d -> !browser.find(form).isDisplayed());
             assertThat(browser.find("#notice").getText()).isEqualTo("Manifest “uim-yaml” created from YAML.");
             Api.viewer().get("/qawk/v1/manifests?systemTypeId=" + lanes.typeId).then().statusCode(200)
-                    .body("find { it.name == 'uim-yaml' }.components[0].distributionSet", org.hamcrest.Matchers.equalTo("uim-app:2"));
+                    .body("find { it.name == 'uim-yaml' }.components[0].distributionSet", Matchers.equalTo("uim-app:2"));
         }
     }
 }

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.window;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -55,7 +56,7 @@ class CentreWindowsTest {
         assertThat(w.state("c01").words()).as(name).isEqualTo(words);
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void noWindowsMeansEveryCentreIsOpenAsBefore() {
         CentreWindows none = CentreWindows.of(null, Instant.parse("2026-12-02T04:30:00Z"));
         assertThat(none.any()).isFalse();

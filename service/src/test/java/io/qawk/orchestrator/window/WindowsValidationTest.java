@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.qawk.orchestrator.common.FieldError;
 import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.InvalidRequestException;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -57,7 +58,7 @@ class WindowsValidationTest {
         }
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void everyProblemIsNamedAtOnceUnderTheChannelsField() throws Exception {
         List<FieldError> errors = problems("""
                 {"default": {"schedule": "x", "duration": "00:00", "timezone": "Nowhere"},
@@ -68,7 +69,7 @@ class WindowsValidationTest {
                 "orchestrator.windows.centres");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void aScheduleLongerThan256CharactersIsRefusedBeforeItIsRead() throws Exception {
         String json = "{\"centres\": {\"c01\": {\"schedule\": \"0 0 2 * * ?" + " ".repeat(246)
                 + "\", \"duration\": \"03:00\", \"timezone\": \"UTC\"}}}";
@@ -77,7 +78,7 @@ class WindowsValidationTest {
     }
 
     /** A centre's name is a JSON key, which the API's text checks do not see: Postgres would refuse U+0000 in it. */
-    @org.junit.jupiter.api.Test
+    @Test
     void aCentreNameThatCannotBeStoredIsRefused() throws Exception {
         String window = "{\"schedule\": \"0 0 2 * * ?\", \"duration\": \"03:00\", \"timezone\": \"UTC\"}";
         assertThat(problems("{\"centres\": {\"c\\u0000\": " + window + "}}", "windows")).containsExactly(
@@ -88,7 +89,7 @@ class WindowsValidationTest {
                 .extracting(FieldError::field).containsExactly("windows.centres");
     }
 
-    @org.junit.jupiter.api.Test
+    @Test
     void noWindowsAndEmptyWindowsAreFine() throws Exception {
         assertThat(problems("{}", "windows")).isEmpty();
         assertThat(problems("{\"centres\": {}}", "windows")).isEmpty();

@@ -13,6 +13,7 @@ import io.restassured.path.json.JsonPath;
 import io.restassured.response.Response;
 import io.restassured.specification.RequestSpecification;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
@@ -317,7 +318,7 @@ class YamlImportApiTest {
         Api.viewer().get("/qawk/v1/systemtypes/" + id).then().statusCode(200)
                 .body("systemKey", equalTo("metadata.lane"))
                 .body("components[1].match", equalTo("attribute.device_type==terminal"))
-                .body("updatedAt", org.hamcrest.Matchers.not(equalTo(updatedAt)));
+                .body("updatedAt", Matchers.not(equalTo(updatedAt)));
     }
 
     // ------------------------------------------------------------------------------------------- manifests ----
@@ -536,7 +537,7 @@ class YamlImportApiTest {
                   - qawk_match: attribute.x==y
                 """).post(TOPOLOGIES).then().statusCode(400)
                 .body("detail", equalTo("4 fields are invalid"))
-                .body("errors.field", org.hamcrest.Matchers.containsInAnyOrder("colour", "qawk_system_key",
+                .body("errors.field", Matchers.containsInAnyOrder("colour", "qawk_system_key",
                         "components[0].qawk_match", "components[1].component_type"));
     }
 

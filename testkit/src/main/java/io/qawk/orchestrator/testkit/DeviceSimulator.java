@@ -8,6 +8,7 @@ import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -20,12 +21,14 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.UnaryOperator;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
@@ -297,7 +300,7 @@ public final class DeviceSimulator implements AutoCloseable {
         }
         try {
             scheduler.schedule(() -> poll(d), delayMs, TimeUnit.MILLISECONDS);
-        } catch (java.util.concurrent.RejectedExecutionException e) {
+        } catch (RejectedExecutionException e) {
             // closing
         }
     }
@@ -439,7 +442,7 @@ public final class DeviceSimulator implements AutoCloseable {
                     try {
                         scheduler.schedule(() -> finishDeployment(d, aid), behaviour.delay().toMillis(),
                                 TimeUnit.MILLISECONDS);
-                    } catch (java.util.concurrent.RejectedExecutionException closing) {
+                    } catch (RejectedExecutionException closing) {
                         // closed
                     }
                 });
@@ -465,7 +468,7 @@ public final class DeviceSimulator implements AutoCloseable {
             if (b.mode() == Behaviour.Mode.HOLD) {
                 try {
                     scheduler.schedule(() -> finishDeployment(d, aid), HOLD_CHECK.toMillis(), TimeUnit.MILLISECONDS);
-                } catch (java.util.concurrent.RejectedExecutionException closing) {
+                } catch (RejectedExecutionException closing) {
                     // closed
                 }
                 return;
@@ -613,7 +616,7 @@ public final class DeviceSimulator implements AutoCloseable {
         return d;
     }
 
-    private void update(Device d, long aid, java.util.function.UnaryOperator<ActionRecord> f) {
+    private void update(Device d, long aid, UnaryOperator<ActionRecord> f) {
         synchronized (d) {
             ActionRecord rec = d.history.get(aid);
             if (rec != null) {
@@ -664,7 +667,7 @@ public final class DeviceSimulator implements AutoCloseable {
         final String token;
         final Map<String, String> attributes;
         /** Attributes to report once a set ({@code name:version}) is installed. */
-        final Map<String, Map<String, String>> afterInstall = new java.util.HashMap<>();
+        final Map<String, Map<String, String>> afterInstall = new HashMap<>();
         volatile Behaviour behaviour;
         boolean active; // a poll is scheduled or in flight
         boolean attributesSent;

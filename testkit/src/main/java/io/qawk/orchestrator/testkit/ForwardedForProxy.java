@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -101,7 +102,7 @@ public final class ForwardedForProxy implements AutoCloseable {
     /** {@link #counts()} of the proxy at {@code proxyUrl}, read over HTTP (from any class loader). */
     public static Map<String, Long> counts(String proxyUrl) {
         String body = admin(proxyUrl, "GET", "counts");
-        Map<String, Long> out = new java.util.TreeMap<>();
+        Map<String, Long> out = new TreeMap<>();
         for (String line : body.split("\n")) {
             int eq = line.indexOf('=');
             if (eq > 0) {

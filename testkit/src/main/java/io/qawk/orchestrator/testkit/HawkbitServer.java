@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.testkit;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -20,12 +21,16 @@ import java.nio.file.attribute.FileTime;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.stream.Stream;
 
 import org.jboss.logging.Logger;
@@ -230,7 +235,7 @@ public final class HawkbitServer implements AutoCloseable {
         try {
             handle.onExit().get(seconds, TimeUnit.SECONDS);
             return true;
-        } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException e) {
+        } catch (TimeoutException | ExecutionException e) {
             return !handle.isAlive();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -252,7 +257,7 @@ public final class HawkbitServer implements AutoCloseable {
             if (value == null || value.isBlank()) {
                 return H2;
             }
-            return switch (value.trim().toLowerCase(java.util.Locale.ROOT)) {
+            return switch (value.trim().toLowerCase(Locale.ROOT)) {
                 case "h2" -> H2;
                 case "postgres", "postgresql" -> POSTGRES;
                 default -> throw new IllegalArgumentException("hawkBit database '" + value
@@ -447,7 +452,7 @@ public final class HawkbitServer implements AutoCloseable {
         boolean windows = System.getProperty("os.name", "").toLowerCase().contains("win");
         String path = System.getenv("PATH");
         if (path != null) {
-            for (String d : path.split(java.io.File.pathSeparator)) {
+            for (String d : path.split(File.pathSeparator)) {
                 for (String name : windows ? List.of("mvn.cmd", "mvn.bat", "mvn") : List.of("mvn")) {
                     Path candidate = Path.of(d, name);
                     if (Files.isExecutable(candidate)) {
@@ -617,7 +622,7 @@ public final class HawkbitServer implements AutoCloseable {
             raf.readFully(buf);
             String[] all = new String(buf, StandardCharsets.UTF_8).split("\n");
             int start = Math.max(0, all.length - lines);
-            return String.join("\n", java.util.Arrays.copyOfRange(all, start, all.length));
+            return String.join("\n", Arrays.copyOfRange(all, start, all.length));
         } catch (IOException e) {
             return "(no log: " + e.getMessage() + ")";
         }

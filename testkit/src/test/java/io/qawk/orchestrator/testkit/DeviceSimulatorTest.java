@@ -8,10 +8,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 
 import com.fasterxml.jackson.databind.JsonNode;
 
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -21,7 +23,7 @@ import org.junit.jupiter.api.Timeout;
 import io.qawk.orchestrator.testkit.SharedHawkbit;
 
 /** Simulated devices against a real hawkBit 0.3.0M7 ({@link SharedHawkbit}). */
-@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class DeviceSimulatorTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -241,8 +243,8 @@ class DeviceSimulatorTest {
         for (String id : List.of(byName, byId)) {
             assertThat(fixtures.updateStatus(id)).isEqualTo("in_sync");
             assertThat(sim.history(id)).extracting(ActionRecord::distributionSetId, ActionRecord::outcome)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple(bad, ActionRecord.Outcome.FAILURE),
-                            org.assertj.core.groups.Tuple.tuple(good, ActionRecord.Outcome.SUCCESS));
+                    .containsExactly(Tuple.tuple(bad, ActionRecord.Outcome.FAILURE),
+                            Tuple.tuple(good, ActionRecord.Outcome.SUCCESS));
         }
     }
 
@@ -277,7 +279,7 @@ class DeviceSimulatorTest {
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> assertThat(fixtures.installedDsId(silent)).contains(ds));
         assertThat(sim.history(silent)).extracting(ActionRecord::actionId, ActionRecord::outcome)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(silentAction, ActionRecord.Outcome.SUCCESS));
+                .containsExactly(Tuple.tuple(silentAction, ActionRecord.Outcome.SUCCESS));
     }
 
     @Test
@@ -304,7 +306,7 @@ class DeviceSimulatorTest {
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(500))
                 .untilAsserted(() -> assertThat(fixtures.installedDsId(id)).contains(ds));
         assertThat(sim.history(id)).extracting(ActionRecord::actionId, ActionRecord::outcome)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple(aid, ActionRecord.Outcome.SUCCESS));
+                .containsExactly(Tuple.tuple(aid, ActionRecord.Outcome.SUCCESS));
     }
 
     @Test
@@ -322,7 +324,7 @@ class DeviceSimulatorTest {
         fixtures.cancelAction(id, aid);
         await().atMost(DEADLINE).pollInterval(Duration.ofMillis(500)).untilAsserted(() -> {
             assertThat(sim.history(id)).extracting(ActionRecord::actionId, ActionRecord::outcome)
-                    .containsExactly(org.assertj.core.groups.Tuple.tuple(aid, ActionRecord.Outcome.CANCELED));
+                    .containsExactly(Tuple.tuple(aid, ActionRecord.Outcome.CANCELED));
             assertThat(fixtures.action(id, aid).path("status").asText()).isEqualTo("finished");
         });
         JsonNode action = fixtures.action(id, aid);
@@ -352,7 +354,7 @@ class DeviceSimulatorTest {
             for (DeviceSpec s : specs) {
                 assertThat(sim.history(s.controllerId()))
                         .extracting(ActionRecord::distributionSetId, ActionRecord::outcome)
-                        .containsExactly(org.assertj.core.groups.Tuple.tuple(ds, ActionRecord.Outcome.SUCCESS));
+                        .containsExactly(Tuple.tuple(ds, ActionRecord.Outcome.SUCCESS));
             }
         });
         // transient DDI errors (seen once: 13 of ~1,500 requests under CPU contention) are retried by the

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -14,6 +15,9 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -27,7 +31,7 @@ import io.qawk.orchestrator.testkit.HawkbitServer.Database;
  * The end-to-end case is tagged {@code benchmark}: it runs with {@code -Pbenchmark} (before the benchmarks, as the
  * test kit comes first in the reactor), not in the suite, which runs on H2 and would pay about a minute for it.
  */
-@Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+@Timeout(value = 5, unit = TimeUnit.MINUTES)
 class HawkbitOnPostgresTest {
 
     private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -35,7 +39,7 @@ class HawkbitOnPostgresTest {
     @Test
     @Tag("benchmark")
     void devicesPollAndInstallOnHawkbitWithPostgres() throws Exception {
-        java.util.Set<String> before = folders();
+        Set<String> before = folders();
         HawkbitServer hawkbit = HawkbitServer.builder(SharedHawkbit.projectDir()).database(Database.POSTGRES).start();
         String jdbc;
         try {
@@ -94,14 +98,14 @@ class HawkbitOnPostgresTest {
         }
     }
 
-    private static java.util.Set<String> folders() throws java.io.IOException {
+    private static Set<String> folders() throws IOException {
         Path parent = HawkbitServer.serverDir(SharedHawkbit.projectDir()).resolve("postgres");
         if (!Files.isDirectory(parent)) {
-            return java.util.Set.of();
+            return Set.of();
         }
         try (var s = Files.list(parent)) {
             return s.map(p -> p.getFileName().toString()).filter(f -> f.startsWith("hawkbit-pg-"))
-                    .collect(java.util.stream.Collectors.toSet());
+                    .collect(Collectors.toSet());
         }
     }
 }

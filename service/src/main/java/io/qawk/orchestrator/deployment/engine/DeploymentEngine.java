@@ -19,12 +19,11 @@ import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.inventory.HawkbitNotConfigured;
 import io.qawk.orchestrator.window.CentreWindows;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ManagedContext;
 import io.quarkus.narayana.jta.QuarkusTransaction;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.context.control.RequestContextController;
 import jakarta.enterprise.event.Observes;
 import jakarta.enterprise.event.TransactionPhase;
 import jakarta.inject.Inject;
@@ -90,6 +89,10 @@ public class DeploymentEngine {
     @Inject
     HawkbitNotConfigured notConfigured;
 
+    /** The loop thread's request context: passes run there, outside any request. */
+    @Inject
+    RequestContextController requests;
+
     private final ReentrantLock passLock = new ReentrantLock();
 
     /** When passes come: at once when woken, every busy interval while devices are due, else every interval. */
@@ -146,7 +149,6 @@ public class DeploymentEngine {
         if (notConfigured.test(null)) {
             return false;
         }
-        ManagedContext requests = Arc.container().requestContext();
         requests.activate();
         try {
             passLock.lock();
@@ -157,7 +159,7 @@ public class DeploymentEngine {
                 passLock.unlock();
             }
         } finally {
-            requests.terminate();
+            requests.deactivate();
         }
     }
 

@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The step "observe" of a pass: everything hawkBit is asked of one deployment, in one call, so that the steps after it
@@ -102,7 +103,7 @@ public class PassObserver {
     private Heard ask(DeploymentSnapshot loaded, Instant askedAt) {
         try {
             DeploymentSnapshot snap = intents.recover(loaded);
-            Map<String, Instant> reported = new java.util.concurrent.ConcurrentHashMap<>();
+            Map<String, Instant> reported = new ConcurrentHashMap<>();
             Map<String, Outcome> outcomes = new HashMap<>(devices.observe(snap.inFlight(), reported));
             Map<String, String> refused = new HashMap<>();
             Map<String, Boolean> verified = verifier.matches(DeviceVerifier.toVerify(snap, outcomes), refused);

@@ -6,6 +6,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
@@ -140,7 +141,7 @@ public sealed interface TimelineEvent {
         }
 
         public String message() {
-            return "order " + order + " assigned " + String.format(java.util.Locale.ROOT, "%.1f s", gap.toMillis() / 1000.0)
+            return "order " + order + " assigned " + String.format(Locale.ROOT, "%.1f s", gap.toMillis() / 1000.0)
                     + " after order " + finishedOrder + "'s last device (" + lastDevice + ") finished in hawkBit at "
                     + clock(finishedAt);
         }

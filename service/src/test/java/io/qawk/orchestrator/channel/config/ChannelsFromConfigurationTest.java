@@ -5,9 +5,11 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,7 +43,7 @@ class ChannelsFromConfigurationTest {
 
     private List<ChannelSpec> fromFile() throws Exception {
         String file = config.file().orElseThrow();
-        return ChannelsValidation.parse(Files.readString(java.nio.file.Path.of(file)), file);
+        return ChannelsValidation.parse(Files.readString(Path.of(file)), file);
     }
 
     @Test
@@ -118,6 +120,6 @@ class ChannelsFromConfigurationTest {
     void withRequireAuthTheMetricsNeedTheViewerRole() {
         Api.anonymous().get("/q/metrics").then().statusCode(401);
         Api.viewer().get("/q/metrics").then().statusCode(200).body(containsString("qawk_engine_last_pass_age_seconds"));
-        Api.anonymous().get("/q/health/ready").then().statusCode(org.hamcrest.Matchers.not(401));
+        Api.anonymous().get("/q/health/ready").then().statusCode(Matchers.not(401));
     }
 }

@@ -2,6 +2,7 @@ package io.qawk.orchestrator.channel.config;
 
 import org.junit.jupiter.api.Test;
 
+import java.util.LinkedHashMap;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -137,7 +138,7 @@ class ChannelsValidationTest {
                   - {name: prod, match: "tag==prod"}
                   - {name: lab, match: "tag==lab", promotesTo: elsewhere}
                 """, "test");
-        var declared = new java.util.LinkedHashMap<String, ChannelSpec>();
+        var declared = new LinkedHashMap<String, ChannelSpec>();
         specs.forEach(s -> declared.put(s.name(), s));
         assertThat(ChannelsFromConfiguration.promotionTargetsFirst(specs, declared)).extracting(ChannelSpec::name)
                 .containsExactly("prod", "beta", "dev", "lab");

@@ -7,12 +7,14 @@ import io.qawk.orchestrator.testkit.SharedHawkbit;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
@@ -66,8 +68,8 @@ public final class ChartFiles {
             try {
                 Process p = new ProcessBuilder(cmd).redirectError(err.toFile()).start();
                 p.getOutputStream().close();
-                String out = new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-                if (!p.waitFor(120, java.util.concurrent.TimeUnit.SECONDS) || p.exitValue() != 0) {
+                String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+                if (!p.waitFor(120, TimeUnit.SECONDS) || p.exitValue() != 0) {
                     p.destroyForcibly();
                     throw new IllegalStateException("helm " + args.get(0) + " failed: " + Files.readString(err));
                 }

@@ -7,6 +7,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
 import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -288,7 +289,7 @@ class HelmChartTest {
 
     private static void addMapping(Set<String> known, String prefix, Class<?> type) {
         for (Method method : type.getMethods()) {
-            if (method.getParameterCount() != 0 || method.isDefault() || java.lang.reflect.Modifier.isStatic(method.getModifiers())) {
+            if (method.getParameterCount() != 0 || method.isDefault() || Modifier.isStatic(method.getModifiers())) {
                 continue;
             }
             String property = prefix + "." + method.getName().replaceAll("([a-z0-9])([A-Z])", "$1-$2").toLowerCase();

@@ -15,6 +15,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -90,7 +91,7 @@ class RunPlannerStepsTest {
         for (RunState next : d.steps()) {
             at = at.to(next);
         }
-        Map<String, List<DeviceState>> steps = new java.util.HashMap<>();
+        Map<String, List<DeviceState>> steps = new HashMap<>();
         d.deviceChanges().forEach((id, c) -> steps.put(id, c.steps()));
         assertThat(steps).as(name).isEqualTo(deviceSteps);
         for (Device dev : devices) {

@@ -16,6 +16,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -36,7 +37,7 @@ class RunPlannerTest {
 
     /** A run being built up for one test: devices by id, outcomes reported by hawkBit. */
     static final class Lane {
-        final Map<String, Device> devices = new java.util.LinkedHashMap<>();
+        final Map<String, Device> devices = new LinkedHashMap<>();
         final Map<String, Outcome> outcomes = new HashMap<>();
         RunState state = RunState.RUNNING;
         Integer currentOrder;

@@ -11,6 +11,7 @@ import org.junit.jupiter.api.Test;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -214,7 +215,7 @@ class RunDeviceWriterTest {
                 new RunDeviceWriter.Marked(runId, "t-intent", DeviceState.ASSIGNING, DeviceState.ASSIGNED),
                 new RunDeviceWriter.Marked(runId, "t-back", DeviceState.ROLLBACK_ASSIGNING, DeviceState.ROLLBACK_ASSIGNED),
                 new RunDeviceWriter.Marked(runId, "t-again", DeviceState.ASSIGNED, DeviceState.ASSIGNED));
-        Map<String, RunDevice> rows = new java.util.HashMap<>();
+        Map<String, RunDevice> rows = new HashMap<>();
         stored().forEach(d -> rows.put(d.controllerId, d));
         assertThat(rows.get("t-intent").state).isEqualTo(DeviceState.ASSIGNED);
         assertThat(rows.get("t-intent").actionId).isEqualTo(11L);

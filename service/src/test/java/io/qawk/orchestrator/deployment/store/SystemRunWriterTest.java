@@ -9,6 +9,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 import static org.assertj.core.api.Assertions.assertThat;
@@ -203,7 +204,7 @@ class SystemRunWriterTest {
     @Test
     void pendingRunsAreStoredInTheirOrderEachWithItsCreatedEntryAndNoneWhenTheTransactionRollsBack() {
         int n = ArrayColumns.ROWS_PER_STATEMENT + 2; // more than one statement
-        List<SystemRunWriter.Pending> pending = new java.util.ArrayList<>();
+        List<SystemRunWriter.Pending> pending = new ArrayList<>();
         for (int i = 0; i < n; i++) {
             pending.add(new SystemRunWriter.Pending("pending-" + i, i % 2 == 0 ? "centre-a" : null, i));
         }

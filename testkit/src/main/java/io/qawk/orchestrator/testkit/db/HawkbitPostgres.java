@@ -2,12 +2,18 @@ package io.qawk.orchestrator.testkit.db;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.jboss.logging.Logger;
+import org.postgresql.Driver;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -84,7 +90,7 @@ public final class HawkbitPostgres implements AutoCloseable {
     /** The jar (or classes folder) of the Postgres JDBC driver this JVM loads. */
     public static Path driverJar() {
         try {
-            return Path.of(org.postgresql.Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            return Path.of(Driver.class.getProtectionDomain().getCodeSource().getLocation().toURI());
         } catch (URISyntaxException | RuntimeException e) {
             throw new IllegalStateException("cannot find the Postgres JDBC driver on the class path", e);
         }
@@ -112,7 +118,7 @@ public final class HawkbitPostgres implements AutoCloseable {
         try (Stream<Path> s = Files.list(parentDir)) {
             folders = s.filter(p -> p.getFileName().toString().startsWith(FOLDER_PREFIX)).toList();
         }
-        java.time.Instant young = java.time.Instant.now().minus(java.time.Duration.ofMinutes(2));
+        Instant young = Instant.now().minus(Duration.ofMinutes(2));
         for (Path dir : folders) {
             try {
                 if (Files.getLastModifiedTime(dir).toInstant().isAfter(young)) {
@@ -134,10 +140,10 @@ public final class HawkbitPostgres implements AutoCloseable {
         if (!Files.exists(lock)) {
             return false;
         }
-        try (var ch = java.nio.channels.FileChannel.open(lock, java.nio.file.StandardOpenOption.WRITE);
+        try (var ch = FileChannel.open(lock, StandardOpenOption.WRITE);
                 var l = ch.tryLock()) {
             return l == null;
-        } catch (java.nio.channels.OverlappingFileLockException e) {
+        } catch (OverlappingFileLockException e) {
             return true; // this JVM holds it
         }
     }

@@ -13,6 +13,7 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Makes a data folder free for a new embedded Postgres: a postmaster that an earlier process of ours started there
@@ -188,7 +189,7 @@ final class LeftoverPostmaster {
         try {
             Process kill = new ProcessBuilder("kill", "-" + signal, String.valueOf(pid))
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
-            if (!kill.waitFor(10, java.util.concurrent.TimeUnit.SECONDS) || kill.exitValue() != 0) {
+            if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
                 LOG.warnf("kill -%s %d did not succeed", signal, pid);
             }
         } catch (IOException e) {

@@ -4,6 +4,7 @@ import org.jboss.logging.Logger;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Locale;
 import java.util.Optional;
 
 /**
@@ -40,7 +41,7 @@ final class PostmasterWatchdog {
 
     /** Starts a watchdog for the postmaster now running in {@code dataDir}; empty where none can run. */
     static Optional<PostmasterWatchdog> start(Path dataDir) {
-        if (System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT).startsWith("windows")) {
+        if (System.getProperty("os.name", "").toLowerCase(Locale.ROOT).startsWith("windows")) {
             return Optional.empty();
         }
         Optional<PostmasterPidFile> pidFile = PostmasterPidFile.read(dataDir);

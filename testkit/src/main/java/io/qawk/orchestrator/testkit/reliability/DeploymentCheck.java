@@ -3,6 +3,7 @@ package io.qawk.orchestrator.testkit.reliability;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 
 /**
@@ -47,7 +48,7 @@ public final class DeploymentCheck {
                 String dState = (String) d.get("state");
                 long to = ((Number) d.get("toSetId")).longValue();
                 Long from = d.get("fromSetId") == null ? null : ((Number) d.get("fromSetId")).longValue();
-                if (!java.util.Objects.equals(from, ranBefore.get(id))) {
+                if (!Objects.equals(from, ranBefore.get(id))) {
                     problems.add(id + ": photographed on set " + from + " but ran " + ranBefore.get(id));
                 }
                 List<RelLanes.Act> acts = lanes.actions(id).stream().filter(a -> a.id() > baseline.getOrDefault(id, 0L)).toList();

@@ -7,8 +7,10 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 import static org.awaitility.Awaitility.await;
 
@@ -42,7 +44,7 @@ public final class Probe implements AutoCloseable {
 
     /** Controller ids of the deployment's devices in {@code state}. */
     public synchronized List<String> devicesIn(int deploymentId, String state) {
-        List<String> out = new java.util.ArrayList<>();
+        List<String> out = new ArrayList<>();
         try (PreparedStatement ps = connection.prepareStatement("select d.controller_id from run_device d join system_run r "
                 + "on r.id = d.run_id where r.deployment_id = ? and d.state = ?")) {
             ps.setInt(1, deploymentId);
@@ -86,7 +88,7 @@ public final class Probe implements AutoCloseable {
 
     /** Count of rows per device state, for the log. */
     public synchronized Map<String, Integer> deviceStates(int deploymentId) {
-        Map<String, Integer> out = new java.util.TreeMap<>();
+        Map<String, Integer> out = new TreeMap<>();
         try (PreparedStatement ps = connection.prepareStatement("select d.state, count(*) from run_device d join system_run r "
                 + "on r.id = d.run_id where r.deployment_id = ? group by d.state")) {
             ps.setInt(1, deploymentId);

@@ -9,6 +9,7 @@ import io.qawk.orchestrator.testkit.HawkbitServer;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -168,7 +169,7 @@ public final class RelLanes implements AutoCloseable {
             });
             out.add(new Act(id, set, a.path("createdAt").asLong()));
         }
-        out.sort(java.util.Comparator.comparingLong(Act::id));
+        out.sort(Comparator.comparingLong(Act::id));
         return out;
     }
 

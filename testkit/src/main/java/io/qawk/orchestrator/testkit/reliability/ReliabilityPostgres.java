@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.util.Comparator;
 
 /**
  * One Postgres for the service processes of a test class, in a fresh folder below {@code target/reliability}, on a
@@ -79,7 +80,7 @@ public final class ReliabilityPostgres implements AutoCloseable {
             // the hook runs anyway
         }
         try (var paths = Files.walk(dir)) {
-            paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            paths.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
         } catch (IOException ignored) {
             // leftovers under target/ are harmless
         }

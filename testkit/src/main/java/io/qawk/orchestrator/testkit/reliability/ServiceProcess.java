@@ -5,6 +5,7 @@ import io.qawk.orchestrator.testkit.ProcessFreeze;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -21,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 
 /**
  * The service as a separate {@code java -jar <qawk.app.jar>} process on its own loopback port, against a shared
@@ -271,7 +273,7 @@ public final class ServiceProcess implements AutoCloseable {
         // start stops its Postgres when its service ends), which a crash of the whole machine would not allow
         children.forEach(ProcessHandle::destroyForcibly);
         process.destroyForcibly();
-        children.forEach(c -> c.onExit().completeOnTimeout(c, 10, java.util.concurrent.TimeUnit.SECONDS).join());
+        children.forEach(c -> c.onExit().completeOnTimeout(c, 10, TimeUnit.SECONDS).join());
         appendMarker("===== killed (SIGKILL) " + children.size() + " child process(es) " + described + " =====");
         kill();
     }
@@ -381,7 +383,7 @@ public final class ServiceProcess implements AutoCloseable {
     }
 
     static int freePort() {
-        try (ServerSocket s = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             s.setReuseAddress(true);
             return s.getLocalPort();
         } catch (IOException e) {

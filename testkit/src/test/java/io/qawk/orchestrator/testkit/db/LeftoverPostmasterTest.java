@@ -8,6 +8,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
+import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -19,6 +20,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -68,7 +70,7 @@ class LeftoverPostmasterTest {
         });
         started.forEach(p -> {
             p.destroy(); // SIGTERM: a postmaster shuts down, a sleep ends
-            p.onExit().completeOnTimeout(p, 30, java.util.concurrent.TimeUnit.SECONDS).join();
+            p.onExit().completeOnTimeout(p, 30, TimeUnit.SECONDS).join();
         });
     }
 
@@ -114,7 +116,7 @@ class LeftoverPostmasterTest {
         assertThat(LeftoverPostmaster.clear(dir, Duration.ofSeconds(60))).isEqualTo(LeftoverPostmaster.Outcome.STOPPED);
 
         assertThat(dir.resolve("postmaster.pid")).doesNotExist();
-        assertThat(orphan.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).as("exited").isTrue();
+        assertThat(orphan.waitFor(10, TimeUnit.SECONDS)).as("exited").isTrue();
         assertThat(orphan.exitValue()).as("a clean (fast) shutdown").isZero();
         assertThat(keptValue(zonky())).isEqualTo("still here");
     }
@@ -152,7 +154,7 @@ class LeftoverPostmasterTest {
 
         dog.getOutputStream().close(); // no postmaster.pid at all: the server it watched stopped cleanly
 
-        assertThat(dog.waitFor(10, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        assertThat(dog.waitFor(10, TimeUnit.SECONDS)).isTrue();
         assertThat(dog.exitValue()).isZero();
         assertThat(other.isAlive()).isTrue();
     }
@@ -205,7 +207,7 @@ class LeftoverPostmasterTest {
     }
 
     private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 50, java.net.InetAddress.getLoopbackAddress())) {
+        try (ServerSocket s = new ServerSocket(0, 50, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }
     }
