@@ -6,7 +6,7 @@ import io.qawk.orchestrator.common.FieldErrors;
 import io.qawk.orchestrator.common.InvalidRequestException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.common.RefusedException;
-import io.qawk.orchestrator.deployment.engine.EngineConfig;
+import io.qawk.orchestrator.observation.EngineConfig;
 import io.qawk.orchestrator.deployment.engine.EngineWake;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
