@@ -37,7 +37,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
  *
  * <p>Needs the test JVM on JDK 25 (the service runs on the same {@code java.home}) and the {@code aot-jar} packaging
  * ({@code -Paot}): classes loaded by the fast-jar's own class loader are not cached. Skipped on an older JDK.
- * {@code -Dqawk.bench.aot.targets} (40000), {@code .systems} (10000), {@code .pairs} (2),
+ * {@code -Dqawk.bench.aot.targets} (20000), {@code .systems} (5000), {@code .pairs} (2),
  * {@code .deploy-seconds} (120), {@code .output} (a path: the trained cache is copied there, e.g.
  * {@code target/quarkus-app/app.aot} for the image; with {@code .pairs=0} the run only trains),
  * {@code -Dqawk.bench.service-jvm} as for {@link ServiceProcessBenchmarkIT}. When the packaging holds Quarkus' own
@@ -69,8 +69,8 @@ class AotCacheBenchmarkIT {
     @Test
     void theServiceWithAndWithoutItsAotCache() throws Exception {
         assumeTrue(Runtime.version().feature() >= 25, "an AOT cache needs JDK 25; this JVM is " + Runtime.version());
-        int targets = Integer.getInteger("qawk.bench.aot.targets", 40_000);
-        int systems = Integer.getInteger("qawk.bench.aot.systems", 10_000);
+        int targets = Integer.getInteger("qawk.bench.aot.targets", 20_000);
+        int systems = Integer.getInteger("qawk.bench.aot.systems", 5_000);
         int pairs = Integer.getInteger("qawk.bench.aot.pairs", 2);
         int deploySeconds = Integer.getInteger("qawk.bench.aot.deploy-seconds", 120);
         int perSystem = Math.max(1, targets / Math.max(1, systems));
