@@ -44,11 +44,24 @@ final class RealHawkbitRounds {
 
     /** The same; {@code accepted[0]}: when hawkBit answered the assignment (its acceptance, for the gap between orders). */
     static Duration direct(HawkbitFixtures hawkbit, long set, List<String> ids, Duration timeout, Instant[] accepted) {
+        return direct(hawkbit, set, ids, timeout, accepted, new long[1]);
+    }
+
+    /**
+     * The same; {@code asked[0]} grows by the requests a script sends for it: the bulk assignment and each count while
+     * it waits (the set's name, which the test looks up, a script would know).
+     */
+    static Duration direct(HawkbitFixtures hawkbit, long set, List<String> ids, Duration timeout, Instant[] accepted,
+                           long[] asked) {
         String installed = installedQuery(hawkbit, set);
         long t0 = System.nanoTime();
         hawkbit.assign(set, ids);
+        asked[0]++;
         accepted[0] = Instant.now();
-        boolean done = await(timeout, () -> count(hawkbit, installed) >= ids.size());
+        boolean done = await(timeout, () -> {
+            asked[0]++;
+            return count(hawkbit, installed) >= ids.size();
+        });
         return done ? Duration.ofNanos(System.nanoTime() - t0) : null;
     }
 

@@ -147,6 +147,7 @@ class SideBySideBenchmarkTest {
                             1.2, Timing::finished);
                     sides.gapRow(report, what);
                     loadRow(report, size, lanes.devices(), sides);
+                    sides.requestsRow(report, what, size);
                     report.note(sides.notes(what) + String.format(Locale.ROOT, " Devices polled %.2f times a second"
                                     + " each (%d polling errors).",
                             lanes.pollsPerSecondPerDevice((System.nanoTime() - fleetStart) / 1e9), lanes.pollErrors()));
@@ -285,6 +286,34 @@ class SideBySideBenchmarkTest {
                             q99, RealHawkbitRounds.quantile(q, 1), q.size(), RealHawkbitRounds.quantile(s, 0.5),
                             RealHawkbitRounds.quantile(s, 0.99), RealHawkbitRounds.quantile(s, 1), s.size()),
                     BenchReport.met(q99 <= 1.5));
+        }
+
+        /**
+         * hawkBit requests per system updated, Qawk's (its request timer's count from {@code start} to its end, the
+         * inventory sync before the round apart) against the script's (its bulk assignments and the counts it polls
+         * every {@link RealHawkbitRounds#POLL}), medians of the counted rounds (issue 58: Qawk within 2× the script).
+         */
+        void requestsRow(BenchReport report, String what, int systems) {
+            if (script.isEmpty() || qawk.isEmpty()) {
+                report.row(what + ": hawkBit requests per system updated", "Qawk ≤ 2× the script", "not measured: "
+                        + String.join("; ", cut), "**no**");
+                return;
+            }
+            double q = median(qawk.stream().mapToDouble(Timing::requests).toArray()) / systems;
+            double s = median(script.stream().mapToDouble(Timing::requests).toArray()) / systems;
+            Load load = qawk.stream().map(Timing::load).reduce(Load::plus).orElseThrow();
+            report.row(what + ": hawkBit requests per system updated", "Qawk ≤ 2× the script", String.format(
+                    Locale.ROOT, "Qawk %.2f vs script %.2f (%.2f×; per round Qawk %s, script %s; Qawk's by"
+                            + " operation over the rounds: %s)", q, s, q / s,
+                    qawk.stream().map(t -> String.format(Locale.ROOT, "%.0f", t.requests())).toList(),
+                    script.stream().map(t -> String.format(Locale.ROOT, "%.0f", t.requests())).toList(),
+                    load.perOperation()), BenchReport.met(q <= 2 * s));
+        }
+
+        private static double median(double[] values) {
+            double[] v = values.clone();
+            Arrays.sort(v);
+            return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
         }
 
         String notes(String what) {

@@ -41,7 +41,8 @@ final class ThreeDeviceSystems implements AutoCloseable {
      * installed); {@code load} is what the service asked of hawkBit (null for the script); {@code gaps}: per lane, from
      * its last terminal finishing in hawkBit to hawkBit accepting its lane's assignment.
      */
-    record Timing(Duration installed, Duration finished, String detail, Load load, List<Duration> gaps) {
+    record Timing(Duration installed, Duration finished, String detail, Load load, List<Duration> gaps,
+                  double requests) {
     }
 
     private final SideBySideBenchmarkTest.Bench bench;
@@ -117,12 +118,13 @@ final class ThreeDeviceSystems implements AutoCloseable {
         long t0 = System.nanoTime();
         Instant started = Instant.now();
         long polls = polls();
-        Duration first = RealHawkbitRounds.direct(hawkbit, pair[0], terminals, timeout);
+        long[] asked = new long[1];
+        Duration first = RealHawkbitRounds.direct(hawkbit, pair[0], terminals, timeout, new Instant[1], asked);
         if (first == null) {
             return null;
         }
         Instant[] lanesAccepted = new Instant[1];
-        Duration second = RealHawkbitRounds.direct(hawkbit, pair[1], lanes, timeout, lanesAccepted);
+        Duration second = RealHawkbitRounds.direct(hawkbit, pair[1], lanes, timeout, lanesAccepted, asked);
         if (second == null) {
             return null;
         }
@@ -141,7 +143,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
         Recorded recorded = recorded(pair, started, terminalsAt);
         return new Timing(recorded.all(), all, String.format(Locale.ROOT, "order 1 installed after %.1f s,"
                 + " order 2 after %.1f s more (seen by polling); %s; %s", first.toNanos() / 1e9, second.toNanos() / 1e9,
-                recorded, pollRate), null, gaps);
+                recorded, pollRate), null, gaps, asked[0]);
     }
 
     /** A deployment to version {@code v} through the service; null when it did not end within {@code timeout}. */
@@ -200,7 +202,7 @@ final class ThreeDeviceSystems implements AutoCloseable {
                                 + " them", RealHawkbitRounds.Timelines.lastAfter(timelines.photographed(), started),
                         RealHawkbitRounds.Timelines.lastAfter(timelines.firstAssigned(), started), at[0] / 1e9,
                         at[1] / 1e9, at[2] / 1e9, at[3] / 1e9, recorded, pollRate,
-                        load.passes(), load.passSeconds()), load, timelines.gaps());
+                        load.passes(), load.passSeconds()), load, timelines.gaps(), load.requests());
     }
 
     private static String reached(long nanos) {
