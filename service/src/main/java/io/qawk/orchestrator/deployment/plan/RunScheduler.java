@@ -131,6 +131,18 @@ public final class RunScheduler {
 
         public static final String LEFT = "given up: its devices left the channel (or its centres) before the"
                 + " orchestrator reached it";
+
+        /**
+         * Whether it changes a run now in {@code state} (it was decided on the run read unlocked): taken again only
+         * while still GIVEN_UP, given up only while still PENDING; KEEP changes nothing.
+         */
+        public boolean appliesTo(RunState state) {
+            return switch (this) {
+                case TAKE_AGAIN -> state == RunState.GIVEN_UP;
+                case GIVE_UP -> state == RunState.PENDING;
+                case KEEP -> false;
+            };
+        }
     }
 
     /**

@@ -216,8 +216,8 @@ public class RunStore {
 
     /**
      * Stores what the scheduler decided of a channel deployment's runs as its scope was asked again (decided on runs
-     * read unlocked: each is applied to the locked run only while its state still allows it), in the caller's
-     * transaction, written before it goes on.
+     * read unlocked: each is applied to the locked run only while it still applies,
+     * {@link RunScheduler.Follow#appliesTo}), in the caller's transaction, written before it goes on.
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void storeFollow(Map<Long, RunScheduler.Follow> decided) {
@@ -226,13 +226,16 @@ public class RunStore {
                 .map(Map.Entry::getKey).sorted().toList();
         for (SystemRun run : runWriter.lock(changing)) {
             RunScheduler.Follow f = decided.get(run.id);
-            if (f == RunScheduler.Follow.TAKE_AGAIN && run.state == RunState.GIVEN_UP) {
+            if (!f.appliesTo(run.state)) {
+                continue; // it moved since it was read
+            }
+            if (f == RunScheduler.Follow.TAKE_AGAIN) {
                 // given up because it left (its centre moved out, its devices vanished) and now back: take it again
                 run.moveTo(RunState.PENDING);
                 run.endedAt = null;
                 run.reason = null;
                 timeline.record(run.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
-            } else if (f == RunScheduler.Follow.GIVE_UP && run.state == RunState.PENDING) {
+            } else {
                 run.moveTo(RunState.GIVEN_UP);
                 run.endedAt = now;
                 run.reason = RunScheduler.Follow.LEFT;

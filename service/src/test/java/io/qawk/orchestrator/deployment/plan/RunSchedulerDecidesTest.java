@@ -56,6 +56,16 @@ class RunSchedulerDecidesTest {
         assertThat(RunScheduler.follow(RunState.GIVEN_UP, false, false)).isEqualTo(Follow.KEEP);
     }
 
+    /** Decided on runs read unlocked, a follow applies to the locked run only while its state still allows it. */
+    @Test
+    void aFollowAppliesOnlyToTheStateItWasDecidedFor() {
+        for (RunState state : RunState.values()) {
+            assertThat(Follow.TAKE_AGAIN.appliesTo(state)).as("take again " + state).isEqualTo(state == RunState.GIVEN_UP);
+            assertThat(Follow.GIVE_UP.appliesTo(state)).as("give up " + state).isEqualTo(state == RunState.PENDING);
+            assertThat(Follow.KEEP.appliesTo(state)).as("keep " + state).isFalse();
+        }
+    }
+
     @Test
     void aRunStartsWhenItsPhotographHoldsDevices() {
         assertThat(RunScheduler.start(RunState.PENDING, 3)).isEqualTo(RunScheduler.Start.START);
