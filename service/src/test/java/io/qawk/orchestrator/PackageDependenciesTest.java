@@ -100,13 +100,14 @@ class PackageDependenciesTest {
 
     /**
      * Channels reach deployments through their small public API, never their entities or engine internals: the API
-     * (with {@code ReleaseHalts}, the hook the channels implement), and what the release engine runs on, shared with
-     * the deployment engine (the bulk observer of devices in flight, their outcome, the engines' settings).
+     * (with {@code ReleaseHalts}, the hook the channels implement). What the release engine runs on, shared with the
+     * deployment engine (the bulk observer of devices in flight, their outcome, the engines' settings), is the room
+     * {@code observation}, not the deployments'.
      */
     @Test
     void channelsUseOnlyTheDeploymentsPublicApi() {
         Set<String> allowed = Set.of("ChannelDeployments", "DeploymentRequest", "DeploymentPhase", "ChannelNames",
-                "ReleaseHalts", "DeviceObserver", "InFlight", "Outcome", "EngineConfig");
+                "ReleaseHalts");
         Map<String, Set<String>> used = new TreeMap<>();
         Pattern deploymentClass = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.(?:[a-z]\\w*\\.)*([A-Z]\\w*)");
         for (Path file : SourceFiles.javaFiles(MAIN.resolve("channel"))) {
@@ -118,6 +119,27 @@ class PackageDependenciesTest {
             }
         }
         assertThat(used).as("deployment classes that channel uses beyond %s", allowed).isEmpty();
+    }
+
+    /**
+     * One door: the rooms beside {@code deployment} (evidence, guard, health, metrics, channel …) reach it through its
+     * top room ({@code RunRecords}, {@code DeploymentReads}, …) or its model, never into {@code engine/} or
+     * {@code store/}, which are the room's own.
+     */
+    @Test
+    void noRoomOutsideDeploymentUsesItsEngineOrStore() {
+        Pattern inner = Pattern.compile("\\bio\\.qawk\\.orchestrator\\.deployment\\.(?:engine|store)\\.([A-Z]\\w*)");
+        Map<String, Set<String>> using = new TreeMap<>();
+        for (Path file : SourceFiles.javaFiles(MAIN)) {
+            if (MAIN.relativize(file).startsWith("deployment")) {
+                continue;
+            }
+            Matcher m = inner.matcher(code(SourceFiles.read(file)));
+            while (m.find()) {
+                using.computeIfAbsent(MAIN.relativize(file).toString(), k -> new TreeSet<>()).add(m.group(1));
+            }
+        }
+        assertThat(using).as("files outside deployment/ that use deployment.engine or deployment.store").isEmpty();
     }
 
     /** The cycle finder itself, on a graph made up here: it names every cycle once, in dependency order. */

@@ -2,10 +2,10 @@ package io.qawk.orchestrator.channel;
 
 import io.qawk.orchestrator.common.EngineLock;
 import io.qawk.orchestrator.deployment.ChannelDeployments;
-import io.qawk.orchestrator.deployment.engine.DeviceObserver;
-import io.qawk.orchestrator.deployment.engine.EngineConfig;
-import io.qawk.orchestrator.deployment.model.InFlight;
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.DeviceObserver;
+import io.qawk.orchestrator.observation.EngineConfig;
+import io.qawk.orchestrator.observation.InFlight;
+import io.qawk.orchestrator.observation.Outcome;
 import io.qawk.orchestrator.hawkbit.AssignmentIncompleteException;
 import io.qawk.orchestrator.hawkbit.AssignmentResult;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;

@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.channel;
 
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.Outcome;
 
 import java.time.Duration;
 import java.time.Instant;

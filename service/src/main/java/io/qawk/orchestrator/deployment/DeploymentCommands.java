@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.NotFoundException;
-import io.qawk.orchestrator.deployment.engine.EngineConfig;
+import io.qawk.orchestrator.observation.EngineConfig;
 import io.qawk.orchestrator.deployment.engine.EngineWake;
 import io.qawk.orchestrator.deployment.model.Command;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;

@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment;
 
 import io.qawk.orchestrator.analysis.MetricGates;
 import io.qawk.orchestrator.common.FieldErrors;
-import io.qawk.orchestrator.deployment.engine.EngineConfig;
+import io.qawk.orchestrator.observation.EngineConfig;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.window.Windows;

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.audit.AuditEntry;
 import io.qawk.orchestrator.common.Lists;
+import io.qawk.orchestrator.deployment.RunRecords;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.DeviceState;
 import io.qawk.orchestrator.deployment.model.RunDevice;
@@ -16,7 +17,6 @@ import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.RunEventKind;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
-import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.inventory.ConfigurationId;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestComponent;
@@ -72,7 +72,7 @@ public class EvidenceBuilder {
             DeviceState.WAITING);
 
     @Inject
-    RunRepository repository;
+    RunRecords repository;
 
     @Inject
     ObjectMapper json;

@@ -3,8 +3,7 @@ package io.qawk.orchestrator.guard;
 import io.qawk.orchestrator.audit.AuditCommand;
 import io.qawk.orchestrator.audit.AuditLog;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
-import io.qawk.orchestrator.deployment.store.RunRepository;
-import io.qawk.orchestrator.deployment.store.TimelineWriter;
+import io.qawk.orchestrator.deployment.RunRecords;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitAction;
 import io.qawk.orchestrator.hawkbit.HawkbitAutoAssignment;
@@ -77,10 +76,8 @@ public class GuardPass {
     Clock clock;
 
     @Inject
-    RunRepository runs;
+    RunRecords runs;
 
-    @Inject
-    TimelineWriter timeline;
 
     @ConfigProperty(name = "qawk.guard.enabled", defaultValue = "true")
     boolean enabled;
@@ -483,9 +480,9 @@ public class GuardPass {
         targeted.forEach(s -> byType.computeIfAbsent(s.systemTypeId(), k -> new LinkedHashMap<>())
                 .put(s.system(), s.members()));
         String word = what.name().toLowerCase(Locale.ROOT);
-        byType.forEach((typeId, members) -> runs.drivers(typeId, members.keySet()).forEach(r ->
-                timeline.record(r.runId(), now, new TimelineEvent.GuardHold(id, word, w.source().word(),
-                        w.hawkbitId(), w.name(), members.get(r.system()), reason), ACTOR)));
+        byType.forEach((typeId, members) -> runs.recordOnDrivers(typeId, members.keySet(), now,
+                system -> new TimelineEvent.GuardHold(id, word, w.source().word(), w.hawkbitId(), w.name(),
+                        members.get(system), reason), ACTOR));
         LOG.infof("Guard: %s", reason);
     }
 

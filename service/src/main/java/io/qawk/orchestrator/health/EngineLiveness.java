@@ -1,6 +1,6 @@
 package io.qawk.orchestrator.health;
 
-import io.qawk.orchestrator.deployment.engine.DeploymentEngine;
+import io.qawk.orchestrator.deployment.RunRecords;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.eclipse.microprofile.health.HealthCheck;
@@ -21,11 +21,11 @@ import java.util.Optional;
 public class EngineLiveness implements HealthCheck {
 
     @Inject
-    DeploymentEngine engine;
+    RunRecords engine;
 
     @Override
     public HealthCheckResponse call() {
-        Optional<String> stuck = engine.stuck();
+        Optional<String> stuck = engine.engineStuck();
         HealthCheckResponseBuilder b = HealthCheckResponse.named("deployment-engine").status(stuck.isEmpty());
         stuck.ifPresent(why -> b.withData("reason", why));
         engine.lastPassEndedAgo().ifPresent(ago -> b.withData("lastPassEndedSecondsAgo", ago.toSeconds()));

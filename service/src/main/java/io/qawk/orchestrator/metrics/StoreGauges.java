@@ -6,7 +6,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.qawk.orchestrator.common.OwnedMeters;
 import io.qawk.orchestrator.common.SqlEnums;
 import io.qawk.orchestrator.common.StoredGauges;
-import io.qawk.orchestrator.deployment.engine.EngineMetrics;
+import io.qawk.orchestrator.common.MetricLabel;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.inventory.InventorySynced;
@@ -92,14 +92,14 @@ public class StoreGauges implements StoredGauges {
             AtomicLong v = new AtomicLong();
             deployments.put(p, v);
             gauges.register(Gauge.builder("qawk.deployments", v, AtomicLong::get)
-                    .description("System deployments by phase").tag("phase", EngineMetrics.label(p))::register);
+                    .description("System deployments by phase").tag("phase", MetricLabel.of(p))::register);
         }
         for (RunState s : RunState.values()) {
             AtomicLong v = new AtomicLong();
             runs.put(s, v);
             gauges.register(Gauge.builder("qawk.runs", v, AtomicLong::get)
                     .description("System runs of the deployments that have not ended, by state")
-                    .tag("state", EngineMetrics.label(s))::register);
+                    .tag("state", MetricLabel.of(s))::register);
         }
         gauges.register(Gauge.builder("qawk.soak.left", this, StoreGauges::soakLeftSeconds)
                 .description("The longest time left of the system soaks under way (0 when none soaks)")

@@ -13,7 +13,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
 
-import io.qawk.orchestrator.deployment.engine.EngineConfig;
+import io.qawk.orchestrator.observation.EngineConfig;
 import io.qawk.orchestrator.hawkbit.HawkbitConfig;
 import io.qawk.orchestrator.inventory.InventoryConfig;
 import io.quarkus.test.junit.QuarkusTestProfile;

@@ -10,7 +10,7 @@ import io.qawk.orchestrator.channel.ReleasePlanner.Membership;
 import io.qawk.orchestrator.channel.ReleasePlanner.Observed;
 import io.qawk.orchestrator.channel.ReleasePlanner.Release;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.Outcome;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Nested;
 import org.junit.jupiter.api.Test;

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.PlanReads;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -13,7 +14,7 @@ import jakarta.transaction.Transactional;
 
 /**
  * The plan a deployment request would have, without storing anything: the request is checked and planned exactly as
- * {@link DeploymentService#create} and {@link PlanView#plan} would for a draft, inside a transaction that is
+ * {@link DeploymentService#create} and {@link PlanReads#plan} would for a draft, inside a transaction that is
  * then rolled back. So the screen can show the plan (and the API's field errors) before anything exists, and whatever
  * a draft's plan or the request learn later, the preview learns with them. The answer is the draft's plan without
  * {@code deploymentId}, since there is none.
@@ -25,7 +26,7 @@ public class DeploymentPreview {
     DeploymentService deployments;
 
     @Inject
-    PlanView plans;
+    PlanReads plans;
 
     @Inject
     TransactionManager transactions;

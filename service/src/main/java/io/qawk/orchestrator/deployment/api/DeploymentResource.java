@@ -20,6 +20,7 @@ import io.qawk.orchestrator.deployment.DeploymentCommands;
 import io.qawk.orchestrator.deployment.DeploymentReads;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.PlanReads;
 import io.qawk.orchestrator.deployment.model.DeploymentEvent;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunEvent;
@@ -64,7 +65,7 @@ public class DeploymentResource {
     DeploymentApprovals approvals;
 
     @Inject
-    PlanView plans;
+    PlanReads plans;
 
     @Inject
     DeploymentPreview preview;
@@ -101,7 +102,7 @@ public class DeploymentResource {
     @Path("plan")
     @Consumes(MediaType.APPLICATION_JSON)
     @APIResponse(responseCode = "200", description = "The plan the draft of this request would show",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PlanView.Plan.class)))
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = PlanReads.Plan.class)))
     public ObjectNode preview(DeploymentRequest request) {
         return preview.plan(request, actor());
     }
@@ -233,7 +234,7 @@ public class DeploymentResource {
 
     @GET
     @Path("{id}/plan")
-    public PlanView.Plan plan(@PathParam("id") long id) {
+    public PlanReads.Plan plan(@PathParam("id") long id) {
         return plans.plan(id);
     }
 

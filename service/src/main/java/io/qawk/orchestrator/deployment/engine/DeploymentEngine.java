@@ -1,10 +1,11 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.observation.EngineConfig;
 import io.qawk.orchestrator.common.DatabaseUnreachable;
 import io.qawk.orchestrator.common.EngineLock;
 import io.qawk.orchestrator.common.Lists;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.Outcome;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;

@@ -1,7 +1,8 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.observation.EngineConfig;
 import io.qawk.orchestrator.deployment.model.DeviceState;
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.Outcome;
 import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
 import io.qawk.orchestrator.deployment.plan.VerifyWords;

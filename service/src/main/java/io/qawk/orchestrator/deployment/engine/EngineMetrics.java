@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.qawk.orchestrator.common.MetricLabel;
 import io.qawk.orchestrator.common.OwnedMeters;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -20,7 +21,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -83,7 +83,7 @@ public class EngineMetrics {
         for (RollbackCause cause : RollbackCause.values()) {
             rollbacks.put(cause, Counter.builder("qawk.rollbacks")
                     .description("System runs that started going back to their previous sets, by cause")
-                    .tag("cause", label(cause)).register(registry));
+                    .tag("cause", MetricLabel.of(cause)).register(registry));
         }
         rollbacksFailed = Counter.builder("qawk.rollbacks.failed")
                 .description("Rollbacks that ended with a device not back on its previous set (needs a person)")
@@ -95,7 +95,7 @@ public class EngineMetrics {
         for (RunState end : new RunState[]{RunState.SUCCEEDED, RunState.ROLLED_BACK, RunState.ROLLBACK_FAILED}) {
             runDurations.put(end, Timer.builder("qawk.run.duration")
                     .description("How long a system's run took from its start to its end, by outcome")
-                    .tag("outcome", label(end))
+                    .tag("outcome", MetricLabel.of(end))
                     .serviceLevelObjectives(RUN_BUCKETS)
                     .register(registry));
         }
@@ -236,11 +236,6 @@ public class EngineMetrics {
         return Counter.builder("qawk.engine.errors")
                 .description("Deployment passes that failed: hawkBit unavailable (the deployment waits) or internal")
                 .tag("kind", kind).register(registry);
-    }
-
-    /** A state as a Prometheus tag value: {@code ROLLED_BACK} is {@code rolled_back}. */
-    public static String label(Enum<?> e) {
-        return e.name().toLowerCase(Locale.ROOT);
     }
 
     private static Duration[] seconds(double... values) {

@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.observation.EngineConfig;
+import io.qawk.orchestrator.observation.DeviceObserver;
 import io.qawk.orchestrator.deployment.plan.Health;
 import io.qawk.orchestrator.deployment.plan.PlanInput;
 import io.qawk.orchestrator.deployment.plan.RunPlanner;
@@ -9,7 +11,7 @@ import io.qawk.orchestrator.hawkbit.HawkbitException;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.HawkbitUnavailableException;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.Outcome;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import org.jboss.logging.Logger;

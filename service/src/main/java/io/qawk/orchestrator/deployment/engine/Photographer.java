@@ -1,5 +1,7 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.observation.EngineConfig;
+import io.qawk.orchestrator.observation.FanOut;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;

@@ -1,5 +1,6 @@
 package io.qawk.orchestrator.deployment.engine;
 
+import io.qawk.orchestrator.observation.EngineConfig;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.plan.ObservationGap;
 import io.qawk.orchestrator.deployment.store.ObservationStore;

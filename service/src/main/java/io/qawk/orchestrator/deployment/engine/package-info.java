@@ -1,5 +1,6 @@
 /**
- * The deployment engine: the loop of passes and each step of one (recover, observe, plan and save, start, send), what
- * it asks of hawkBit, and its settings; the channels' release engine runs on its observer and settings too.
+ * The deployment engine: the loop of passes and each step of one (recover, observe, plan and save, start, send) and
+ * what it asks of hawkBit. How devices are observed, and the settings, are shared with the channels' release engine
+ * in {@code observation}.
  */
 package io.qawk.orchestrator.deployment.engine;

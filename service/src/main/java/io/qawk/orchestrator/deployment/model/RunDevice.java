@@ -137,7 +137,7 @@ public class RunDevice extends PanacheEntityBase {
         state = state.to(next);
     }
 
-    /** A run's devices; read through {@code store/RunRepository} everywhere but {@code api/PlanView} (see {@link SystemRun#ofDeployment}). */
+    /** A run's devices; read through {@code store/RunRepository}. */
     public static List<RunDevice> ofRun(long runId) {
         return list("runId = ?1 order by order, controllerId", runId);
     }

@@ -115,7 +115,7 @@ public class SystemRun extends PanacheEntityBase {
     }
 
     /**
-     * A deployment's runs in sequence. Read through {@code store/RunRepository} everywhere but {@code api/PlanView},
+     * A deployment's runs in sequence. Read through {@code store/RunRepository} everywhere but {@code PlanReads},
      * which the planner's reshaping changes at the same time; it goes once that calls the repository.
      */
     public static List<SystemRun> ofDeployment(long deploymentId) {

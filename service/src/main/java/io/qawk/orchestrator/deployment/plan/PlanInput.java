@@ -1,7 +1,7 @@
 package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.DeviceState;
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.Outcome;
 import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;

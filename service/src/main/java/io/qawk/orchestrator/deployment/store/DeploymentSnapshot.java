@@ -2,7 +2,7 @@ package io.qawk.orchestrator.deployment.store;
 
 import io.qawk.orchestrator.analysis.MetricGate;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
-import io.qawk.orchestrator.deployment.model.InFlight;
+import io.qawk.orchestrator.observation.InFlight;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.plan.PlanInput;

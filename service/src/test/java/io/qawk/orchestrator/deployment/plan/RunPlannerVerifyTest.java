@@ -1,6 +1,6 @@
 package io.qawk.orchestrator.deployment.plan;
 
-import io.qawk.orchestrator.deployment.model.Outcome;
+import io.qawk.orchestrator.observation.Outcome;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Assign;
 import io.qawk.orchestrator.deployment.plan.RunPlanner.Decision;
 import io.qawk.orchestrator.deployment.plan.PlanInput.Checks;

@@ -1,9 +1,5 @@
-package io.qawk.orchestrator.deployment.api;
+package io.qawk.orchestrator.deployment;
 
-import io.qawk.orchestrator.deployment.ChannelDeployments;
-import io.qawk.orchestrator.deployment.DeploymentOverlaps;
-import io.qawk.orchestrator.deployment.DeploymentScope;
-import io.qawk.orchestrator.deployment.DeploymentService;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunState;
@@ -11,6 +7,7 @@ import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.plan.StartRules;
 import io.qawk.orchestrator.deployment.plan.SystemPath;
+import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.deployment.store.StartReads;
 import io.qawk.orchestrator.inventory.SystemsQuery;
 import io.qawk.orchestrator.manifest.Manifest;
@@ -34,10 +31,11 @@ import java.util.stream.Collectors;
 /**
  * What a deployment will do (before start) or is doing: per system in scope, which device gets which set at which
  * order and which already run it; and which systems are out of scope and why. Read from the inventory, so it does
- * not wait for hawkBit; a started system shows its photograph instead.
+ * not wait for hawkBit; a started system shows its photograph instead. The API maps it as it is; its reads are
+ * a fixed number of queries, whatever the number of systems started.
  */
 @ApplicationScoped
-public class PlanView {
+public class PlanReads {
 
     @Inject
     DeploymentService deployments;
@@ -50,6 +48,9 @@ public class PlanView {
 
     @Inject
     StartReads starts;
+
+    @Inject
+    RunRepository repository;
 
     @Inject
     DeploymentOverlaps overlaps;
@@ -89,11 +90,12 @@ public class PlanView {
     public Plan plan(long deploymentId) {
         SystemDeployment d = deployments.get(deploymentId);
         Manifest m = d.manifest();
-        Map<String, SystemRun> runs = SystemRun.ofDeployment(deploymentId).stream()
-                .collect(Collectors.toMap(r -> r.system, Function.identity()));
+        List<SystemRun> started = SystemRun.ofDeployment(deploymentId);
+        Map<String, SystemRun> runs = started.stream().collect(Collectors.toMap(r -> r.system, Function.identity()));
+        Map<Long, List<RunDevice>> photos = started.isEmpty() ? Map.of() : repository.devicesOfDeployment(deploymentId);
         List<SystemPlan> out = new ArrayList<>();
         List<DeploymentScope.InScope> inScope = d.phase.beforeStart() ? scope.inScope(d, m)
-                : SystemRun.ofDeployment(deploymentId).stream().map(r -> new DeploymentScope.InScope(r.system, r.group)).toList();
+                : started.stream().map(r -> new DeploymentScope.InScope(r.system, r.group)).toList();
         List<String> notStarted = inScope.stream()
                 .filter(s -> runs.get(s.system()) == null || runs.get(s.system()).state == RunState.PENDING)
                 .map(DeploymentScope.InScope::system).toList();
@@ -107,7 +109,7 @@ public class PlanView {
             String closed = run == null || run.state == RunState.PENDING ? windows.waitingReason(s.group()) : null;
             String why = closed != null ? closed : waiting.containsKey(s.system()) ? waiting.get(s.system()).reason()
                     : halted && (run == null || run.state == RunState.PENDING && run.attempt == 1) ? StartRules.HALTED : null;
-            List<RunDevice> photo = run == null ? List.of() : RunDevice.ofRun(run.id);
+            List<RunDevice> photo = run == null ? List.of() : photos.getOrDefault(run.id, List.of());
             if (!photo.isEmpty()) {
                 out.add(new SystemPlan(s.system(), s.group(), run.state, true, null, photo.stream().map(p -> new DevicePlan(
                         p.controllerId, p.componentType, p.order, p.fromSet, p.toSet,

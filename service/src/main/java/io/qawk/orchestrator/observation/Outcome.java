@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.deployment.model;
+package io.qawk.orchestrator.observation;
 
 /**
  * What is known of a device of a run: from hawkBit, still at it, done, failed, the target is gone, or

@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.deployment.engine;
+package io.qawk.orchestrator.observation;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

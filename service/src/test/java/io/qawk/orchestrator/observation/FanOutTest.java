@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.deployment.engine;
+package io.qawk.orchestrator.observation;
 
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;

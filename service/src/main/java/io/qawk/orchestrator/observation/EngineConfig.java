@@ -1,4 +1,4 @@
-package io.qawk.orchestrator.deployment.engine;
+package io.qawk.orchestrator.observation;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;

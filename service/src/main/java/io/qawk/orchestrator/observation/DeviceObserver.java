@@ -1,7 +1,5 @@
-package io.qawk.orchestrator.deployment.engine;
+package io.qawk.orchestrator.observation;
 
-import io.qawk.orchestrator.deployment.model.InFlight;
-import io.qawk.orchestrator.deployment.model.Outcome;
 import io.qawk.orchestrator.hawkbit.ActionOutcome;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
