@@ -2,10 +2,13 @@
  * Channels (only when GET /qawk/v1/fleets answers 200): each channel's release, how it stands, its orchestrator
  * settings, and what comes next (resume a halted release, promote it).
  */
-import { ui, h, button, scroller, lower, empty, code, setName, act, render, manifestRevision } from './core.js';
+import { ui, h, button, scroller, lower, empty, code, setName, act, render, manifestRevision, pill } from './core.js';
 import { hooked, view } from './registry.js';
 import { confirmThen } from './dialogs.js';
 import { openDrawer } from './drawer.js';
+
+// A release's one word (its state, derived by the service from what happened to it) and its colour.
+const RELEASE = { RUNNING: ['running', 'run'], COMPLETE: ['complete', 'ok'], HALTED: ['halted', 'bad'] };
 
 // Members that form no system get neither half of a release: say how many, and which, on the channel's row.
 function channelProblems(f) {
@@ -34,7 +37,7 @@ function renderChannels() {
         const o = f.orchestrator || {};
         const gate = f.gate || {};
         const next = [];
-        if (rel && rel.halted && ui.me.canWrite) {
+        if (rel && rel.state === 'HALTED' && ui.me.canWrite) {
           next.push(button('Resume release…', () => confirmThen({
             title: `Resume the release of ${f.name}?`,
             body: [h('p', { text: `The release was halted${rel.haltReason ? ': ' + rel.haltReason : ''}.` }),
@@ -73,9 +76,8 @@ function renderChannels() {
               ? button('Show its systems', e => openDrawer(rel.deploymentId, e.currentTarget), { class: 'link', key: `fleet-dep-${f.id}` }) : null,
           ] : h('span', { class: 'muted', text: 'no release yet' })),
           h('td', {}, rel ? [
-            h('div', {}, rel.state ? h('span', { class: 'pill st-muted', text: lower(rel.state) }) : null, ' ',
-              rel.halted ? h('span', { class: 'pill st-bad', title: rel.haltReason || '', text: 'halted' }) : null),
-            rel.halted && rel.haltReason ? h('p', { class: 'reason', text: rel.haltReason }) : null,
+            h('div', { 'data-release-state': rel.state || '' }, rel.state ? pill(RELEASE, rel.state) : null),
+            rel.state === 'HALTED' && rel.haltReason ? h('p', { class: 'reason', text: rel.haltReason }) : null,
             rel.systemsSummary ? h('div', { class: 'words', text: rel.systemsSummary }) : null,
             rel.devicesSummary ? h('div', { class: 'muted', text: rel.devicesSummary }) : null,
           ] : '—'),

@@ -2,10 +2,10 @@
  * Deployments: the list, each with its manifest, channel, state and bar, and the actions its state allows
  * (start / pause / resume / abort, beside the deployment and in its drawer).
  */
-import { ui, h, button, fmtTime, scroller, lower, empty, code, act, render, DEPLOYMENT_STATE, pill, progress, manifestRevision } from './core.js';
-import { hooked, view } from './registry.js';
-import { confirmThen } from './dialogs.js';
+import { ui, h, button, fmtTime, scroller, empty, code, render, DEPLOYMENT_STATE, pill, progress, manifestRevision } from './core.js';
+import { view } from './registry.js';
 import { openDrawer } from './drawer.js';
+import { fleetName, deploymentActions } from './deployment-parts.js';
 
 /** Who steered a deployment: "started by alice 12:03 · aborted by bob" (issue 34). */
 function steeredBy(d) {
@@ -16,43 +16,6 @@ function steeredBy(d) {
   return parts.join(' · ');
 }
 
-export function fleetName(id) {
-  if (id === null || id === undefined) return null;
-  const f = (ui.fleets || []).find(x => x.id === id);
-  return f ? f.name : `channel #${id}`;
-}
-
-export function deploymentActions(d, where) {
-  const added = hooked('deploymentActions', d, where).flat();  // each decides for whom (evidence: readers too)
-  if (!ui.me.canWrite) return added;
-  const k = `${where}-${d.id}`;
-  const out = [];
-  const post = (verb, words) => () => act('POST', `/systemdeployments/${d.id}/${verb}`, undefined,
-    r => {
-      const now = lower(r && r.state);
-      return now === words ? `Deployment “${d.name}” ${words}.` : `Deployment “${d.name}” ${words} — now ${now}.`;
-    });
-  if (d.state === 'DRAFT') out.push(button('Start', post('start', 'started'), { key: `${k}-start`, ariaLabel: `Start ${d.name}` }));
-  if (d.state === 'RUNNING') out.push(button('Pause', post('pause', 'paused'), { key: `${k}-pause`, class: 'secondary', ariaLabel: `Pause ${d.name}` }));
-  if (d.state === 'PAUSED') out.push(button('Resume', post('resume', 'resumed'), { key: `${k}-resume`, ariaLabel: `Resume ${d.name}` }));
-  // a FAILED deployment is aborted only to skip what its failures left pending (the API refuses it otherwise: 409)
-  const pending = (d.counts && d.counts.pending) || 0;
-  if (['DRAFT', 'RUNNING', 'PAUSED'].includes(d.state) || (d.state === 'FAILED' && pending > 0)) {
-    out.push(button('Abort…', () => confirmThen({
-      title: `Abort “${d.name}”?`,
-      body: [
-        h('p', { text: d.state === 'FAILED'
-          ? `It failed: ${d.failedBecause || 'more systems rolled back than it allows'}. Aborting skips the ${pending} system(s) never started and ends it aborted.`
-          : 'Systems not started yet are skipped. Systems under way finish what they were given: aborting does not tear a half-updated system apart — roll such a system back explicitly if that is what you want.' }),
-        h('p', { text: 'An aborted deployment cannot be started or resumed again; its systems cannot be taken again.' }),
-      ],
-      confirm: 'Abort the deployment', danger: true,
-    }, post('abort', 'aborted')), { key: `${k}-abort`, class: 'danger secondary', ariaLabel: `Abort ${d.name}` }));
-  }
-  out.push(...added);
-  return out;
-}
-
 /** How many pending systems wait for their centre's maintenance window, as a pill (nothing when none). */
 function waitingForWindow(d) {
   const n = d.waitingForWindow || 0;
@@ -60,14 +23,6 @@ function waitingForWindow(d) {
   const closed = (d.centreWindows || []).filter(w => !w.open).map(w => `${w.centre || 'no centre'}: ${w.words}`);
   return h('span', { class: 'pill st-pending', 'data-waiting-window': n, title: closed.join('; '),
     text: `${n} waiting for window` });
-}
-
-/** Each centre's maintenance window now, in words (nothing without windows). */
-export function centreWindows(d) {
-  const ws = d.centreWindows || [];
-  if (!ws.length) return null;
-  return h('p', { class: 'muted', 'data-windows': '' }, 'Maintenance windows: ',
-    ws.map((w, i) => [i ? ' · ' : '', h('span', { 'data-window': w.centre || '', text: `${w.centre || 'no centre'} ${w.words}` })]));
 }
 
 export function renderDeployments() {

@@ -6,8 +6,8 @@
  */
 import { ui, h, button, fmtTime, scroller, lower, empty, code, get, render, DEPLOYMENT_STATE, RUN_STATE, DEVICE_STATE,
   pill, progress, manifestRevision } from './core.js';
-import { hooked, view } from './registry.js';
-import { renderDeployments, deploymentActions, fleetName, centreWindows } from './deployments.js';
+import { hooked, view, renderView } from './registry.js';
+import { deploymentActions, fleetName, centreWindows } from './deployment-parts.js';
 import { planView } from './plan.js';
 import { takeAgain, rollBack } from './run-dialogs.js';
 
@@ -25,7 +25,7 @@ export function openDrawer(id, opener) {
   const drawer = document.getElementById('drawer');
   drawer.hidden = false;
   renderDrawer();
-  renderDeployments();
+  renderView('deployments'); // the list marks the deployment open
   document.getElementById('drawer-title').focus();
   refreshDrawer().then(renderDrawer).catch(() => {});
 }
@@ -36,13 +36,19 @@ export function closeDrawer() {
   ui.drawerData = null;
   document.getElementById('drawer').hidden = true;
   if (location.hash) history.pushState(null, '', location.pathname + location.search);
-  renderDeployments();
+  renderView('deployments'); // the list marks the deployment open
   // the control that opened it (found again by its key: the table may have been rebuilt since), else the row's
   const key = ui.opener && ui.opener.getAttribute && ui.opener.getAttribute('data-key');
   const back = (ui.opener && document.body.contains(ui.opener) ? ui.opener : null)
     || (key && document.querySelector(`[data-key="${CSS.escape(key)}"]`))
     || document.querySelector(`[data-key="dep-open-${closed}"]`);
   if (back) back.focus();
+}
+
+/** Reads the open deployment again and shows it: what a dialog of a system calls after its command. */
+async function reloadDrawer() {
+  await refreshDrawer();
+  renderDrawer();
 }
 
 export async function refreshDrawer() {
@@ -69,10 +75,10 @@ function runActions(d, r) {
   if (!ui.me.canWrite) return [];
   const out = [];
   if ((r.state === 'ROLLED_BACK' || r.state === 'ROLLBACK_FAILED') && !d.aborted) {
-    out.push(button('Take again…', () => takeAgain(d, r), { key: `run-retry-${r.id}`, ariaLabel: `Take ${r.system} again` }));
+    out.push(button('Take again…', () => takeAgain(d, r, reloadDrawer), { key: `run-retry-${r.id}`, ariaLabel: `Take ${r.system} again` }));
   }
   if ((r.state === 'RUNNING' || r.state === 'VERIFYING' || r.state === 'SUCCEEDED') && !r.rollbackCause) {
-    out.push(button('Roll back…', () => rollBack(d, r), { key: `run-rollback-${r.id}`, class: 'danger secondary', ariaLabel: `Roll ${r.system} back by hand` }));
+    out.push(button('Roll back…', () => rollBack(d, r, reloadDrawer), { key: `run-rollback-${r.id}`, class: 'danger secondary', ariaLabel: `Roll ${r.system} back by hand` }));
   }
   out.push(...hooked('runActions', d, r).flat());
   return out;

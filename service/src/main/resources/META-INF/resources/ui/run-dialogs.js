@@ -4,9 +4,9 @@
  */
 import { ui, h, lower, act } from './core.js';
 import { openDialog } from './dialogs.js';
-import { refreshDrawer, renderDrawer } from './drawer.js';
 
-export async function takeAgain(d, r) {
+/** Asks, then takes {@code r} again; {@code reload} shows the deployment again afterwards (the drawer's). */
+export async function takeAgain(d, r, reload) {
   const dialog = document.getElementById('take-again-dialog');
   const manifest = d.manifestName || `#${d.manifestId}`;
   document.getElementById('take-again-title').textContent = `Take ${r.system} again?`;
@@ -40,8 +40,7 @@ export async function takeAgain(d, r) {
     run => `${run.system} taken again: ${lower(run.state)} (attempt ${run.attempt}). It is photographed afresh when it starts.`);
   if (res.ok) {
     ui.openTimelines.add(r.id);
-    await refreshDrawer();
-    renderDrawer();
+    await reload();
   }
 }
 
@@ -54,7 +53,8 @@ function otherSystemsWord(r) {
   return 'None has finished yet.';
 }
 
-export async function rollBack(d, r) {
+/** Asks why, then rolls {@code r} back by hand; {@code reload} as for take again. */
+export async function rollBack(d, r, reload) {
   const dialog = document.getElementById('rollback-dialog');
   document.getElementById('rollback-title').textContent = `Roll ${r.system} back by hand?`;
   document.getElementById('rollback-what').replaceChildren(
@@ -70,7 +70,6 @@ export async function rollBack(d, r) {
   if (!(await openDialog(dialog, reason))) return;
   await act('POST', `/systemdeployments/${d.id}/runs/${r.id}/rollback`, { reason: reason.value.trim() },
     run => `${run.system}: rollback by hand requested.`);
-  await refreshDrawer();
-  renderDrawer();
+  await reload();
 }
 

@@ -43,8 +43,67 @@ class StateMovesTest {
             "hawkbit/HawkbitGuard.java: state = s", "the circuit breaker's own state, told by the library");
 
     /** Where runs and devices move: the store applies decisions, the service a person's commands. */
-    static final Set<String> MOVERS = Set.of("deployment/store/RunStore.java", "deployment/DeploymentService.java",
+    static final Set<String> MOVERS = Set.of("deployment/store/RunStore.java", "deployment/DeploymentCommands.java",
             "deployment/model/SystemRun.java", "deployment/model/RunDevice.java");
+
+    /** Where people's commands arrive: whether a state allows one is the state's answer ({@code allows}). */
+    static final Set<String> COMMAND_DOORS = Set.of("deployment/DeploymentService.java",
+            "deployment/DeploymentCommands.java", "deployment/DeploymentApprovals.java",
+            "deployment/DeploymentRequests.java", "deployment/ChannelDeployments.java", "deployment/SystemMend.java",
+            "deployment/api/DeploymentResource.java", "deployment/api/MendResource.java");
+    /**
+     * A deployment's phase or a run's state compared with one of its values, asked a command's old questions
+     * ({@code beforeStart}, {@code wentBack}), or a deployment's flag read in a condition: a command check beside
+     * {@code allows}.
+     */
+    static final Pattern COMMAND_CHECK = Pattern.compile("[!=]=\\s*(?:DeploymentPhase|RunState)\\.\\w+"
+            + "|(?:DeploymentPhase|RunState)\\.\\w+\\s*[!=]="
+            + "|\\.(?:beforeStart|wentBack)\\(\\)"
+            + "|(?<![\\w.])\\w+\\.(?:paused|aborted)\\s*(?:[)&|?]|[!=]=)");
+    /** Comparisons in the command doors that check no command, each with why. */
+    static final Map<String, String> NOT_COMMAND_CHECKS = Map.of(
+            "deployment/DeploymentCommands.java: == RunState.ROLLING_BACK",
+            "counts the devices of a run going back, for the words of take again's refusal");
+
+    @Test
+    void commandsAreCheckedOnlyByTheStates() {
+        List<String> outside = new ArrayList<>();
+        for (Path file : SourceFiles.javaFiles(MAIN)) {
+            String rel = MAIN.relativize(file).toString().replace('\\', '/');
+            if (COMMAND_DOORS.contains(rel)) {
+                outside.addAll(commandChecks(rel, PackageDependenciesTest.code(SourceFiles.read(file))));
+            }
+        }
+        assertThat(outside).as("command checks outside the states' allows").isEmpty();
+    }
+
+    /** The scan itself, on a source made up here: a phase compared is found, the state's answer is not. */
+    @Test
+    void tellsACommandCheckOutsideTheStates() {
+        String source = """
+                class X {
+                    void a() { if (d.phase != DeploymentPhase.RUNNING) { throw new ConflictException("no"); } }
+                    void b() { d.check(Command.PAUSE); }
+                    void c() { if (!run.state.wentBack()) { } }
+                    void e() { if (d.aborted) { } d.aborted = true; }
+                    void f() { if (run.allows(Command.TAKE_AGAIN)) { } }
+                }
+                """;
+        assertThat(commandChecks("X.java", PackageDependenciesTest.code(source)))
+                .containsExactly("X.java: != DeploymentPhase.RUNNING", "X.java: .wentBack()", "X.java: d.aborted)");
+    }
+
+    static List<String> commandChecks(String rel, String code) {
+        List<String> found = new ArrayList<>();
+        Matcher m = COMMAND_CHECK.matcher(code);
+        while (m.find()) {
+            String hit = rel + ": " + m.group().strip();
+            if (!NOT_COMMAND_CHECKS.containsKey(hit)) {
+                found.add(hit);
+            }
+        }
+        return found;
+    }
 
     @Test
     void everyStateAssignmentGoesThroughTheGuard() {

@@ -47,6 +47,9 @@ import java.util.stream.Collectors;
  * examples of the README's tour on their request bodies. Runs at
  * build time, so the document stored in {@code target/openapi} (linted by the build) is the one served;
  * {@link ProviderSecurityFilter} adds what depends on run-time settings (the identity provider).
+ * <p>
+ * One class: SmallRye runs one filter at build time, and its steps are short passes over the same document that
+ * read together as the contract; the tables (operation ids, answers) head it.
  */
 @OpenApiFilter(stages = OpenApiFilter.RunStage.BUILD)
 public class ContractFilter implements OASFilter {

@@ -38,11 +38,26 @@ public class ChannelRelease extends PanacheEntityBase {
      * How the release stands, the one word the API and the screen show ({@link #progress()}): HALTED (only a person
      * resumes it), COMPLETE (both halves done, as the release engine last found them), else RUNNING.
      */
-    public enum ReleaseProgress { RUNNING, COMPLETE, HALTED }
+    public enum ReleaseProgress {
+        RUNNING, COMPLETE, HALTED;
 
-    /** Derived from {@code halted} and {@code completedAt}, in this one place. */
+        /**
+         * Derived, never set: from whether the release is halted (a person resumes it) and when the release engine
+         * found both halves done ({@code completedAt}, null while not): a halt outweighs a completion.
+         */
+        public static ReleaseProgress of(boolean halted, Instant completedAt) {
+            return halted ? HALTED : completedAt != null ? COMPLETE : RUNNING;
+        }
+
+        /** A person may resume it: only a halted release. */
+        public boolean resumable() {
+            return this == HALTED;
+        }
+    }
+
+    /** Derived from {@code halted} and {@code completedAt}, in this one place ({@link ReleaseProgress#of}). */
     public ReleaseProgress progress() {
-        return halted ? ReleaseProgress.HALTED : completedAt != null ? ReleaseProgress.COMPLETE : ReleaseProgress.RUNNING;
+        return ReleaseProgress.of(halted, completedAt);
     }
 
     /** What halted it: too many standalone devices, or more systems than the orchestrator allows. */

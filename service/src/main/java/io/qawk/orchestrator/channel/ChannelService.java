@@ -392,7 +392,7 @@ public class ChannelService {
         Channel f = get(channelId);
         ChannelRelease r = ChannelRelease.lockCurrent(f.id).orElseThrow(() ->
                 new ConflictException("nothing has been released to channel '" + f.name + "'"));
-        if (!r.halted) {
+        if (!r.progress().resumable()) {
             throw new ConflictException("the release of channel '" + f.name + "' is not halted");
         }
         if (r.haltCause == ChannelRelease.HaltCause.SYSTEMS && r.deploymentId != null) {
@@ -442,12 +442,17 @@ public class ChannelService {
         if (r == null) {
             return new ChannelView.Gate(false, "nothing has been released to '" + f.name + "'");
         }
-        if (r.halted) {
-            return new ChannelView.Gate(false, "the release is halted: " + r.haltReason);
-        }
-        if (r.completedAt == null) {
-            return new ChannelView.Gate(false, "the release has not reached every device and system of '" + f.name
-                    + "' yet (" + status.words(r) + ")");
+        switch (r.progress()) {
+            case HALTED -> {
+                return new ChannelView.Gate(false, "the release is halted: " + r.haltReason);
+            }
+            case RUNNING -> {
+                return new ChannelView.Gate(false, "the release has not reached every device and system of '" + f.name
+                        + "' yet (" + status.words(r) + ")");
+            }
+            case COMPLETE -> {
+                // promotable once soaked, below
+            }
         }
         Instant soaked = r.completedAt.plusSeconds(f.soakSeconds);
         Instant now = clock.instant();

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment;
 
 import com.fasterxml.jackson.annotation.JsonProperty;
+import io.qawk.orchestrator.deployment.model.Command;
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
@@ -24,6 +25,9 @@ public class ChannelDeployments {
 
     @Inject
     DeploymentService deployments;
+
+    @Inject
+    DeploymentCommands commands;
 
     @Inject
     DeploymentFollower follower;
@@ -84,8 +88,8 @@ public class ChannelDeployments {
         SystemDeployment d = deployments.create(request, actor);
         d.manifestRevisionId = manifestRevisionId;
         d.followsChannel = true;
-        if (d.phase == DeploymentPhase.DRAFT) {
-            deployments.start(d.id, actor);
+        if (d.phase.allows(Command.START)) {
+            commands.start(d.id, actor);
         }
         return d.id;
     }
@@ -101,8 +105,8 @@ public class ChannelDeployments {
         if (d != null) {
             d.followsChannel = false;
         }
-        if (d != null && !d.phase.ended() && d.phase != DeploymentPhase.ABORTING) {
-            deployments.abort(d.id, actor);
+        if (d != null && !d.phase.ended() && d.phase.allows(Command.ABORT)) {
+            commands.abort(d.id, actor);
         }
     }
 

@@ -48,6 +48,9 @@ import javax.sql.DataSource;
  * census row it is in. In two parts, so that no deployment is ever held whole: the head ({@link #head}), then the
  * systems one by one ({@link #systems}). Reads only; call inside a transaction. Building it twice from the same rows
  * gives the same record, which is how {@code …/evidence/verify} finds rows edited since the end.
+ * <p>
+ * One class: the record's fields in the order the record has them, read in one place; the digest of a rebuilt
+ * record depends on that order staying exactly so.
  */
 @ApplicationScoped
 public class EvidenceBuilder {

@@ -36,6 +36,9 @@ import javax.sql.DataSource;
  * Sealed, read and verified system by system, so that a deployment of any size fits in memory; records sealed before
  * that ({@code systems_apart} false) hold the whole text in their head and are read as they were. A deployment taken
  * again and ended again gets a new record; the one served is the record of its latest end.
+ * <p>
+ * One class: sealing, reading and verifying share the stored layout (systems apart, or whole in records sealed
+ * before), which is read back exactly as it is written.
  */
 @ApplicationScoped
 public class EvidenceStore {

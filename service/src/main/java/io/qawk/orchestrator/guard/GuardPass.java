@@ -52,6 +52,9 @@ import java.util.stream.Collectors;
  * while its last-modified time stays, at most {@code qawk.guard.targets-max-age}), one action list per member with a
  * foreign assignment (at most {@code qawk.guard.max-assignments} a pass), and the holds' own calls. hawkBit being
  * down skips the pass and leaves the last threats as they were. Only one replica acts at a time (an advisory lock).
+ * <p>
+ * One class, long by the number of hawkBit's ways to move a device: reading, judging and holding share one pass's
+ * request count, its advisory lock and its order; its pure judgement is ThreatJudge's, its tables ThreatStore's.
  */
 @ApplicationScoped
 public class GuardPass {

@@ -29,6 +29,9 @@ import javax.sql.DataSource;
 /**
  * The guard's tables: the threats of the last pass ({@code threat}) and what the guard did ({@code guard_hold}), and
  * the inventory's systems as the guard reads them. Plain JDBC on the caller's transaction.
+ * <p>
+ * One class: the guard's SQL over its two tables behind one set of JDBC helpers (query, update, JSON in and out),
+ * as RunStore keeps the engine's writes in one place.
  */
 @ApplicationScoped
 public class ThreatStore {

@@ -45,6 +45,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * attributes (and metadata when a key uses it), re-read installed and assigned sets only for devices whose
  * update status or install time moved, then replace the inventory in one transaction. hawkBit being down
  * aborts the pass and leaves the previous inventory in place.
+ * <p>
+ * One class: one pass with its pool and the joining of asked-for passes; what it reads and writes lives beside it
+ * (InventoryStore, AttributeCheck, Census).
  */
 @ApplicationScoped
 public class InventorySync {

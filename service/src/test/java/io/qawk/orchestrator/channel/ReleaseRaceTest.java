@@ -1,6 +1,6 @@
 package io.qawk.orchestrator.channel;
 
-import io.qawk.orchestrator.deployment.DeploymentService;
+import io.qawk.orchestrator.deployment.DeploymentCommands;
 import io.qawk.orchestrator.testsupport.Api;
 import io.qawk.orchestrator.testsupport.HawkbitTestResource;
 import io.qawk.orchestrator.testsupport.Lanes;
@@ -44,7 +44,7 @@ class ReleaseRaceTest {
     ReleaseStore store;
 
     @Inject
-    DeploymentService deployments;
+    DeploymentCommands commands;
 
     @Inject
     EntityManager em;
@@ -83,7 +83,7 @@ class ReleaseRaceTest {
             await().atMost(WITHIN).until(() -> "RUNNING".equals(deployment(firstDeployment).getString("state")));
 
             Response second = RowLockRace.whileHeld(dataSource, () -> {
-                deployments.pause(firstDeployment, "another operator");
+                commands.pause(firstDeployment, "another operator");
                 em.flush();
             }, "system_deployment", () -> release(channel, manifest));
 

@@ -63,6 +63,11 @@ class ChannelRowScreenTest extends ScreenTest {
 
             WebElement prod = browser.find("tr[data-fleet='911']");
             assertThat(prod.getText()).contains("rev 3").doesNotContain("edited since").doesNotContain("problem device");
+            // the release's state is one word, coloured by what it means
+            assertThat(dev.findElement(By.cssSelector("[data-release-state] .pill")).getText()).isEqualTo("complete");
+            assertThat(dev.findElement(By.cssSelector("[data-release-state] .pill")).getAttribute("class"))
+                    .contains("st-ok");
+            assertThat(prod.findElement(By.cssSelector("[data-release-state] .pill")).getText()).isEqualTo("running");
             browser.screenshot("channel-rules");
         }
     }

@@ -190,7 +190,7 @@ class OrchestratorScreenTest extends ScreenTest {
                   "promotesToName": "prod",
                   "orchestrator": {"maxParallel": 4, "maxFailed": 1, "byCentre": true, "centres": ["c01", "c02"]},
                   "release": {"distributionSet": "app:2.0", "manifestName": "lane-2.0", "deploymentId": null,
-                              "state": "RUNNING", "halted": true, "haltReason": "2 systems rolled back, 1 allowed",
+                              "state": "HALTED", "halted": true, "haltReason": "2 systems rolled back, 1 allowed",
                               "systemsSummary": "15 of 16 systems updated, 1 rolled back",
                               "devicesSummary": "40 of 40 standalone devices on the set"},
                   "gate": {"canPromote": false, "reason": "the release is halted"}},
@@ -198,7 +198,7 @@ class OrchestratorScreenTest extends ScreenTest {
                   "promotesToName": "beta <b>x</b>",
                   "orchestrator": {"maxParallel": 2, "maxFailed": 0, "byCentre": false, "centres": []},
                   "release": {"distributionSet": "app:2.0", "manifestName": "lane-2.0", "deploymentId": null,
-                              "state": "FINISHED", "halted": false, "haltReason": null,
+                              "state": "COMPLETE", "halted": false, "haltReason": null,
                               "systemsSummary": "3 of 3 systems updated, 0 rolled back", "devicesSummary": null},
                   "gate": {"canPromote": true, "reason": null}}]
                 """;
@@ -217,6 +217,10 @@ class OrchestratorScreenTest extends ScreenTest {
                     .contains("15 of 16 systems updated, 1 rolled back")
                     .contains("Not promotable to prod yet: the release is halted");
             assertThat(beta.findElements(By.tagName("b"))).as("names are text, never markup").isEmpty();
+            assertThat(beta.findElements(By.cssSelector("[data-release-state] .pill")))
+                    .as("the release's state, one word").singleElement()
+                    .satisfies(p -> assertThat(p.getText()).isEqualTo("halted"))
+                    .satisfies(p -> assertThat(p.getAttribute("class")).contains("st-bad"));
             browser.screenshot("channels");
 
             browser.click("[data-key='fleet-promote-900']");

@@ -263,7 +263,7 @@ class ScreenAtEveryWidthTest extends ScreenTest {
               "orchestrator": {"maxParallel": 2, "maxFailed": 1, "byCentre": true, "centres": ["c01", "c02", "c03"], "soakSeconds": 600},
               "release": {"distributionSet": "lanes-app:2.0.0-rc.3", "manifestName": "lane-2.0-with-terminal-firmware-2-and-display-2",
                           "deploymentId": 931, "manifestRevision": 2, "manifestChangedSince": true,
-                          "state": "RUNNING", "halted": true,
+                          "state": "HALTED", "halted": true,
                           "haltReason": "lane-01 rolled back: north-c01-lane-01-scoring-computer stopped reporting attribute.lane_state==scoring",
                           "systemsSummary": "1 of 3 systems updated, 1 rolled back", "devicesSummary": "12 of 14 standalone devices updated"},
               "gate": {"canPromote": true, "reason": null},

@@ -15,6 +15,8 @@ import io.qawk.orchestrator.common.RefusedException;
 import io.qawk.orchestrator.common.Updates;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.deployment.CommandRequest;
+import io.qawk.orchestrator.deployment.DeploymentApprovals;
+import io.qawk.orchestrator.deployment.DeploymentCommands;
 import io.qawk.orchestrator.deployment.DeploymentReads;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
@@ -55,6 +57,12 @@ public class DeploymentResource {
 
     @Inject
     DeploymentService service;
+
+    @Inject
+    DeploymentCommands commands;
+
+    @Inject
+    DeploymentApprovals approvals;
 
     @Inject
     PlanReads plans;
@@ -150,7 +158,7 @@ public class DeploymentResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public DeploymentView approve(@PathParam("id") long id, DecisionRequest body) {
         String comment = approver(body, "approve");
-        service.approve(id, comment, actor());
+        approvals.approve(id, comment, actor());
         return get(id);
     }
 
@@ -160,7 +168,7 @@ public class DeploymentResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public DeploymentView reject(@PathParam("id") long id, DecisionRequest body) {
         String comment = approver(body, "reject");
-        service.reject(id, comment, actor());
+        approvals.reject(id, comment, actor());
         return get(id);
     }
 
@@ -199,28 +207,28 @@ public class DeploymentResource {
     @POST
     @Path("{id}/start")
     public DeploymentView start(@PathParam("id") long id) {
-        service.start(id, actor());
+        commands.start(id, actor());
         return get(id);
     }
 
     @POST
     @Path("{id}/pause")
     public DeploymentView pause(@PathParam("id") long id) {
-        service.pause(id, actor());
+        commands.pause(id, actor());
         return get(id);
     }
 
     @POST
     @Path("{id}/resume")
     public DeploymentView resume(@PathParam("id") long id) {
-        service.resume(id, actor());
+        commands.resume(id, actor());
         return get(id);
     }
 
     @POST
     @Path("{id}/abort")
     public DeploymentView abort(@PathParam("id") long id) {
-        service.abort(id, actor());
+        commands.abort(id, actor());
         return get(id);
     }
 
@@ -259,7 +267,7 @@ public class DeploymentResource {
     @Path("{id}/runs/{runId}/rollback")
     @Consumes(MediaType.APPLICATION_JSON)
     public RunView rollback(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
-        service.rollback(id, runId, body == null ? null : body.reason(), actor());
+        commands.rollback(id, runId, body == null ? null : body.reason(), actor());
         return run(id, runId);
     }
 
@@ -267,7 +275,7 @@ public class DeploymentResource {
     @Path("{id}/runs/{runId}/retry")
     @Consumes(MediaType.APPLICATION_JSON)
     public RunView retry(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
-        service.retry(id, runId, body == null ? null : body.reason(), actor());
+        commands.retry(id, runId, body == null ? null : body.reason(), actor());
         return run(id, runId);
     }
 

@@ -339,12 +339,12 @@ public class DeploymentEngine {
             }
             Map<SystemRun, StartRules.Verdict> held = gate.holdBack(d, candidates, slots);
             Map<Long, String> reasons = new HashMap<>();
-            List<RunScheduler.Hold> holds = new ArrayList<>();
+            Map<Long, StartRules.Verdict> verdicts = new LinkedHashMap<>();
             held.forEach((run, verdict) -> {
                 reasons.put(run.id, run.reason);
-                holds.add(RunScheduler.hold(run.id, verdict.reason(), verdict.vanished()));
+                verdicts.put(run.id, verdict);
             });
-            List<DeploymentPhase.RunSummary> runs = store.storeHolds(s, reasons, holds);
+            List<DeploymentPhase.RunSummary> runs = store.storeHolds(s, RunScheduler.holds(verdicts, reasons));
             return RunScheduler.toStart(d.phase, d.maxParallel, d.maxFailed, d.byCentre, halted, runs,
                     reasons.keySet(), windows::closed).stream().map(DeploymentPhase.RunSummary::id).toList();
         });

@@ -36,7 +36,7 @@ public class StartGate {
     /**
      * The first candidates in sequence are asked of the start rules (held by another deployment? whole in the
      * channel? still there? a way that keeps the rules?) until {@code slots} free ones are found: those that may not
-     * start, as read (not locked), each with its verdict. What becomes of them is {@link RunScheduler#hold}'s to say.
+     * start, as read (not locked), each with its verdict. What becomes of them is {@link RunScheduler#holds}' to say.
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public Map<SystemRun, StartRules.Verdict> holdBack(SystemDeployment d, List<DeploymentPhase.RunSummary> candidates,

@@ -13,9 +13,11 @@ import java.util.Collection;
  *   │              │ more failed than maxFailed, none under way ▶ FAILED
  *   └──abort──▶ ABORTING (runs under way finish) ▶ ABORTED
  * </pre>
- * Commands: start (DRAFT), pause (RUNNING), resume (PAUSED), abort (AWAITING_APPROVAL, DRAFT, RUNNING, PAUSED,
- * FAILED with systems its failures left pending: they are skipped), approve and reject (AWAITING_APPROVAL), edit
- * (AWAITING_APPROVAL, DRAFT).
+ * Commands ({@link #allows}, the one answer; {@link #refusal}, the words of a no): start (DRAFT), pause (RUNNING),
+ * resume (PAUSED), abort (AWAITING_APPROVAL, DRAFT, RUNNING, PAUSED, FAILED with systems its failures left pending:
+ * they are skipped, {@link #allowsAbort}), approve and reject (AWAITING_APPROVAL), edit (AWAITING_APPROVAL, DRAFT),
+ * take again (RUNNING, PAUSED, FINISHED, FAILED: not once aborted), roll back (once started; of a run the run's state
+ * answers too).
  */
 public enum DeploymentPhase {
     DRAFT, RUNNING, PAUSED, ABORTING, ABORTED, FINISHED, FAILED, AWAITING_APPROVAL, REJECTED;
@@ -41,6 +43,55 @@ public enum DeploymentPhase {
             return REJECTED;
         }
         return approvalRequired && !approved ? AWAITING_APPROVAL : DRAFT;
+    }
+
+    /** Whether a deployment in this phase may be asked {@code command} (a run's state answers for its own too). */
+    public boolean allows(Command command) {
+        return switch (command) {
+            case START -> this == DRAFT;
+            case PAUSE -> this == RUNNING;
+            case RESUME -> this == PAUSED;
+            case ABORT -> this == AWAITING_APPROVAL || this == DRAFT || this == RUNNING || this == PAUSED || this == FAILED;
+            case APPROVE, REJECT -> this == AWAITING_APPROVAL;
+            case EDIT -> beforeStart();
+            case TAKE_AGAIN -> this == RUNNING || this == PAUSED || this == FINISHED || this == FAILED;
+            case ROLL_BACK -> !beforeStart() && this != REJECTED;
+        };
+    }
+
+    /**
+     * Abort, knowing how many systems are still pending: a FAILED deployment allows it only while its failures left
+     * some pending (they are skipped); with none, an abort would change nothing.
+     */
+    public boolean allowsAbort(long pendingRuns) {
+        return allows(Command.ABORT) && (this != FAILED || pendingRuns > 0);
+    }
+
+    /**
+     * The words of the refusal (a 409's detail) when deployment {@code id} in this phase is asked {@code command} it
+     * does not allow (for abort: {@link #allowsAbort});
+     * {@code approvalRule}: its four-eyes rule in words, null when it needs no approval.
+     */
+    public String refusal(Command command, long id, String approvalRule) {
+        String is = "deployment " + id + " is " + this;
+        return switch (command) {
+            case START -> this == AWAITING_APPROVAL
+                    ? is + " and cannot start until it is approved: " + approvalRule
+                    : is + "; only a DRAFT can be started";
+            case PAUSE -> is + "; only a RUNNING deployment can be paused";
+            case RESUME -> is + "; only a PAUSED deployment can be resumed";
+            case ABORT -> this == FAILED
+                    ? is + " with no system left to start; there is nothing to abort: take a rolled-back system again,"
+                    + " or leave it as it is"
+                    : is + "; there is nothing left to abort";
+            case APPROVE, REJECT -> is + "; only a deployment AWAITING_APPROVAL can be " + command.done()
+                    + (approvalRule == null ? " (its system type and channel require no approval)" : "");
+            case EDIT -> is + "; only a deployment not yet started (DRAFT or AWAITING_APPROVAL) can be edited";
+            case TAKE_AGAIN -> this == ABORTED || this == ABORTING
+                    ? "deployment " + id + " was aborted; start a new deployment instead"
+                    : is + " and has not started: it has no system to take again";
+            case ROLL_BACK -> is + " and has not started: it has no system to roll back";
+        };
     }
 
     /** The engine has something to follow. */

@@ -14,8 +14,10 @@ import jakarta.persistence.Table;
 
 import java.io.Serializable;
 import java.time.Instant;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.Set;
 
 /** A device of a run: its photograph (from-set) and destination (to-set), and how far it got. */
 @Entity
@@ -96,6 +98,39 @@ public class RunDevice extends PanacheEntityBase {
      */
     @Column(name = "reported_at")
     public Instant reportedAt;
+
+    /**
+     * The fields a device keeps as a decision brings it to {@code reached} ({@code now}: the time decided with;
+     * {@code reported}: when hawkBit says it finished, else {@code now}): an intent to assign starts afresh (going
+     * forward it forgets its old action; going back it keeps it: recovery looks for a newer one); verifying counts its
+     * timeout from now; finishing its forward update keeps the first time it was reported; an end is its finish.
+     */
+    public void reached(DeviceState reached, Instant now, Instant reported) {
+        if (reached == DeviceState.VERIFYING) {
+            verifyingSince = now;
+            unobservedSeconds = 0;
+        }
+        if (reached == DeviceState.ASSIGNING || reached == DeviceState.ROLLBACK_ASSIGNING) {
+            intentAt = now;
+            assignedAt = null;
+            unobservedSeconds = 0;
+            reportedAt = null;
+            if (reached == DeviceState.ASSIGNING) {
+                actionId = null;
+            }
+        }
+        if ((reached == DeviceState.SUCCEEDED || reached == DeviceState.VERIFYING) && reportedAt == null) {
+            reportedAt = reported; // finished its forward update (back: ROLLED_BACK)
+        }
+        if (FINISHED.contains(reached)) {
+            finishedAt = now;
+        }
+    }
+
+    /** The states in which a device has finished (for now: VERIFYING until it matches its query). */
+    static final Set<DeviceState> FINISHED = EnumSet.of(DeviceState.SUCCEEDED, DeviceState.FAILED,
+            DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED, DeviceState.LEFT_SYSTEM, DeviceState.TAKEN_OVER,
+            DeviceState.VERIFYING);
 
     /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
     public void moveTo(DeviceState next) {

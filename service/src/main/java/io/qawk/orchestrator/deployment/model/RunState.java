@@ -88,6 +88,11 @@ public enum RunState {
         return cause != null && (this == RUNNING || this == VERIFYING || this == SUCCEEDED) ? ROLLING_BACK : this;
     }
 
+    /** Reads ROLLING_BACK ({@link #seen}): going back, stored so or asked to (a {@code cause} set). */
+    public boolean goingBack(RollbackCause cause) {
+        return seen(cause) == ROLLING_BACK;
+    }
+
     public boolean terminal() {
         return TERMINAL.contains(this);
     }
@@ -95,6 +100,51 @@ public enum RunState {
     /** Rolled back (or tried to): the states a system can be taken again from. */
     public boolean wentBack() {
         return this == ROLLED_BACK || this == ROLLBACK_FAILED;
+    }
+
+    /**
+     * Whether a run in this state, with its rollback {@code cause} (null: none asked nor decided), may be asked
+     * {@code command}: the state it reads ({@link #seen}) answers. Start and abort are the deployment's commands as
+     * they reach one run: the engine starts a PENDING run, an abort skips a PENDING run. Roll back by hand: RUNNING,
+     * VERIFYING, SUCCEEDED not going back already; take again: ROLLED_BACK, ROLLBACK_FAILED. Pause, resume, approve,
+     * reject and edit are asked of a whole deployment, never of one run.
+     */
+    public boolean allows(Command command, RollbackCause cause) {
+        RunState seen = seen(cause);
+        return switch (command) {
+            case START, ABORT -> seen == PENDING;
+            case ROLL_BACK -> seen == RUNNING || seen == VERIFYING || seen == SUCCEEDED;
+            case TAKE_AGAIN -> seen.wentBack();
+            case PAUSE, RESUME, APPROVE, REJECT, EDIT -> false;
+        };
+    }
+
+    /**
+     * The words of the refusal (a 409's detail) when the run of {@code system} in this state, with its rollback
+     * {@code cause}, is asked {@code command} it does not allow. Take again of a run still going back has words that
+     * count its devices: {@link #stillRollingBack}.
+     */
+    public String refusal(Command command, String system, RollbackCause cause) {
+        String is = "system '" + system + "' is " + this;
+        return switch (command) {
+            case START -> is + "; only a PENDING system can be started";
+            case ABORT -> is + "; only a PENDING system is skipped by an abort";
+            case ROLL_BACK -> cause != null && seen(cause) != this
+                    ? "system '" + system + "' is already going back (" + cause.name().toLowerCase() + ")"
+                    : is + "; only a RUNNING, VERIFYING or SUCCEEDED system can be rolled back by hand";
+            case TAKE_AGAIN -> is + "; only a ROLLED_BACK or ROLLBACK_FAILED system can be taken again";
+            case PAUSE, RESUME, APPROVE, REJECT, EDIT -> command.verb() + " is asked of a whole deployment, not of"
+                    + " system '" + system + "'";
+        };
+    }
+
+    /**
+     * Take again asked of a system still going back ({@code back} of {@code back + going} devices on their previous
+     * set): how far it is, and what to wait for.
+     */
+    public static String stillRollingBack(String system, long back, long going) {
+        return system + " is still rolling back (" + back + " of " + (back + going)
+                + " devices back): take it again once it reads ROLLED_BACK (or ROLLBACK_FAILED)";
     }
 
     /** The states this one may go to (staying is not a move). */

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment.model;
 
 import io.qawk.orchestrator.analysis.MetricGate;
+import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
@@ -180,6 +181,20 @@ public class SystemDeployment extends PanacheEntityBase {
 
     public Duration soak() {
         return Duration.ofSeconds(soakSeconds);
+    }
+
+    /** Refuses (409, in its phase's words) a command its phase does not allow; else nothing. */
+    public void check(Command command) {
+        if (!phase.allows(command)) {
+            throw new ConflictException(phase.refusal(command, id, approvalRule));
+        }
+    }
+
+    /** Abort, with {@code pendingRuns} systems not yet started: refused (409) as {@link DeploymentPhase#allowsAbort}. */
+    public void checkAbort(long pendingRuns) {
+        if (!phase.allowsAbort(pendingRuns)) {
+            throw new ConflictException(phase.refusal(Command.ABORT, id, approvalRule));
+        }
     }
 
     /** This deployment, locked for the rest of the transaction. */

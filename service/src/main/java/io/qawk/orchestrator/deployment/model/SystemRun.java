@@ -94,6 +94,16 @@ public class SystemRun extends PanacheEntityBase {
     @Version
     public long version;
 
+    /** Whether this run, as it reads now (its state and rollback cause), may be asked {@code command}. */
+    public boolean allows(Command command) {
+        return state.allows(command, rollbackCause);
+    }
+
+    /** The words of the refusal of {@code command}, which it does not allow ({@link RunState#refusal}). */
+    public String refusal(Command command) {
+        return state.refusal(command, system, rollbackCause);
+    }
+
     /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
     public void moveTo(RunState next) {
         state = state.to(next);

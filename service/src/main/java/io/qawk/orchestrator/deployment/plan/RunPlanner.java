@@ -77,6 +77,28 @@ public final class RunPlanner {
             return state.terminal();
         }
 
+        /**
+         * Sets on {@code run} what this decision decided besides its move (the store moves it through the guard, and
+         * writes): its orders and rollback; a new reason, else the one it had; its soak, only when one begins; its end
+         * ({@code now}) when it ended.
+         */
+        public void settle(SystemRun run, Instant now) {
+            run.currentOrder = currentOrder;
+            run.failedOrder = failedOrder;
+            run.rollbackCause = rollbackCause;
+            run.rollbackReason = rollbackReason;
+            if (soakStartedAt != null && run.soakStartedAt == null) {
+                run.soakStartedAt = soakStartedAt;
+                run.soakEndsAt = soakEndsAt;
+            }
+            if (reason != null) {
+                run.reason = reason;
+            }
+            if (ended()) {
+                run.endedAt = now;
+            }
+        }
+
         /** The events' words, as the timeline shows them. */
         public List<String> messages() {
             return events.stream().map(TimelineEvent::message).toList();

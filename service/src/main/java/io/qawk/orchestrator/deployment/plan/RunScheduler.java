@@ -2,9 +2,12 @@ package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.DeploymentPhase;
 import io.qawk.orchestrator.deployment.model.RunState;
+import io.qawk.orchestrator.deployment.model.TimelineEvent;
 
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Predicate;
 
@@ -91,11 +94,31 @@ public final class RunScheduler {
      * and waits, with the gate's reason.
      */
     public record Hold(long runId, String reason, boolean giveUp) {
+
+        /** Whether a run whose reason reads {@code reasonNow} is told new words (stored, and on its timeline). */
+        public boolean newWords(String reasonNow) {
+            return !reason.equals(reasonNow);
+        }
+
+        /** What its timeline is told with new words: it waits, or it is given up. */
+        public TimelineEvent event() {
+            return giveUp ? new TimelineEvent.GivenUp(reason) : new TimelineEvent.Waiting(reason);
+        }
     }
 
-    /** {@link Hold} for a run the gate held back with {@code reason}; {@code vanished}: its devices are all gone. */
-    public static Hold hold(long runId, String reason, boolean vanished) {
-        return new Hold(runId, reason, vanished);
+    /**
+     * The holds of the runs the start gate held back ({@code verdicts} by run id), of runs whose reasons read
+     * {@code reasonsRead}: only those that change something, a give-up always, a wait only with new words.
+     */
+    public static List<Hold> holds(Map<Long, StartRules.Verdict> verdicts, Map<Long, String> reasonsRead) {
+        List<Hold> out = new ArrayList<>();
+        verdicts.forEach((runId, verdict) -> {
+            Hold h = new Hold(runId, verdict.reason(), verdict.vanished());
+            if (h.giveUp() || h.newWords(reasonsRead.get(runId))) {
+                out.add(h);
+            }
+        });
+        return out;
     }
 
     /** What becomes of a channel deployment's run when the channel's scope is asked again. */
@@ -108,6 +131,18 @@ public final class RunScheduler {
 
         public static final String LEFT = "given up: its devices left the channel (or its centres) before the"
                 + " orchestrator reached it";
+
+        /**
+         * Whether it changes a run now in {@code state} (it was decided on the run read unlocked): taken again only
+         * while still GIVEN_UP, given up only while still PENDING; KEEP changes nothing.
+         */
+        public boolean appliesTo(RunState state) {
+            return switch (this) {
+                case TAKE_AGAIN -> state == RunState.GIVEN_UP;
+                case GIVE_UP -> state == RunState.PENDING;
+                case KEEP -> false;
+            };
+        }
     }
 
     /**

@@ -181,19 +181,15 @@ public class RunStore {
     }
 
     /**
-     * Stores what the scheduler decided of the runs the start gate held back ({@code holds}, of runs as they were read
-     * unlocked): one given up, or waiting for a new reason, is locked and changed, with its timeline entry; one still
-     * waiting for the same reason is not written. Returns the deployment's runs as they are now, its phase re-derived
+     * Stores what the scheduler decided of the runs the start gate held back ({@code holds}: only those that change
+     * something, {@link RunScheduler#holds}): each is locked and changed, its new words on its timeline. Returns the deployment's runs as they are now, its phase re-derived
      * when one was given up.
      */
     @Transactional(Transactional.TxType.MANDATORY)
-    public List<DeploymentPhase.RunSummary> storeHolds(ToStart s, Map<Long, String> reasonsRead,
-                                                        List<RunScheduler.Hold> holds) {
+    public List<DeploymentPhase.RunSummary> storeHolds(ToStart s, List<RunScheduler.Hold> holds) {
         Map<Long, RunScheduler.Hold> byRun = new HashMap<>();
         for (RunScheduler.Hold h : holds) {
-            if (h.giveUp() || !h.reason().equals(reasonsRead.get(h.runId()))) {
-                byRun.put(h.runId(), h);
-            }
+            byRun.put(h.runId(), h);
         }
         Instant now = clock.instant();
         boolean gaveUp = false;
@@ -204,10 +200,9 @@ public class RunStore {
                 run.endedAt = now;
                 gaveUp = true;
             }
-            if (!h.reason().equals(run.reason)) {
+            if (h.newWords(run.reason)) {
                 run.reason = h.reason();
-                timeline.record(run.id, now, h.giveUp() ? new TimelineEvent.GivenUp(h.reason())
-                        : new TimelineEvent.Waiting(h.reason()), null);
+                timeline.record(run.id, now, h.event(), null);
             }
         }
         runWriter.writeNow();
@@ -221,8 +216,8 @@ public class RunStore {
 
     /**
      * Stores what the scheduler decided of a channel deployment's runs as its scope was asked again (decided on runs
-     * read unlocked: each is applied to the locked run only while its state still allows it), in the caller's
-     * transaction, written before it goes on.
+     * read unlocked: each is applied to the locked run only while it still applies,
+     * {@link RunScheduler.Follow#appliesTo}), in the caller's transaction, written before it goes on.
      */
     @Transactional(Transactional.TxType.MANDATORY)
     public void storeFollow(Map<Long, RunScheduler.Follow> decided) {
@@ -231,13 +226,16 @@ public class RunStore {
                 .map(Map.Entry::getKey).sorted().toList();
         for (SystemRun run : runWriter.lock(changing)) {
             RunScheduler.Follow f = decided.get(run.id);
-            if (f == RunScheduler.Follow.TAKE_AGAIN && run.state == RunState.GIVEN_UP) {
+            if (!f.appliesTo(run.state)) {
+                continue; // it moved since it was read
+            }
+            if (f == RunScheduler.Follow.TAKE_AGAIN) {
                 // given up because it left (its centre moved out, its devices vanished) and now back: take it again
                 run.moveTo(RunState.PENDING);
                 run.endedAt = null;
                 run.reason = null;
                 timeline.record(run.id, now, TimelineEvent.TakenAgain.cameBackIntoScope(), null);
-            } else if (f == RunScheduler.Follow.GIVE_UP && run.state == RunState.PENDING) {
+            } else {
                 run.moveTo(RunState.GIVEN_UP);
                 run.endedAt = now;
                 run.reason = RunScheduler.Follow.LEFT;
@@ -322,43 +320,10 @@ public class RunStore {
             if (change.failure() != null) {
                 d.failure = change.failure();
             }
-            if (change.state() == DeviceState.VERIFYING) {
-                d.verifyingSince = now; // its verify timeout counts from here, afresh
-                d.unobservedSeconds = 0;
-            }
-            if (change.state() == DeviceState.ASSIGNING || change.state() == DeviceState.ROLLBACK_ASSIGNING) {
-                d.intentAt = now;
-                d.assignedAt = null;
-                d.unobservedSeconds = 0;
-                d.reportedAt = null;
-                if (change.state() == DeviceState.ASSIGNING) {
-                    d.actionId = null; // going back keeps the forward action: recovery looks for a newer one
-                }
-            }
-            if ((change.state() == DeviceState.SUCCEEDED || change.state() == DeviceState.VERIFYING)
-                    && d.reportedAt == null) {
-                d.reportedAt = reported.getOrDefault(id, now); // finished its forward update (back: ROLLED_BACK)
-            }
-            if (Set.of(DeviceState.SUCCEEDED, DeviceState.FAILED, DeviceState.ROLLED_BACK, DeviceState.ROLLBACK_FAILED,
-                    DeviceState.LEFT_SYSTEM, DeviceState.TAKEN_OVER, DeviceState.VERIFYING).contains(change.state())) {
-                d.finishedAt = now;
-            }
+            d.reached(change.state(), now, reported.getOrDefault(id, now));
         });
         run.moveThrough(decision.steps());
-        run.currentOrder = decision.currentOrder();
-        run.failedOrder = decision.failedOrder();
-        run.rollbackCause = decision.rollbackCause();
-        run.rollbackReason = decision.rollbackReason();
-        if (decision.soakStartedAt() != null && run.soakStartedAt == null) {
-            run.soakStartedAt = decision.soakStartedAt();
-            run.soakEndsAt = decision.soakEndsAt();
-        }
-        if (decision.reason() != null) {
-            run.reason = decision.reason();
-        }
-        if (decision.ended()) {
-            run.endedAt = now;
-        }
+        decision.settle(run, now);
         for (TimelineEvent event : decision.events()) {
             timeline.record(run.id, now, event, null);
         }
