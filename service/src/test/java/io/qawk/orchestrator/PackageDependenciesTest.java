@@ -142,6 +142,18 @@ class PackageDependenciesTest {
         assertThat(using).as("files outside deployment/ that use deployment.engine or deployment.store").isEmpty();
     }
 
+    /** The deployment room takes its beans by injection: no class of it looks one up in the container. */
+    @Test
+    void deploymentFindsNoBeanThroughTheContainer() {
+        Set<String> looking = new TreeSet<>();
+        for (Path file : SourceFiles.javaFiles(MAIN.resolve("deployment"))) {
+            if (code(SourceFiles.read(file)).contains("Arc.container()")) {
+                looking.add(MAIN.relativize(file).toString());
+            }
+        }
+        assertThat(looking).as("deployment classes that call Arc.container()").isEmpty();
+    }
+
     /** The cycle finder itself, on a graph made up here: it names every cycle once, in dependency order. */
     @Test
     void findsAndNamesACycle() {

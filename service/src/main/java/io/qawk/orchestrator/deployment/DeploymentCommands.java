@@ -13,6 +13,7 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.PhaseRefresh;
 import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import io.qawk.orchestrator.manifest.Manifest;
@@ -37,6 +38,9 @@ import java.util.Optional;
  */
 @ApplicationScoped
 public class DeploymentCommands {
+
+    @Inject
+    PhaseRefresh phases;
 
     @Inject
     TimelineWriter timeline;
@@ -242,7 +246,7 @@ public class DeploymentCommands {
 
     /** Re-derives the phase from the flags and runs; sets the end time when it ends. Call inside a transaction. */
     void refreshPhase(SystemDeployment d) {
-        d.refreshPhase(runs.summaries(d.id), clock.instant());
+        phases.refresh(d, runs.summaries(d.id), clock.instant());
     }
 
     private void recordOnUnderWay(SystemDeployment d, TimelineEvent event, String actor) {

@@ -5,6 +5,7 @@ import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
 import io.qawk.orchestrator.deployment.plan.RunScheduler;
+import io.qawk.orchestrator.deployment.store.PhaseRefresh;
 import io.qawk.orchestrator.deployment.store.RunStore;
 import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.manifest.Manifest;
@@ -30,6 +31,9 @@ import java.util.stream.Collectors;
  */
 @ApplicationScoped
 public class DeploymentFollower {
+
+    @Inject
+    PhaseRefresh phases;
 
     @Inject
     RunRepository repository;
@@ -78,7 +82,7 @@ public class DeploymentFollower {
         runs.values().forEach(r -> decided.put(r.id, RunScheduler.follow(r.state, wanted.contains(r.system),
                 moving.contains(r.system))));
         store.storeFollow(decided);
-        d.refreshPhase(repository.summaries(d.id), clock.instant());
+        phases.refresh(d, repository.summaries(d.id), clock.instant());
         return added;
     }
 }

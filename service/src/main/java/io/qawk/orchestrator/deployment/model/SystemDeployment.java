@@ -6,8 +6,6 @@ import io.qawk.orchestrator.common.NotFoundException;
 import io.qawk.orchestrator.manifest.Manifest;
 import io.qawk.orchestrator.manifest.ManifestRevision;
 import io.qawk.orchestrator.window.Windows;
-import io.quarkus.arc.Arc;
-import io.quarkus.arc.ArcContainer;
 import io.quarkus.hibernate.orm.panache.PanacheEntityBase;
 import jakarta.persistence.Column;
 import jakarta.persistence.Entity;
@@ -206,16 +204,11 @@ public class SystemDeployment extends PanacheEntityBase {
         return d;
     }
 
-    /** Tells observers (the evidence record) that this deployment ended; nothing to tell outside a container. */
-    private void ended() {
-        ArcContainer arc = Arc.container();
-        if (arc != null && arc.isRunning()) {
-            arc.beanManager().getEvent().select(DeploymentEnded.class).fire(new DeploymentEnded(id));
-        }
-    }
-
-    /** Re-derives the phase from the flags and these runs; sets the end time ({@code now}) when it ends. */
-    public void refreshPhase(List<DeploymentPhase.RunSummary> runs, Instant now) {
+    /**
+     * Re-derives the phase from the flags and these runs; sets the end time ({@code now}) when it ends, and answers
+     * whether it ended now (for {@code store/PhaseRefresh} to tell the evidence record).
+     */
+    public boolean refreshPhase(List<DeploymentPhase.RunSummary> runs, Instant now) {
         DeploymentPhase derived = DeploymentPhase.derive(startedAt != null, paused, aborted, maxFailed, runs);
         if (derived == DeploymentPhase.DRAFT) {
             derived = DeploymentPhase.beforeStart(approvalRule != null, approvedBy != null, rejectedBy != null);
@@ -223,9 +216,8 @@ public class SystemDeployment extends PanacheEntityBase {
         if (derived != phase) {
             phase = derived;
             endedAt = derived.ended() ? now : null;
-            if (derived.ended()) {
-                ended();
-            }
+            return derived.ended();
         }
+        return false;
     }
 }

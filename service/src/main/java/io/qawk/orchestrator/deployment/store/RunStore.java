@@ -45,6 +45,9 @@ import java.util.stream.Collectors;
 public class RunStore {
 
     @Inject
+    PhaseRefresh phases;
+
+    @Inject
     TimelineWriter timeline;
 
     @Inject
@@ -176,7 +179,7 @@ public class RunStore {
     public ToStart lockToStart(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
         List<DeploymentPhase.RunSummary> runs = repository.summaries(deploymentId);
-        d.refreshPhase(runs, clock.instant());
+        phases.refresh(d, runs, clock.instant());
         return new ToStart(d, runs);
     }
 
@@ -210,7 +213,7 @@ public class RunStore {
             return s.runs();
         }
         List<DeploymentPhase.RunSummary> runs = repository.summaries(s.deployment().id);
-        s.deployment().refreshPhase(runs, now);
+        phases.refresh(s.deployment(), runs, now);
         return runs;
     }
 
@@ -499,6 +502,6 @@ public class RunStore {
     @Transactional
     public void refreshPhase(long deploymentId) {
         SystemDeployment d = SystemDeployment.lock(deploymentId);
-        d.refreshPhase(repository.summaries(deploymentId), clock.instant());
+        phases.refresh(d, repository.summaries(deploymentId), clock.instant());
     }
 }
