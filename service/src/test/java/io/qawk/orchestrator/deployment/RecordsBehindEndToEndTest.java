@@ -10,6 +10,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import jakarta.inject.Inject;
 import org.awaitility.Awaitility;
+import org.hamcrest.Matchers;
 import org.junit.jupiter.api.Test;
 
 import javax.sql.DataSource;
@@ -121,6 +122,82 @@ class RecordsBehindEndToEndTest {
         }
     }
 
+    @Test
+    void lostCommitsOfASentOrderAreFoundInHawkbitAndNothingIsSentOrPhotographedAgain() throws Exception {
+        try (Lanes lanes = new Lanes("e2e-lost-").withSetsAndType()) {
+            lanes.system("lane-01", "c01");
+            lanes.discovered(1);
+            lanes.preinstall("1");
+            for (String role : List.of("term-a", "term-b", "display")) {
+                lanes.behaviour("lane-01", role, Behaviour.hold());
+            }
+            lanes.behaviour("lane-01", "lane", Behaviour.hold());
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
+            String base = "/qawk/v1/systemdeployments/" + id;
+            Awaitility.await().atMost(WITHIN).until(() -> recordedSent(id, 1) == 3);
+            int runId = runs(id).getInt("[0].id");
+            long photographs = events(base, runId, "SNAPSHOT");
+
+            // the standby's copy: photographed, order 1 sent; the commits after it (order 2's "sent") are lost
+            copyDatabase();
+            for (String role : List.of("term-a", "term-b", "display")) {
+                lanes.behaviour("lane-01", role, Behaviour.succeed());
+            }
+            String lane = lanes.id("lane-01", "lane");
+            Awaitility.await().atMost(WITHIN).until(() -> recordedSent(id, 2) == 1);
+            Map<String, Integer> actionsBefore = actionCounts(lanes, List.of("lane-01"));
+            restoreDatabase(id);
+
+            Awaitility.await().atMost(Duration.ofSeconds(60))
+                    .until(() -> runs(id).getString("[0].divergence") != null);
+            long laneAction = lanes.hawkbit.actions(lane).get(0).path("id").asLong();
+            assertThat(runs(id).getString("[0].divergence")).startsWith("records behind hawkBit: ")
+                    .contains(lane + ": action " + laneAction + " sent by Qawk's user, in no record (recorded WAITING)");
+            // nothing sent again, no new photograph; the device's "before" is still the photograph's
+            Awaitility.await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(20))
+                    .until(() -> actionCounts(lanes, List.of("lane-01")).equals(actionsBefore));
+            assertThat(events(base, runId, "SNAPSHOT")).isEqualTo(photographs);
+            assertThat(runs(id).getString("[0].components.lane[0].fromSet")).endsWith("app:1");
+
+            // hawkBit's action is still open: adopting it is refused, saying so, and changes nothing
+            Api.admin().post(base + "/runs/" + runId + "/adopt").then().statusCode(409)
+                    .contentType("application/problem+json")
+                    .body("detail", Matchers.containsString("action " + laneAction + " on " + lane));
+            Api.admin().post(base + "/runs/" + runId + "/rollback").then().statusCode(409)
+                    .contentType("application/problem+json");
+            assertThat(runs(id).getString("[0].state")).isEqualTo("RUNNING");
+
+            lanes.behaviour("lane-01", "lane", Behaviour.succeed());
+            Awaitility.await().atMost(WITHIN).until(() -> lanes.installedSetId(lane) == lanes.set("app:2"));
+            Api.admin().post(base + "/runs/" + runId + "/adopt").then().statusCode(200);
+            assertThat(awaitState(id, "FINISHED", Duration.ofSeconds(60)).getString("summary"))
+                    .isEqualTo("1 of 1 updated, 0 rolled back");
+            assertThat(runs(id).getString("[0].divergence")).isNull();
+            assertThat(actionCounts(lanes, List.of("lane-01"))).isEqualTo(actionsBefore);
+        }
+    }
+
+    /** How many devices of the deployment's order {@code order} Qawk recorded as sent (an action id, ASSIGNED). */
+    private int recordedSent(int id, int order) throws SQLException {
+        try (Connection c = dataSource.getConnection();
+             PreparedStatement q = c.prepareStatement("select count(*) from run_device d join system_run r"
+                     + " on r.id = d.run_id where r.deployment_id = ? and d.update_order = ? and d.action_id is not null"
+                     + " and d.state = 'ASSIGNED'")) {
+            q.setLong(1, id);
+            q.setInt(2, order);
+            try (ResultSet rs = q.executeQuery()) {
+                rs.next();
+                return rs.getInt(1);
+            }
+        }
+    }
+
+    private static long events(String base, int runId, String type) {
+        List<Map<String, Object>> all = Api.viewer().get(base + "/runs/" + runId + "/events").then().statusCode(200)
+                .extract().jsonPath().getList("");
+        return all.stream().filter(e -> type.equals(e.get("type"))).count();
+    }
+
     /** Every lane's order 1 devices recorded as sent (an action id in Qawk's records). */
     private boolean orderOneRecorded(int id) throws SQLException {
         try (Connection c = dataSource.getConnection();
@@ -136,8 +213,12 @@ class RecordsBehindEndToEndTest {
     }
 
     private static Map<String, Integer> actionCounts(Lanes lanes) {
+        return actionCounts(lanes, LANES);
+    }
+
+    private static Map<String, Integer> actionCounts(Lanes lanes, List<String> systems) {
         Map<String, Integer> out = new LinkedHashMap<>();
-        for (String lane : LANES) {
+        for (String lane : systems) {
             for (String role : ROLES) {
                 out.put(lane + "/" + role, lanes.hawkbit.actions(lanes.id(lane, role)).size());
             }

@@ -262,6 +262,7 @@ public class DeploymentResource {
     @Path("{id}/runs/{runId}/rollback")
     @Consumes(MediaType.APPLICATION_JSON)
     public RunView rollback(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
+        divergences.refuseWhileDiverged(id, runId);
         service.rollback(id, runId, body == null ? null : body.reason(), actor());
         return run(id, runId);
     }

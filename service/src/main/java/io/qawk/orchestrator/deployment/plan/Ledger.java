@@ -95,14 +95,16 @@ public final class Ledger {
     /**
      * Checks a run's records against hawkBit: {@code actions} by device (any order), every one of them created since
      * the run started; {@code qawkUser} the Management API user Qawk sends as. Devices whose intent is stored but not
-     * confirmed are left to intent recovery, which adopts hawkBit's action for them.
+     * confirmed are left to intent recovery, which adopts hawkBit's action for them; devices recorded as out of the
+     * run's hands (taken over, left the system) already say that hawkBit's later actions are someone else's.
      */
     public static Verdict check(List<Recorded> devices, Map<String, List<Action>> actions, String qawkUser) {
         Long floor = floor(devices);
         List<Finding> out = new ArrayList<>();
         for (Recorded d : devices) {
-            if (d.state() == DeviceState.ASSIGNING || d.state() == DeviceState.ROLLBACK_ASSIGNING) {
-                continue;
+            if (d.state() == DeviceState.ASSIGNING || d.state() == DeviceState.ROLLBACK_ASSIGNING
+                    || d.state().outOfHands()) {
+                continue; // recovered by intent recovery; recorded as someone else's already
             }
             List<Action> newer = newer(d, actions.getOrDefault(d.controllerId(), List.of()), floor);
             if (newer.isEmpty()) {

@@ -76,6 +76,9 @@ class LedgerTest {
                 Map.of("term", List.of(done(90, QAWK, OLD_TERM), new Ledger.Action(100, QAWK, NEW_TERM, "running", true)),
                         "lane", List.of(new Ledger.Action(104, QAWK, NEW_APP, "running", true))), QAWK);
         assertThat(v.agrees()).isTrue();
+        // recorded as taken over: the record already says a later action is someone else's
+        assertThat(Ledger.check(List.of(term(DeviceState.TAKEN_OVER, 100L)),
+                Map.of("term", List.of(done(100, QAWK, NEW_TERM), done(130, "alice", 99))), QAWK).agrees()).isTrue();
     }
 
     @Test
