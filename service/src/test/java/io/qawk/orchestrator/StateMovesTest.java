@@ -44,7 +44,9 @@ class StateMovesTest {
 
     /** Where runs and devices move: the store applies decisions, the service a person's commands. */
     static final Set<String> MOVERS = Set.of("deployment/store/RunStore.java", "deployment/DeploymentCommands.java",
-            "deployment/model/SystemRun.java", "deployment/model/RunDevice.java");
+            "deployment/model/SystemRun.java", "deployment/model/RunDevice.java",
+            // a person's adoption of what hawkBit shows, decided by plan/Ledger, stored with the runs' locks
+            "deployment/store/DivergenceStore.java");
 
     /** Where people's commands arrive: whether a state allows one is the state's answer ({@code allows}). */
     static final Set<String> COMMAND_DOORS = Set.of("deployment/DeploymentService.java",

@@ -20,7 +20,7 @@ public class EngineLock {
 
     private static final Logger LOG = Logger.getLogger(EngineLock.class);
     /** Namespace of Qawk's advisory locks (first key of the two-int form). */
-    static final int NAMESPACE = 0x51415757;
+    public static final int NAMESPACE = 0x51415757;
     /** Namespace of the channel release locks. */
     public static final int RELEASES = 0x51415758;
 

@@ -5,6 +5,7 @@ import io.qawk.orchestrator.deployment.model.RunDevice;
 import io.qawk.orchestrator.deployment.model.RunEvent;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.model.TimelineEvent;
+import io.qawk.orchestrator.deployment.store.DivergenceStore;
 import io.qawk.orchestrator.deployment.store.RunRepository;
 import io.qawk.orchestrator.deployment.store.TimelineWriter;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,9 +20,9 @@ import java.util.Optional;
 import java.util.function.Function;
 
 /**
- * The door of the deployment room for the rooms beside it (evidence, guard, health): what they read of runs and their
- * engine, and the one thing they write, an entry on the timeline of the runs that drive some systems. They come here
- * rather than into {@code engine/} or {@code store/}, so those stay the room's own.
+ * The door of the deployment room for the rooms beside it (evidence, guard, health): what they read of runs (and of
+ * those hawkBit contradicts) and of the engine, and the one thing they write, an entry on the timeline of the runs
+ * that drive some systems. They come here rather than into {@code engine/} or {@code store/}, the room's own.
  */
 @ApplicationScoped
 public class RunRecords {
@@ -34,6 +35,9 @@ public class RunRecords {
 
     @Inject
     DeploymentEngine engine;
+
+    @Inject
+    DivergenceStore divergences;
 
     /** The ids of a deployment's runs in sequence: what a reader of all its runs pages through. */
     public List<Long> runIdsOf(long deploymentId) {
@@ -63,6 +67,11 @@ public class RunRecords {
                                 Function<String, TimelineEvent> event, String actor) {
         repository.drivers(systemTypeId, systems).forEach(r ->
                 timeline.record(r.runId(), at, event.apply(r.system()), actor));
+    }
+
+    /** Per deployment with runs whose records hawkBit contradicts, how many (readiness lists them). */
+    public Map<Long, Long> divergedByDeployment() {
+        return divergences.divergedByDeployment();
     }
 
     /** Why the engine's loop is not passing, when it is not: ended, or a pass under way for too long. */

@@ -69,6 +69,7 @@ public class HawkbitGateway {
     private final Assignments assignments;
     private final Reachability reachability;
     private final HawkbitWork work;
+    private final String user;
 
     void warmUp(@Observes StartupEvent event) {
         client.warmUp();
@@ -81,6 +82,15 @@ public class HawkbitGateway {
         this.assignments = new Assignments(client, config, sets::toAssign, this::knownAmong);
         this.reachability = new Reachability(client, config.hangAfter());
         this.work = new HawkbitWork(client);
+        this.user = config.user().orElse(null);
+    }
+
+    /**
+     * The Management API user Qawk sends as: hawkBit names it as the creator ({@code createdBy}) of every action Qawk
+     * assigned. Null when not configured.
+     */
+    public String user() {
+        return user;
     }
 
     /** Whether {@code qawk.hawkbit.url} is set. */
@@ -370,6 +380,20 @@ public class HawkbitGateway {
     }
 
     /**
+     * One action of the target, with its distribution set (which the listing leaves out). A 404 (target or action
+     * unknown) is {@link TargetNotFoundException}.
+     */
+    public HawkbitAction action(String controllerId, long actionId) {
+        String id = segment(checked(controllerId));
+        HawkbitClient.Reply reply = client.call("actions", api -> api.action(id, actionId));
+        if (reply.status() == 404) {
+            throw new TargetNotFoundException(controllerId,
+                    "hawkBit knows no target '" + controllerId + "' with action " + actionId);
+        }
+        return action(client.okValue("actions", reply, controllerId, HawkbitShapes.Action.class));
+    }
+
+    /**
      * Outcome of one action on any hawkBit version (see {@link HawkbitVersions#outcome}). A 404 (target or action
      * unknown) is {@link TargetNotFoundException}.
      */
@@ -472,7 +496,7 @@ public class HawkbitGateway {
             throw HawkbitClient.malformed("actions", "action without id");
         }
         return new HawkbitAction(a.id(), a.status(), a.active(), a.detailStatus(), instant(a.createdAt()),
-                instant(a.lastModifiedAt()), HawkbitVersions.setIdOf(a));
+                instant(a.lastModifiedAt()), HawkbitVersions.setIdOf(a), a.createdBy());
     }
 
     private static Instant instant(Long millis) {

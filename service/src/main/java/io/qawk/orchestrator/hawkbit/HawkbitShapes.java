@@ -31,7 +31,7 @@ final class HawkbitShapes {
     /** An entry of {@code /targets/{id}/actions}, or the single action. */
     @JsonIgnoreProperties(ignoreUnknown = true)
     record Action(Long id, String status, Boolean active, String detailStatus, Long createdAt, Long lastModifiedAt,
-            @JsonProperty("_links") Links links) {
+            @JsonProperty("_links") Links links, String createdBy) {
     }
 
     /** An entry of an action's status history ({@code …/actions/{id}/status}). */

@@ -53,6 +53,8 @@ import javax.sql.DataSource;
  *       window is closed now</li>
  *   <li>{@code qawk_systems_broken{system_type}} – systems found at the last sync on a mix of sets their type's
  *       compatibility rules forbid (a type's gauge appears with it, and reads 0 once the type is gone)</li>
+ *   <li>{@code qawk_runs_diverged} – runs of deployments that have not ended whose records hawkBit's actions
+ *       contradict (a restore, a standby promoted): each is held until a person adopts what hawkBit shows</li>
  * </ul>
  */
 @Startup
@@ -78,6 +80,7 @@ public class StoreGauges implements StoredGauges {
     private final AtomicLong devices = new AtomicLong();
     private final AtomicLong systems = new AtomicLong();
     private final AtomicLong waitingForWindow = new AtomicLong();
+    private final AtomicLong diverged = new AtomicLong();
     private final Map<String, AtomicLong> brokenByType = new ConcurrentHashMap<>();
     private volatile Instant lastSoakEnd;
     private volatile Instant lastSync;
@@ -110,6 +113,9 @@ public class StoreGauges implements StoredGauges {
                 .description("Systems the inventory's devices form, over every system type")::register);
         gauges.register(Gauge.builder("qawk.runs.waiting.for.window", waitingForWindow, AtomicLong::get)
                 .description("Pending systems of running deployments whose centre's maintenance window is closed now")
+                ::register);
+        gauges.register(Gauge.builder("qawk.runs.diverged", diverged, AtomicLong::get)
+                .description("Runs whose records hawkBit's actions contradict, held until a person adopts or rolls back")
                 ::register);
         gauges.register(Gauge.builder("qawk.inventory.last.sync.age", this, StoreGauges::lastSyncAgeSeconds)
                 .description("Seconds since the last successful inventory sync (since start when none has completed)")
@@ -161,6 +167,13 @@ public class StoreGauges implements StoredGauges {
             deployments.forEach((p, v) -> v.set(phases.getOrDefault(p, 0L)));
             runs.forEach((s, v) -> v.set(states.getOrDefault(s, 0L)));
             waitingForWindow.set(waitingForWindow(c));
+            try (PreparedStatement ps = c.prepareStatement("select count(*) from run_divergence dv"
+                    + " join system_deployment d on d.id = dv.deployment_id"
+                    + " where d.phase not in " + SqlEnums.list(DeploymentPhase.FINISHED, DeploymentPhase.FAILED,
+                            DeploymentPhase.ABORTED));
+                 ResultSet rs = ps.executeQuery()) {
+                diverged.set(rs.next() ? rs.getLong(1) : 0);
+            }
             readInventory(c);
         } catch (SQLException | RuntimeException e) {
             LOG.debugf("Metric gauges not refreshed: %s", e.getMessage());

@@ -18,6 +18,7 @@ import io.qawk.orchestrator.deployment.CommandRequest;
 import io.qawk.orchestrator.deployment.DeploymentApprovals;
 import io.qawk.orchestrator.deployment.DeploymentCommands;
 import io.qawk.orchestrator.deployment.DeploymentReads;
+import io.qawk.orchestrator.deployment.DivergenceCommands;
 import io.qawk.orchestrator.deployment.DeploymentRequest;
 import io.qawk.orchestrator.deployment.DeploymentService;
 import io.qawk.orchestrator.deployment.PlanReads;
@@ -54,6 +55,9 @@ import java.util.Map;
 @Path("/qawk/v1/systemdeployments")
 @Produces(MediaType.APPLICATION_JSON)
 public class DeploymentResource {
+
+    @Inject
+    DivergenceCommands divergences;
 
     @Inject
     DeploymentService service;
@@ -267,6 +271,7 @@ public class DeploymentResource {
     @Path("{id}/runs/{runId}/rollback")
     @Consumes(MediaType.APPLICATION_JSON)
     public RunView rollback(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
+        divergences.refuseWhileDiverged(id, runId);
         commands.rollback(id, runId, body == null ? null : body.reason(), actor());
         return run(id, runId);
     }
@@ -276,6 +281,26 @@ public class DeploymentResource {
     @Consumes(MediaType.APPLICATION_JSON)
     public RunView retry(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
         commands.retry(id, runId, body == null ? null : body.reason(), actor());
+        return run(id, runId);
+    }
+
+    /**
+     * Adopts what hawkBit shows for every run of the deployment whose records are behind hawkBit: each takes the state
+     * hawkBit's actions prove (every device finished on its new set: SUCCEEDED; every one back on its photograph:
+     * ROLLED_BACK). 409 when there is none, or when hawkBit proves no state for one of them (nothing is changed).
+     */
+    @POST
+    @Path("{id}/adopt")
+    public DeploymentView adoptDeployment(@PathParam("id") long id) {
+        divergences.adopt(id, null, actor());
+        return get(id);
+    }
+
+    /** As {@link #adoptDeployment}, for one run whose records are behind hawkBit. */
+    @POST
+    @Path("{id}/runs/{runId}/adopt")
+    public RunView adoptRun(@PathParam("id") long id, @PathParam("runId") long runId) {
+        divergences.adopt(id, runId, actor());
         return run(id, runId);
     }
 

@@ -32,6 +32,8 @@ import java.util.Set;
  * {@code failedBecause}: while FAILED, which limit stopped it, with its figures ({@code 1 system rolled back, maxFailed 0
  * allows none: no new system started, 1 not started}); null otherwise. Its counts and words count systems as the API
  * shows them ({@link RunState#seen}: a rollback asked for is rolling back) and held systems among the pending.
+ * {@code diverged}: how many of its runs' records hawkBit's actions contradict (each says which in its
+ * {@code divergence}); they wait for a person to adopt what hawkBit shows or roll back.
  */
 public record DeploymentView(long id, String name, long manifestId, String manifestName,
                              @JsonProperty("fleetId") Long channelId,
@@ -46,7 +48,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                              List<CentreWindows.CentreWindow> centreWindows, int waitingForWindow,
                              @JsonInclude(JsonInclude.Include.NON_NULL) List<ChannelDeployments.Overlap> overlaps,
                              @JsonInclude(JsonInclude.Include.NON_NULL) String overlapsSummary,
-                             ApprovalView approval) {
+                             ApprovalView approval, int diverged) {
 
     /**
      * Four eyes: {@code required} and the {@code rule} in words (who must approve: an approver other than its creator);
@@ -202,6 +204,7 @@ public record DeploymentView(long id, String name, long manifestId, String manif
                 words(d, c, runs), failedBecause(d, c, runs),
                 d.createdAt, d.createdBy, d.startedAt, d.startedBy, d.pausedBy, d.abortedBy, d.endedAt, pinned == null ? null : pinned.revision(),
                 pinned != null && pinned.manifestChangedSince(), d.metricGate(), d.windows, centres, waiting,
-                overlaps, overlaps == null ? null : DeploymentOverlaps.summary(overlaps), ApprovalView.of(d));
+                overlaps, overlaps == null ? null : DeploymentOverlaps.summary(overlaps), ApprovalView.of(d),
+                d.diverged);
     }
 }

@@ -20,12 +20,14 @@ import java.util.Map;
  * the windows and the clock when asked, never stored. A run that soaks ({@code VERIFYING}) says from when to when
  * ({@code soakStartedAt}, {@code soakEndsAt}) and how many seconds are left ({@code soakSecondsLeft}, 0 once the end
  * is reached; null when it does not soak). Its {@code state} is the one a command caused ({@link RunState#seen}): a run
- * whose rollback is asked for reads ROLLING_BACK from the command's answer on.
+ * whose rollback is asked for reads ROLLING_BACK from the command's answer on. {@code divergence}: while its records
+ * are behind hawkBit, which actions contradict them and what hawkBit shows ({@code records behind hawkBit: …}; nothing
+ * new is sent to it until a person adopts what hawkBit shows or rolls it back); null while they agree.
  */
 public record RunView(long id, long deploymentId, String system, String group, RunState state, String reason,
                       int attempt, Integer currentOrder, Integer failedOrder, RollbackCause rollbackCause,
                       Instant startedAt, Instant endedAt, Instant soakStartedAt, Instant soakEndsAt,
-                      Long soakSecondsLeft, Map<String, List<DeviceView>> components) {
+                      Long soakSecondsLeft, Map<String, List<DeviceView>> components, String divergence) {
 
     /**
      * A device of the run; {@code verify} and {@code health}: its component's queries as photographed (null: none);
@@ -49,6 +51,6 @@ public record RunView(long id, long deploymentId, String system, String group, R
                 ? Math.max(0, (Duration.between(now, r.soakEndsAt).toMillis() + 999) / 1000) : null;
         return new RunView(r.id, r.deploymentId, r.system, r.group, r.state.seen(r.rollbackCause), waiting != null ? waiting : r.reason,
                 r.attempt, r.currentOrder, r.failedOrder, r.rollbackCause, r.startedAt, r.endedAt, r.soakStartedAt,
-                r.soakEndsAt, left, components);
+                r.soakEndsAt, left, components, r.divergence);
     }
 }

@@ -44,7 +44,9 @@ import java.util.function.Supplier;
 
 /**
  * The thin loop around {@link RunPlanner}. A pass of one deployment, under its Postgres lock, is an ordered list of
- * steps, each of which completes or leaves the rest to the next pass: load what to follow ({@link RunStore}); observe
+ * steps, each of which completes or leaves the rest to the next pass: load what to follow ({@link RunStore}); at the
+ * first pass after a start or after the records went backwards, check them against hawkBit's actions
+ * ({@link LedgerCheck}: a run they contradict is held, nothing moves on it); observe
  * ({@link PassObserver}: every question to hawkBit, unconfirmed intents recovered, time nobody could observe accounted
  * for); plan each run with news ({@link RunPlanner}, pure) and store its decision; photograph the systems the
  * scheduler starts and store their photographs; send the stored intents and record hawkBit's answers
@@ -74,6 +76,9 @@ public class DeploymentEngine {
 
     @Inject
     AssignmentSender sender;
+
+    @Inject
+    LedgerCheck ledger;
 
     @Inject
     EngineLock locks;
@@ -176,6 +181,7 @@ public class DeploymentEngine {
             List<Long> active;
             try {
                 active = store.activeDeploymentIds();
+                ledger.recordsWentBackwards();
             } catch (RuntimeException e) {
                 if (DatabaseUnreachable.in(e)) {
                     unobserved.databaseUnreachable();
@@ -222,6 +228,9 @@ public class DeploymentEngine {
         }
         try (EngineLock.Held held = lock.get()) {
             DeploymentSnapshot snap = store.load(deploymentId);
+            if (snap != null && ledger.checkIfDue(deploymentId)) {
+                snap = store.load(deploymentId); // its diverged runs are no longer planned
+            }
             if (snap == null) {
                 unobserved.forget(deploymentId);
                 return true;

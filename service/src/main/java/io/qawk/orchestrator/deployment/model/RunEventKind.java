@@ -67,5 +67,9 @@ public enum RunEventKind {
     /** The guard stopped hawkBit work outside Qawk (a rollout, an auto-assignment, an action) that targets this system. */
     GUARD_HOLD,
     /** hawkBit refused Qawk's requests for a while with 429 (its rate limit): order timeouts extended by the wait. */
-    RATE_LIMITED
+    RATE_LIMITED,
+    /** Qawk's records are behind hawkBit: actions contradict them (names the actions and what hawkBit shows). */
+    DIVERGED,
+    /** A person adopted what hawkBit shows for a divergent run: it took the state hawkBit's actions prove. */
+    ADOPTED
 }

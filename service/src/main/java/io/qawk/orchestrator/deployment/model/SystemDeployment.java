@@ -17,6 +17,7 @@ import jakarta.persistence.Id;
 import jakarta.persistence.LockModeType;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+import org.hibernate.annotations.Formula;
 import org.hibernate.annotations.JdbcTypeCode;
 import org.hibernate.type.SqlTypes;
 
@@ -126,6 +127,10 @@ public class SystemDeployment extends PanacheEntityBase {
 
     @Column(name = "ended_at")
     public Instant endedAt;
+
+    /** How many of its runs' records hawkBit's actions contradict (table {@code run_divergence}); read only. */
+    @Formula("(select count(*) from run_divergence dv where dv.deployment_id = id)")
+    public int diverged;
 
     /**
      * Four eyes (issue 42): the rule, in words, that its system type or channel set when it was created or last edited

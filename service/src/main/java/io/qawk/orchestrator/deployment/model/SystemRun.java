@@ -13,6 +13,7 @@ import jakarta.persistence.PreRemove;
 import jakarta.persistence.PreUpdate;
 import jakarta.persistence.Table;
 import jakarta.persistence.Version;
+import org.hibernate.annotations.Formula;
 
 import java.time.Instant;
 import java.util.List;
@@ -103,6 +104,13 @@ public class SystemRun extends PanacheEntityBase {
     public String refusal(Command command) {
         return state.refusal(command, system, rollbackCause);
     }
+
+    /**
+     * Why its records are behind hawkBit, naming the actions and what hawkBit shows (table {@code run_divergence},
+     * written by {@code store/DivergenceStore}); null while they agree. Read only here; the engine plans no such run.
+     */
+    @Formula("(select dv.words from run_divergence dv where dv.run_id = id)")
+    public String divergence;
 
     /** Moves to {@code next} if its state may go there (else {@link IllegalStateException}, nothing changed). */
     public void moveTo(RunState next) {

@@ -402,6 +402,33 @@ public sealed interface TimelineEvent {
         }
     }
 
+    /**
+     * Qawk's records of this run are behind hawkBit ({@code actionIds}: the actions that contradict them, oldest
+     * first; {@code words}: which, and what hawkBit shows): nothing new is sent for the system until a person adopts
+     * what hawkBit shows or rolls it back.
+     */
+    record Diverged(List<Long> actionIds, String words) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.DIVERGED;
+        }
+
+        public String message() {
+            return words + " -- nothing new is sent to this system until a person adopts what hawkBit shows or rolls"
+                    + " it back";
+        }
+    }
+
+    /** A person adopted what hawkBit shows ({@code words}): the run is now {@code state}. */
+    record Adopted(RunState state, String words) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.ADOPTED;
+        }
+
+        public String message() {
+            return "adopted what hawkBit shows: " + state + " (" + words + ")";
+        }
+    }
+
     record Paused() implements TimelineEvent {
         public RunEventKind kind() {
             return RunEventKind.PAUSED;

@@ -70,7 +70,8 @@ public class SystemRunWriter {
     static final String LOCK = READ + " for no key update";
 
     static final String TO_PLAN = "select " + COLUMNS + " from system_run where deployment_id = ?"
-            + " and " + RunState.drivesSql("") + " order by seq";
+            + " and " + RunState.drivesSql("")
+            + " and not exists (select 1 from run_divergence dv where dv.run_id = system_run.id) order by seq";
 
     /**
      * A deployment's new pending runs and the CREATED entry of each, in one statement per thousand: at 25,000 systems,
@@ -168,7 +169,10 @@ public class SystemRunWriter {
         return select(READ, s -> s.setArray(1, ArrayColumns.ids(s.getConnection(), runIds)));
     }
 
-    /** A deployment's runs a pass may plan (under way, or gone back by hand), in sequence; read only, not locked. */
+    /**
+     * A deployment's runs a pass may plan (under way, or gone back by hand), in sequence; read only, not locked. A run
+     * whose records are behind hawkBit ({@code run_divergence}) is not among them: nothing moves on it.
+     */
     List<SystemRun> toPlan(long deploymentId) {
         return select(TO_PLAN, s -> s.setLong(1, deploymentId));
     }

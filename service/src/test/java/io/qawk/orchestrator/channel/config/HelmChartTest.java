@@ -106,7 +106,8 @@ class HelmChartTest {
         JsonNode rules = one(docs, "PrometheusRule").path("spec").path("groups").get(0).path("rules");
         List<String> alerts = new ArrayList<>();
         rules.forEach(r -> alerts.add(r.path("alert").asText()));
-        assertThat(alerts).contains("QawkReleaseHalted", "QawkHawkbitUnreachable", "QawkEngineStalled", "QawkThreats");
+        assertThat(alerts).contains("QawkReleaseHalted", "QawkHawkbitUnreachable", "QawkEngineStalled", "QawkThreats",
+                "QawkRecordsBehindHawkbit");
         rules.forEach(r -> assertThat(r.path("expr").asText()).as(r.path("alert").asText()).contains("namespace=\"ops\""));
     }
 

@@ -115,6 +115,14 @@ class TimelineEventTest {
                         "not observed 18:25:16–18:26:01 UTC (hawkBit unreachable); order timeouts extended by 45 s"),
                 row(new TimelineEvent.RateLimited(FROM, TO, Duration.ofSeconds(3)), RunEventKind.RATE_LIMITED,
                         "waited 3 s on hawkBit's rate limit (429) 18:25:16–18:26:01 UTC; order timeouts extended by 3 s"),
+                row(new TimelineEvent.Diverged(List.of(104L, 105L), "records behind hawkBit: lane: actions 104, 105"
+                                + " sent by Qawk's user, in no record (recorded WAITING); hawkBit shows app 1.0 finished"),
+                        RunEventKind.DIVERGED, "records behind hawkBit: lane: actions 104, 105 sent by Qawk's user, in no"
+                                + " record (recorded WAITING); hawkBit shows app 1.0 finished -- nothing new is sent to"
+                                + " this system until a person adopts what hawkBit shows or rolls it back"),
+                row(new TimelineEvent.Adopted(RunState.ROLLED_BACK, "hawkBit shows lane app 1.0 finished (action 105)"),
+                        RunEventKind.ADOPTED, "adopted what hawkBit shows: ROLLED_BACK (hawkBit shows lane app 1.0"
+                                + " finished (action 105))"),
                 row(new Paused(), RunEventKind.PAUSED,
                         "deployment paused: nothing new is sent; devices already sent a set finish it"),
                 row(new Resumed(), RunEventKind.RESUMED, "deployment resumed"),

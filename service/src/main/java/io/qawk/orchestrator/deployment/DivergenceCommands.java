@@ -1,0 +1,90 @@
+package io.qawk.orchestrator.deployment;
+
+import io.qawk.orchestrator.common.ConflictException;
+import io.qawk.orchestrator.deployment.engine.EngineWake;
+import io.qawk.orchestrator.deployment.engine.LedgerCheck;
+import io.qawk.orchestrator.deployment.plan.Ledger;
+import io.qawk.orchestrator.deployment.store.DivergenceStore;
+import io.qawk.orchestrator.deployment.store.RunStore;
+import io.quarkus.narayana.jta.QuarkusTransaction;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Event;
+import jakarta.inject.Inject;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A person's choice for runs whose records are behind hawkBit: adopt what hawkBit shows. hawkBit's actions are read
+ * again when asked, each run's end state decided by {@link Ledger#adopt} (pure), and all of them stored in one
+ * transaction, or none: one run hawkBit does not prove a state for refuses the command, saying what hawkBit shows.
+ */
+@ApplicationScoped
+public class DivergenceCommands {
+
+    @Inject
+    DivergenceStore store;
+
+    @Inject
+    LedgerCheck ledger;
+
+    @Inject
+    RunStore runs;
+
+    @Inject
+    DeploymentReads reads;
+
+    @Inject
+    Event<EngineWake> wakes;
+
+    /**
+     * Refuses a rollback of a run whose records are behind hawkBit: the way back would be planned from records hawkBit
+     * contradicts (a device recorded waiting that hawkBit updated would be left on its new set).
+     */
+    public void refuseWhileDiverged(long deploymentId, long runId) {
+        List<DivergenceStore.Recorded> diverged = store.diverged(deploymentId, runId);
+        if (!diverged.isEmpty()) {
+            throw new ConflictException("run " + runId + "'s records are behind hawkBit, and a rollback would be planned"
+                    + " from them: adopt what hawkBit shows first (POST …/runs/" + runId + "/adopt), or abort the"
+                    + " deployment and settle the system by hand");
+        }
+    }
+
+    /** Adopts what hawkBit shows for one diverged run of the deployment ({@code runId}), or for all ({@code null}). */
+    public void adopt(long deploymentId, Long runId, String actor) {
+        if (runId == null) {
+            reads.brief(deploymentId); // 404 when there is no such deployment
+        } else {
+            reads.run(deploymentId, runId); // 404 when the run is not the deployment's
+        }
+        List<DivergenceStore.Recorded> diverged = store.diverged(deploymentId, runId);
+        if (diverged.isEmpty()) {
+            throw new ConflictException(runId == null
+                    ? "deployment " + deploymentId + " has no system whose records are behind hawkBit: nothing to adopt"
+                    : "run " + runId + "'s records agree with hawkBit: nothing to adopt");
+        }
+        Map<Long, Ledger.Adoption> decided = new LinkedHashMap<>();
+        List<String> refused = new ArrayList<>();
+        for (DivergenceStore.Recorded run : diverged) {
+            Ledger.Adoption a = Ledger.adopt(LedgerCheck.recorded(run.devices()), ledger.actions(run, true));
+            if (a.refused()) {
+                refused.add("run " + run.runId() + ": " + a.refusal());
+            } else if (run.state() != a.state() && Ledger.path(run.state(), a.state()).isEmpty()) {
+                refused.add("run " + run.runId() + " is " + run.state() + " and cannot become " + a.state() + " ("
+                        + a.words() + ")");
+            } else {
+                decided.put(run.runId(), a);
+            }
+        }
+        if (!refused.isEmpty()) {
+            throw new ConflictException("nothing adopted: " + String.join("; ", refused));
+        }
+        QuarkusTransaction.requiringNew().run(() -> {
+            store.adopt(decided, actor);
+            runs.refreshPhase(deploymentId);
+            wakes.fire(new EngineWake(deploymentId, "adopted what hawkBit shows"));
+        });
+    }
+}
