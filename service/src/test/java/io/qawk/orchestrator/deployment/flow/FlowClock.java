@@ -12,7 +12,9 @@ import jakarta.enterprise.inject.Alternative;
 import jakarta.inject.Singleton;
 
 /**
- * The service's {@link Clock} in flow tests: it stands still until a test moves it ({@link #advance}). Enabled by
+ * The service's {@link Clock} in flow tests: it stands still until a test moves it ({@link #advance}), but for a
+ * microsecond per reading, so that what happens one after the other in a pass has times one after the other, as on a
+ * real clock (a run that ends and one that starts on its system in the same pass are told apart by their times). Enabled by
  * {@link FlowProfile} only (an alternative is no bean elsewhere), where it takes the place of {@code ClockProducer}'s
  * default bean. hawkBit's double reads the same time ({@link FlowHawkbitResource}), so a device's answer carries the
  * time of the flow.
@@ -33,9 +35,9 @@ public class FlowClock extends Clock {
         return NOW.updateAndGet(t -> t.plus(by));
     }
 
-    /** The time of the flow. */
+    /** The time of the flow (hawkBit's double reads it in milliseconds). */
     public static Instant now() {
-        return NOW.get();
+        return NOW.updateAndGet(t -> t.plusNanos(1_000));
     }
 
     @Override
@@ -50,6 +52,6 @@ public class FlowClock extends Clock {
 
     @Override
     public Instant instant() {
-        return NOW.get();
+        return NOW.updateAndGet(t -> t.plusNanos(1_000));
     }
 }
