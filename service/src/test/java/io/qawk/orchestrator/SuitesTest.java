@@ -14,12 +14,16 @@ import org.junit.jupiter.api.Test;
 import io.qawk.orchestrator.testsupport.Suites;
 
 /**
- * Surefire runs the four suites only (service/pom.xml): a test class no suite selects would never run, and one two
- * select would run twice. Every test class in the sources must be in exactly one, the benchmarks in none.
+ * Surefire runs the suites only (service/pom.xml): a test class no suite selects would never run, and one two select
+ * would run twice. Every test class in the sources must be in exactly one, the benchmarks in none. The flow tests are
+ * chosen by their tag ({@code @Tag("flow")}, which the other suites exclude), all in {@code deployment.flow} and all
+ * on the one flow profile (one Quarkus start).
  */
 class SuitesTest {
 
     static final Path TESTS = Path.of("src/test/java");
+
+    static final Pattern FLOW_TAG = Pattern.compile("(?m)^@Tag\\(\"" + Suites.FLOW_TAG + "\"\\)");
 
     static final Pattern TEST_METHOD = Pattern.compile("@(Test|ParameterizedTest|RepeatedTest|TestFactory)\\b");
 
@@ -37,12 +41,23 @@ class SuitesTest {
         List<String> inNeither = new ArrayList<>();
         List<String> inTwo = new ArrayList<>();
         List<String> benchmarks = new ArrayList<>();
+        List<String> flow = new ArrayList<>();
+        List<String> flowAmiss = new ArrayList<>();
         for (Path file : SourceFiles.javaFiles(TESTS)) {
             String source = SourceFiles.read(file);
             String name = TESTS.relativize(file).toString().replace(".java", "").replace('/', '.');
             String simpleName = file.getFileName().toString().replace(".java", "");
             if (!TEST_METHOD.matcher(source).find() || source.contains("abstract class " + simpleName)
                     || name.endsWith("IT")) {
+                continue;
+            }
+            boolean tagged = FLOW_TAG.matcher(source).find();
+            if (tagged || name.startsWith(Suites.ROOT + ".deployment.flow.")) {
+                flow.add(name);
+                if (!tagged || !name.startsWith(Suites.ROOT + ".deployment.flow.")
+                        || !source.contains("@TestProfile(FlowProfile.class)")) {
+                    flowAmiss.add(name);
+                }
                 continue;
             }
             if (benchmark.matcher(name).matches()) {
@@ -62,6 +77,9 @@ class SuitesTest {
             }
         }
         assertThat(inNeither).as("test classes no suite runs").isEmpty();
+        assertThat(flowAmiss).as("flow tests: in deployment.flow, tagged flow, on FlowProfile").isEmpty();
+        assertThat(flow).contains("io.qawk.orchestrator.deployment.flow.OrdersFlowTest",
+                "io.qawk.orchestrator.deployment.flow.WatchedTimeFlowTest");
         assertThat(inTwo).as("test classes two suites run").isEmpty();
         assertThat(in.get("DeploymentAToMSuite")).contains("io.qawk.orchestrator.deployment.EngineFaultsEndToEndTest",
                 "io.qawk.orchestrator.deployment.plan.MendChoiceTest", "io.qawk.orchestrator.hostile.HawkbitTroubleTest");

@@ -33,8 +33,9 @@ import static org.awaitility.Awaitility.await;
  * Issue 32 against the real hawkBit, frozen with SIGSTOP (the kernel still accepts its connections, nothing answers)
  * and the service's <em>default</em> hawkBit client (30 s read timeout, retries): a call that hangs and then answers is
  * not a failed call, so nothing here is "hawkBit unreachable" in the old sense. A device's order timeout, its verify
- * timeout and a system's soak count only time for which Qawk held a fresh observation of it; a device that really
- * hangs while hawkBit answers still times out on time; readiness says hawkBit is down while its calls hang.
+ * timeout and a system's soak count only time for which Qawk held a fresh observation of it; readiness says hawkBit is
+ * down while its calls hang. That a device that really hangs while hawkBit answers still times out on time needs no
+ * real hawkBit: it is a flow test ({@code deployment/flow/WatchedTimeFlowTest}).
  * <p>
  * The hawkBit is the JVM's shared one ({@link SharedHawkbit}): every freeze is undone in a try-with-resources, and
  * kept as short as the rule it shows allows.
@@ -158,46 +159,6 @@ class UnobservedTimeEndToEndTest {
     }
 
     /**
-     * The rule does not make real hangs wait for ever: hawkBit answers every pass promptly, the device never reports,
-     * and it times out when its order timeout is over (within a few passes), with nothing counted as unobserved.
-     */
-    @Test
-    void aDeviceThatNeverReportsWhileHawkbitAnswersStillTimesOutOnTime() {
-        try (Lanes lanes = new Lanes("uo-hang-").withSetsAndType()) {
-            lanes.system("lane-01", "c01");
-            lanes.discovered(1);
-            lanes.preinstall("1");
-            String hangs = lanes.id("lane-01", "term-a");
-            lanes.devices.setBehaviour(hangs, Behaviour.silent());
-            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxFailed\": 1, \"orderTimeoutSeconds\": "
-                    + ORDER_TIMEOUT_SECONDS);
-            // started and then out of RUNNING: a run the engine has not started yet (PENDING, read first on a loaded
-            // machine) is not
-            await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(300)).until(() -> {
-                String state = runs(id).getString("[0].state");
-                return state != null && !"PENDING".equals(state) && !"RUNNING".equals(state);
-            });
-            int runId = runs(id).getInt("[0].id");
-            List<Map<String, Object>> events = events(id, runId);
-            Instant sent = at(events, "ORDER_SENT");
-            Instant timedOut = at(events, "ROLLBACK_STARTED");
-            lanes.devices.setBehaviour(hangs, Behaviour.succeed()); // back, in time to go back with the others
-
-            awaitState(id, "FINISHED", Duration.ofSeconds(90));
-            JsonPath runs = runs(id);
-            SoftAssertions soft = new SoftAssertions();
-            soft.assertThat(runs.getString("[0].reason")).startsWith("at order 1: " + hangs + " did not finish within "
-                    + ORDER_TIMEOUT_SECONDS + " s -- rolled back");
-            soft.assertThat(Duration.between(sent, timedOut)).as("order 1 sent at %s, timed out at %s", sent, timedOut)
-                    .isBetween(Duration.ofSeconds(ORDER_TIMEOUT_SECONDS), Duration.ofSeconds(ORDER_TIMEOUT_SECONDS + 10));
-            soft.assertThat(gap(messages(id, runId))).as("no gap in a timeline hawkBit always answered").isEmpty();
-            soft.assertThat(unobservedSeconds(id)).as("qawk_unobserved_seconds_total of deployment %d", id)
-                    .hasValueSatisfying(s -> assertThat(s).isLessThan(5.0));
-            soft.assertAll();
-        }
-    }
-
-    /**
      * Readiness says hawkBit is down while its calls hang, not only once they fail: within the hang bound
      * ({@code qawk.hawkbit.hang-after}, 10 s) of a freeze, answering at once while it lasts, and up again after.
      * Today the readiness check's own ping waits out the 30 s read timeout, and a freeze shorter than that ends in
@@ -299,11 +260,6 @@ class UnobservedTimeEndToEndTest {
 
     private static List<String> types(int deployment, int runId) {
         return events(deployment, runId).stream().map(e -> (String) e.get("type")).toList();
-    }
-
-    private static Instant at(List<Map<String, Object>> events, String type) {
-        return events.stream().filter(e -> type.equals(e.get("type"))).map(e -> Instant.parse((String) e.get("at")))
-                .findFirst().orElseThrow(() -> new AssertionError("no " + type + " in " + events));
     }
 
     /** The first timeline entry that names a gap hawkBit caused, its seconds in group 1 and the rest in group 2. */

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.testsupport;
 
 import org.junit.platform.suite.api.ExcludeClassNamePatterns;
+import org.junit.platform.suite.api.ExcludeTags;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
@@ -15,8 +16,9 @@ import org.junit.platform.suite.api.Suite;
  * profile, so a JVM starts Quarkus once per profile of the suite.
  */
 @Suite
+@ExcludeTags(Suites.FLOW_TAG)
 @SelectPackages(Suites.ROOT)
 @IncludeClassNamePatterns(Suites.DEPLOYMENT_A_TO_M)
-@ExcludeClassNamePatterns(Suites.BENCHMARKS)
+@ExcludeClassNamePatterns({Suites.FLOW, Suites.BENCHMARKS})
 public class DeploymentAToMSuite {
 }

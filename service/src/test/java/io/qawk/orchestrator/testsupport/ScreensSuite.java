@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.testsupport;
 
 import org.junit.platform.suite.api.ExcludeClassNamePatterns;
+import org.junit.platform.suite.api.ExcludeTags;
 import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
@@ -10,8 +11,9 @@ import org.junit.platform.suite.api.Suite;
  * {@link DeploymentAToMSuite}).
  */
 @Suite
+@ExcludeTags(Suites.FLOW_TAG)
 @SelectPackages(Suites.ROOT)
 @IncludeClassNamePatterns(Suites.SCREENS)
-@ExcludeClassNamePatterns(Suites.BENCHMARKS)
+@ExcludeClassNamePatterns({Suites.FLOW, Suites.BENCHMARKS})
 public class ScreensSuite {
 }

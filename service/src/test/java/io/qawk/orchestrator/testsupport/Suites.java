@@ -1,9 +1,11 @@
 package io.qawk.orchestrator.testsupport;
 
 /**
- * How the service's test classes are split between the four suites surefire runs, one JVM each by default
- * ({@code qawk.test.forks}; service/pom.xml, {@code qawk.test.includes}; alphabetical, so with two JVMs each starts
- * with one of the two deployment suites). The split follows the measured class times (docs/benchmarks.md: about a quarter each). A class matching
+ * How the service's test classes are split between the suites surefire runs, one JVM each by default
+ * ({@code qawk.test.forks}; service/pom.xml, {@code qawk.test.includes}; alphabetical by full name, so the flow tests'
+ * suite ({@code deployment.flow.FlowSuite}, a minute) starts first, and with two JVMs the other starts with a
+ * deployment suite). The flow tests are a kind of their own, by their tag ({@link #FLOW_TAG}); the rest are split by
+ * name. The split follows the measured class times (docs/benchmarks.md: about a quarter each). A class matching
  * none would silently not run, so {@link OtherRoomsSuite} takes every test class the others do not, and
  * {@code SuitesTest} checks that each is in exactly one.
  */
@@ -31,6 +33,19 @@ public final class Suites {
      */
     public static final String SCREENS = "^io\\.qawk\\.orchestrator\\.(ui|apidoc|security|audit)\\.([a-z]+\\.)*"
             + TEST_NAME;
+
+    /**
+     * The kind of the flow tests ({@code deployment/flow}): the engine ticked pass by pass with a fixed clock against
+     * hawkBit's in-memory double. {@code FlowSuite} runs them, and only them; the other suites leave them out.
+     */
+    public static final String FLOW_TAG = "flow";
+
+    /**
+     * The flow tests by name too: a suite's tag filter applies only once a class is loaded, and loading a
+     * {@code @QuarkusTest} class builds its profile's application, so every suite leaves them out (or takes only them)
+     * by name first.
+     */
+    public static final String FLOW = "^io\\.qawk\\.orchestrator\\.deployment\\.flow\\." + TEST_NAME;
 
     /** Tagged "benchmark" and run by -Pbenchmark only; left out by name so their profiles are not even built. */
     public static final String BENCHMARKS = ".*BenchmarkTest$";

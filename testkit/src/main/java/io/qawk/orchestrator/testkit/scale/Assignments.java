@@ -154,6 +154,31 @@ final class Assignments {
         });
     }
 
+    /**
+     * The device reports now on its newest open action, installed ({@link Outcome#SUCCESS}) or failed
+     * ({@link Outcome#FAILURE}), whatever its rule said (a device that was silent speaks).
+     */
+    void report(String controllerId, Outcome outcome) {
+        if (outcome == Outcome.NEVER) {
+            throw new IllegalArgumentException("a report is a success or a failure");
+        }
+        store.write(() -> {
+            Target t = store.requireTarget(controllerId);
+            Action open = null;
+            for (Action a : t.actions) {
+                if (a.active) {
+                    open = a;
+                }
+            }
+            if (open == null) {
+                throw new IllegalStateException(controllerId + " has no open action to report on");
+            }
+            due.remove(open);
+            open.outcome = outcome;
+            complete(open, settings.now());
+        });
+    }
+
     /** Waits until no completion is queued before {@code within} passes. */
     boolean awaitCompletions(Duration within) throws InterruptedException {
         long end = System.nanoTime() + within.toNanos();

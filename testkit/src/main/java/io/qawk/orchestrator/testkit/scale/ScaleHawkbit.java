@@ -183,6 +183,19 @@ public final class ScaleHawkbit implements ScaleHawkbitTypes, AutoCloseable {
         return store.addDistributionSet(name, version, complete);
     }
 
+    /** Deletes a set, as an operator in hawkBit would: assigning it answers 404 from now on. */
+    public void deleteDistributionSet(long setId) {
+        store.deleteDistributionSet(setId);
+    }
+
+    /**
+     * The device reports now on its open action, installed ({@link Outcome#SUCCESS}) or failed
+     * ({@link Outcome#FAILURE}), whatever its {@link DeviceRule} said: a silent device ({@link Outcome#NEVER}) speaks.
+     */
+    public void report(String controllerId, Outcome outcome) {
+        assignments.report(controllerId, outcome);
+    }
+
     /** Adds a target with the attributes its device reported (it polled once, now). */
     public void addTarget(String controllerId, Map<String, String> attributes) {
         store.addTarget(controllerId, attributes);

@@ -29,6 +29,8 @@ final class TargetStore {
     final TreeMap<String, Target> targets = new TreeMap<>();
     final Map<String, Target> targetsLower = new HashMap<>();
     final Map<Long, DSet> sets = new LinkedHashMap<>();
+    /** The last set id given (ids are 1, 2, 3, … and not given again after a delete, as in hawkBit). */
+    private final AtomicLong setIds = new AtomicLong();
     final Map<Long, Action> actions = new HashMap<>();
     final TreeMap<Long, Entities.Rollout> rollouts = new TreeMap<>();
     final TreeMap<Long, Entities.TargetFilter> filters = new TreeMap<>();
@@ -160,9 +162,17 @@ final class TargetStore {
 
     long addDistributionSet(String name, String version, boolean complete) {
         return write(() -> {
-            long id = sets.size() + 1L;
+            long id = setIds.incrementAndGet();
             sets.put(id, new DSet(id, name, version, complete, now()));
             return id;
+        });
+    }
+
+    /** Deletes a set: hawkBit answers 404 for it from now on; targets that run it keep it. */
+    void deleteDistributionSet(long id) {
+        write(() -> {
+            requireSet(id);
+            sets.remove(id);
         });
     }
 
