@@ -39,19 +39,6 @@ public class DivergenceCommands {
     @Inject
     Event<EngineWake> wakes;
 
-    /**
-     * Refuses a rollback of a run whose records are behind hawkBit: the way back would be planned from records hawkBit
-     * contradicts (a device recorded waiting that hawkBit updated would be left on its new set).
-     */
-    public void refuseWhileDiverged(long deploymentId, long runId) {
-        List<DivergenceStore.Recorded> diverged = store.diverged(deploymentId, runId);
-        if (!diverged.isEmpty()) {
-            throw new ConflictException("run " + runId + "'s records are behind hawkBit, and a rollback would be planned"
-                    + " from them: adopt what hawkBit shows first (POST …/runs/" + runId + "/adopt), or abort the"
-                    + " deployment and settle the system by hand");
-        }
-    }
-
     /** Adopts what hawkBit shows for one diverged run of the deployment ({@code runId}), or for all ({@code null}). */
     public void adopt(long deploymentId, Long runId, String actor) {
         if (runId == null) {

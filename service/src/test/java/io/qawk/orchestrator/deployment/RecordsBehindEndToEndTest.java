@@ -164,7 +164,8 @@ class RecordsBehindEndToEndTest {
                     .contentType("application/problem+json")
                     .body("detail", Matchers.containsString("action " + laneAction + " on " + lane));
             Api.admin().post(base + "/runs/" + runId + "/rollback").then().statusCode(409)
-                    .contentType("application/problem+json");
+                    .contentType("application/problem+json")
+                    .body("detail", Matchers.containsString("records are behind hawkBit, and a rollback would be planned"));
             assertThat(runs(id).getString("[0].state")).isEqualTo("RUNNING");
 
             lanes.behaviour("lane-01", "lane", Behaviour.succeed());

@@ -271,7 +271,6 @@ public class DeploymentResource {
     @Path("{id}/runs/{runId}/rollback")
     @Consumes(MediaType.APPLICATION_JSON)
     public RunView rollback(@PathParam("id") long id, @PathParam("runId") long runId, CommandRequest body) {
-        divergences.refuseWhileDiverged(id, runId);
         commands.rollback(id, runId, body == null ? null : body.reason(), actor());
         return run(id, runId);
     }

@@ -97,11 +97,21 @@ public class SystemRun extends PanacheEntityBase {
 
     /** Whether this run, as it reads now (its state and rollback cause), may be asked {@code command}. */
     public boolean allows(Command command) {
+        if (command == Command.ROLL_BACK && divergence != null) {
+            return false;
+        }
         return state.allows(command, rollbackCause);
     }
 
     /** The words of the refusal of {@code command}, which it does not allow ({@link RunState#refusal}). */
     public String refusal(Command command) {
+        if (command == Command.ROLL_BACK && divergence != null) {
+            // the way back would be planned from records hawkBit contradicts (a device recorded waiting that hawkBit
+            // updated would be left on its new set)
+            return "run " + id + "'s records are behind hawkBit, and a rollback would be planned from them: adopt what"
+                    + " hawkBit shows first (POST …/runs/" + id + "/adopt), or abort the deployment and settle the"
+                    + " system by hand";
+        }
         return state.refusal(command, system, rollbackCause);
     }
 

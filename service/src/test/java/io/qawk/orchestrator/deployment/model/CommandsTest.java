@@ -115,6 +115,21 @@ class CommandsTest {
                         + " (or ROLLBACK_FAILED)");
     }
 
+    /** A run whose records hawkBit contradicts is not rolled back from them: adopt first; other commands as its state says. */
+    @Test
+    void aRunWhoseRecordsAreBehindIsNotRolledBack() {
+        SystemRun run = new SystemRun();
+        run.id = 7L;
+        run.system = "lane-1";
+        run.state = RunState.RUNNING;
+        assertThat(run.allows(Command.ROLL_BACK)).isTrue();
+        run.divergence = "records behind hawkBit: lane-1: action 24 sent by Qawk's user, in no record";
+        assertThat(run.allows(Command.ROLL_BACK)).isFalse();
+        assertThat(run.refusal(Command.ROLL_BACK)).startsWith("run 7's records are behind hawkBit")
+                .contains("POST …/runs/7/adopt");
+        assertThat(run.allows(Command.TAKE_AGAIN)).isEqualTo(RunState.RUNNING.allows(Command.TAKE_AGAIN, null));
+    }
+
     private static Set<DeploymentPhase> phases(String names) {
         Set<DeploymentPhase> set = EnumSet.noneOf(DeploymentPhase.class);
         for (String n : names == null ? new String[0] : names.trim().split("\\s+")) {
