@@ -109,6 +109,9 @@ public class ReleaseEngine {
         }
         QuarkusTransaction.requiringNew().run(() -> {
             ReleaseStore.ToEvaluate e = store.toEvaluate(releaseId);
+            if (e == null) {
+                return;
+            }
             store.save(releaseId, ReleasePlanner.evaluate(e.release(), e.phase(), e.rolledBack(), e.hasSet(),
                     e.devicesOpen()), clock.instant());
         });

@@ -116,9 +116,13 @@ public class ReleaseStore {
                              long devicesOpen) {
     }
 
+    /** Null when the release is no longer stored (deleted, or a restore put back a database without it). */
     @Transactional(Transactional.TxType.MANDATORY)
     public ToEvaluate toEvaluate(long releaseId) {
         ChannelRelease r = ChannelRelease.lock(releaseId);
+        if (r == null) {
+            return null;
+        }
         Channel channel = Channel.findById(r.channelId);
         DeploymentPhase phase = r.deploymentId == null ? null
                 : deployments.brief(r.deploymentId).map(ChannelDeployments.Brief::phase).orElse(null);

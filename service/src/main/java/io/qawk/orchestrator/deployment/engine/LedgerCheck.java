@@ -23,7 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * sending with the actions hawkBit holds for their devices ({@link Ledger}, pure) and holds every run hawkBit
  * contradicts ({@link DivergenceStore}). It reads every device's actions, so it runs only when the records may be
  * behind: at the first pass of each deployment after this process started, and at the first pass after the records
- * went backwards under it (the timeline's newest id dropped: a restore, a standby promoted). Ordinary passes ask
+ * went backwards under it (the passes' count is lower than this process wrote: a restore, a standby promoted). Ordinary passes ask
  * hawkBit nothing more.
  */
 @ApplicationScoped
@@ -40,21 +40,23 @@ public class LedgerCheck {
     /** Deployments checked since this process started, or since its records last went backwards. */
     private final Set<Long> checked = ConcurrentHashMap.newKeySet();
 
-    /** The newest timeline id this process saw; -1 before the first pass. */
-    private volatile long newestSeen = -1;
+    /** The passes' count this process wrote last; -1 before its first pass. */
+    private volatile long countWritten = -1;
 
     /**
-     * At the start of a pass: whether the records went backwards since the last (the timeline's newest id is lower
-     * than one seen before), in which case every deployment is checked again.
+     * At the start of a pass, which it counts: whether the records went backwards since this process's last pass
+     * (the count found is lower than the one it wrote: commits were lost), in which case every deployment is checked
+     * again. Only passes write the count, one process at a time (the engine's lock), so no other write can make up
+     * for the loss before this looks.
      */
     public boolean recordsWentBackwards() {
-        long newest = store.newestEventId();
-        long seen = newestSeen;
-        newestSeen = newest;
-        if (seen > newest) {
+        long found = store.countPass();
+        long written = countWritten;
+        countWritten = found + 1;
+        if (found < written) {
             checked.clear();
-            LOG.warnf("Qawk's records went backwards (the newest timeline entry was %d, is %d now: a restore, or a"
-                    + " standby promoted): every deployment's records are checked against hawkBit", seen, newest);
+            LOG.warnf("Qawk's records went backwards (this process counted %d passes, the database %d: a restore, or"
+                    + " a standby promoted): every deployment's records are checked against hawkBit", written, found);
             return true;
         }
         return false;

@@ -49,12 +49,13 @@ public class DivergenceStore {
     Clock clock;
 
     /**
-     * The newest timeline entry's id (0 for none). The timeline only grows and its ids too: a lower one than a process
-     * saw before means its records went backwards under it (a restore, a standby promoted).
+     * Counts a pass (table {@code engine_pass_mark}, committed at once) and answers the count it found: lower than the
+     * count this process wrote last means the records went backwards under it (a restore, a standby promoted).
      */
-    @Transactional
-    public long newestEventId() {
-        Number n = (Number) em.createNativeQuery("select coalesce(max(id), 0) from run_event").getSingleResult();
+    @Transactional(Transactional.TxType.REQUIRES_NEW)
+    public long countPass() {
+        Number n = (Number) em.createNativeQuery("update engine_pass_mark set passes = passes + 1 where id = 1"
+                + " returning passes - 1").getSingleResult();
         return n.longValue();
     }
 
