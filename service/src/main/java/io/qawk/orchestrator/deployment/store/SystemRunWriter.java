@@ -45,7 +45,9 @@ public class SystemRunWriter {
 
     static final String COLUMNS = "id, deployment_id, system_name, system_type_id, group_name, seq, state,"
             + " current_order, failed_order, rollback_cause, rollback_reason, reason, attempt, started_at, ended_at,"
-            + " soak_started_at, soak_ends_at, version";
+            + " soak_started_at, soak_ends_at, version,"
+            // why its records are behind hawkBit, while they are (run_divergence): a command's refusal reads it
+            + " (select dv.words from run_divergence dv where dv.run_id = system_run.id)";
 
     /** What the engine and the API's commands change of a run (its system, group and place are fixed). */
     static final String UPDATE = "update system_run r set state = v.state, current_order = v.current_order,"
@@ -218,6 +220,7 @@ public class SystemRunWriter {
         r.soakStartedAt = instant(rs, 16);
         r.soakEndsAt = instant(rs, 17);
         r.version = rs.getLong(18);
+        r.divergence = rs.getString(19);
         return r;
     }
 
