@@ -23,8 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * sending with the actions hawkBit holds for their devices ({@link Ledger}, pure) and holds every run hawkBit
  * contradicts ({@link DivergenceStore}). It reads every device's actions, so it runs only when the records may be
  * behind: at the first pass of each deployment after this process started, and at the first pass after the records
- * went backwards under it (the passes' count is lower than this process wrote: a restore, a standby promoted). Ordinary passes ask
- * hawkBit nothing more.
+ * went backwards under it (the passes' count is lower than this process wrote: a restore, a standby promoted).
+ * Ordinary passes ask hawkBit nothing more.
  */
 @ApplicationScoped
 public class LedgerCheck {
