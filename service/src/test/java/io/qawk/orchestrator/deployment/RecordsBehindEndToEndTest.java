@@ -154,7 +154,11 @@ class RecordsBehindEndToEndTest {
                     .until(() -> runs(id).getString("[0].divergence") != null);
             long laneAction = lanes.hawkbit.actions(lane).get(0).path("id").asLong();
             assertThat(runs(id).getString("[0].divergence")).startsWith("records behind hawkBit: ")
-                    .contains(lane + ": action " + laneAction + " sent by Qawk's user, in no record (recorded WAITING)");
+                    // what the copy recorded of the lane's device depends on how far its order-2 pass had got when
+                    // the copy was taken (waiting, or its assignment decided but not yet confirmed): either way, no
+                    // record names the action
+                    .containsPattern(Pattern.quote(lane + ": action " + laneAction
+                            + " sent by Qawk's user, in no record (recorded ") + "(WAITING|ASSIGNED)\\)");
             // nothing sent again, no new photograph; the device's "before" is still the photograph's
             Awaitility.await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(20))
                     .until(() -> actionCounts(lanes, List.of("lane-01")).equals(actionsBefore));
