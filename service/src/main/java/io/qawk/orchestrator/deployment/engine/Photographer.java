@@ -179,12 +179,21 @@ public class Photographer {
             LostWork.before(read, d.toSetId, user, started).ifPresent(before -> {
                 d.rebuiltFromAction = before.actionId();
                 d.fromSetId = before.setId();
-                d.fromSet = before.setId() == null ? null : labels.computeIfAbsent(before.setId(), id -> hawkbit
-                        .knownDistributionSet(id).map(DistributionSetRef::label).orElse("set " + id));
+                d.fromSet = before.setId() == null ? null : label(before.setId(), labels);
             });
         } catch (TargetNotFoundException gone) {
             // the observer's step says it left
         }
+    }
+
+    /** A set's name as hawkBit gives it ({@code set <id>} when hawkBit no longer knows it), asked once per photograph. */
+    private String label(long setId, Map<Long, String> labels) {
+        String known = labels.get(setId); // no call to hawkBit inside the map's lock
+        if (known == null) {
+            known = hawkbit.knownDistributionSet(setId).map(DistributionSetRef::label).orElse("set " + setId);
+            labels.put(setId, known);
+        }
+        return known;
     }
 
     private static LostWork.Action lostWork(HawkbitAction a) {
