@@ -184,6 +184,59 @@ class RecordsBehindEndToEndTest {
         }
     }
 
+    @Test
+    void aPendingSystemThatQawksLostWorkAlreadyMovedIsPhotographedOnWhatItRanBeforeAndNothingIsSentTwice()
+            throws Exception {
+        List<String> systems = List.of("lane-01", "lane-02");
+        try (Lanes lanes = new Lanes("e2e-rephoto-").withSetsAndType()) {
+            for (String lane : systems) {
+                lanes.system(lane, "c01");
+            }
+            lanes.discovered(2);
+            lanes.preinstall("1");
+            lanes.behaviour("lane-01", "lane", Behaviour.hold());
+            int id = lanes.deploy(lanes.manifest("2.0", "2"), "\"maxParallel\": 1");
+            String base = "/qawk/v1/systemdeployments/" + id;
+            // lane 1's last order out and recorded; lane 2 pending, not photographed
+            Awaitility.await().atMost(WITHIN).until(() -> recordedSent(id, 2) == 1);
+            assertThat(runs(id).getString("find { it.system == 'lane-02' }.state")).isEqualTo("PENDING");
+
+            copyDatabase();
+
+            // the work the restore loses: lane 1 finishes, lane 2 is photographed on 1.0 and gets 2.0
+            lanes.behaviour("lane-01", "lane", Behaviour.succeed());
+            assertThat(awaitState(id, "FINISHED", WITHIN).getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
+            String lane02 = lanes.id("lane-02", "lane");
+            assertThat(lanes.installedSetId(lane02)).isEqualTo(lanes.set("app:2"));
+            Map<String, Integer> actionsBefore = actionCounts(lanes, systems);
+
+            restoreDatabase(id);
+
+            // lane 2 is photographed again, on what it ran before Qawk's lost work moved it, and nothing is sent twice
+            JsonPath ended = awaitState(id, "FINISHED", WITHIN);
+            JsonPath runs = runs(id);
+            assertThat(runs.getString("find { it.system == 'lane-02' }.state")).isEqualTo("SUCCEEDED");
+            assertThat(runs.getString("find { it.system == 'lane-02' }.components.lane[0].fromSet")).endsWith("app:1");
+            assertThat(runs.getString("find { it.system == 'lane-02' }.components.terminal[0].fromSet"))
+                    .endsWith("term:1");
+            int run2 = runs.getInt("find { it.system == 'lane-02' }.id");
+            long laneAction = lanes.hawkbit.actions(lane02).stream()
+                    .map(a -> lanes.hawkbit.action(lane02, a.path("id").asLong()))
+                    .filter(a -> a.path("_links").path("distributionset").path("href").asText()
+                            .endsWith("/" + lanes.set("app:2"))).findFirst().orElseThrow().path("id").asLong();
+            List<Map<String, Object>> timeline = Api.viewer().get(base + "/runs/" + run2 + "/events").then()
+                    .statusCode(200).extract().jsonPath().getList("");
+            assertThat(timeline).anySatisfy(e -> {
+                assertThat(e.get("type")).isEqualTo("PHOTOGRAPH_REBUILT");
+                assertThat(e.get("message").toString()).contains(lane02).contains("action " + laneAction)
+                        .contains("app:2").contains("app:1").contains("rebuilt from hawkBit's action history");
+            });
+            assertThat(ended.getString("summary")).isEqualTo("2 of 2 updated, 0 rolled back");
+            Awaitility.await().during(Duration.ofSeconds(8)).atMost(Duration.ofSeconds(20))
+                    .until(() -> actionCounts(lanes, systems).equals(actionsBefore));
+        }
+    }
+
     /** How many devices of the deployment's order {@code order} Qawk recorded as sent (an action id, ASSIGNED). */
     private int recordedSent(int id, int order) throws SQLException {
         try (Connection c = dataSource.getConnection();

@@ -7,7 +7,9 @@ import io.qawk.orchestrator.deployment.model.RunState;
 import io.qawk.orchestrator.deployment.model.SystemDeployment;
 import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.store.SystemRunWriter;
+import io.qawk.orchestrator.deployment.plan.LostWork;
 import io.qawk.orchestrator.hawkbit.DistributionSetRef;
+import io.qawk.orchestrator.hawkbit.HawkbitAction;
 import io.qawk.orchestrator.hawkbit.HawkbitGateway;
 import io.qawk.orchestrator.hawkbit.TargetNotFoundException;
 import io.qawk.orchestrator.inventory.SystemsQuery;
@@ -18,6 +20,7 @@ import io.quarkus.narayana.jta.QuarkusTransaction;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -39,6 +42,10 @@ import java.util.stream.Collectors;
  * <p>What each device runs is confirmed with hawkBit in bulk: devices are grouped by the set the inventory last saw
  * installed, and one query per set and chunk confirms them; only devices the inventory knew nothing of, or whose
  * set changed since, are asked one by one.
+ *
+ * <p>A device hawkBit shows on its destination already has its action history read: when Qawk's own lost work put it
+ * there (a restore, a standby promoted), its "before" is the set it finished before ({@link LostWork}), and the
+ * timeline says the photograph was rebuilt.
  */
 @ApplicationScoped
 public class Photographer {
@@ -60,7 +67,7 @@ public class Photographer {
 
     /** The devices to store per run; runs no longer pending are left out. */
     public Map<Long, List<RunDevice>> photograph(List<Long> runIds) {
-        record Context(SystemRun run, Manifest manifest, Map<String, String> healthOf) {
+        record Context(SystemRun run, Manifest manifest, Map<String, String> healthOf, Instant started) {
         }
         List<Context> contexts = QuarkusTransaction.requiringNew().call(() -> {
             List<Context> out = new ArrayList<>();
@@ -77,7 +84,8 @@ public class Photographer {
                 }
                 SystemDeployment d = SystemDeployment.findById(run.deploymentId);
                 Manifest m = manifests.computeIfAbsent(d.id, id -> d.manifest()); // its revision, not today's edit
-                out.add(new Context(run, m, health.computeIfAbsent(m.systemTypeId, Photographer::healthQueries)));
+                out.add(new Context(run, m, health.computeIfAbsent(m.systemTypeId, Photographer::healthQueries),
+                        d.startedAt));
             }
             return out;
         });
@@ -129,7 +137,67 @@ public class Photographer {
             }
         }
         photos.values().forEach(list -> list.removeIf(d -> gone.contains(d.controllerId)));
+        List<Runnable> onTheirSet = new ArrayList<>();
+        Map<Long, String> labels = new ConcurrentHashMap<>();
+        for (Context ctx : contexts) {
+            if (ctx.started() == null) {
+                continue;
+            }
+            for (RunDevice d : photos.get(ctx.run().id)) {
+                if (d.fromSetId != null && d.fromSetId == d.toSetId) {
+                    onTheirSet.add(() -> unlessLostWork(d, ctx.started(), labels));
+                }
+            }
+        }
+        fanOut.runAll(onTheirSet);
         return photos;
+    }
+
+    /**
+     * A photograph is never taken from Qawk's own lost work: a device hawkBit shows on its destination already is
+     * photographed on the set it finished before, when Qawk's user gave it the destination after the deployment
+     * {@code started} ({@link LostWork} decides). Only such devices are asked: their listing, and then only the actions
+     * that may decide (Qawk's since the start, finished ones) are read on their own, newest first, down to the newest
+     * that finished before the start.
+     */
+    private void unlessLostWork(RunDevice d, Instant started, Map<Long, String> labels) {
+        String user = hawkbit.user();
+        try {
+            List<LostWork.Action> listed = hawkbit.actions(d.controllerId, null).stream().map(Photographer::lostWork)
+                    .toList(); // newest first
+            if (listed.stream().noneMatch(a -> a.oursSince(user, started))) {
+                return; // on its set before the deployment started: "already on it"
+            }
+            List<LostWork.Action> read = new ArrayList<>();
+            for (LostWork.Action a : listed) {
+                boolean weighs = a.oursSince(user, started) || a.finished();
+                read.add(weighs && a.setId() == null ? lostWork(hawkbit.action(d.controllerId, a.id())) : a);
+                if (a.finished() && a.createdAt() != null && a.createdAt().isBefore(started)) {
+                    break; // older ones cannot be the set it ran before
+                }
+            }
+            LostWork.before(read, d.toSetId, user, started).ifPresent(before -> {
+                d.rebuiltFromAction = before.actionId();
+                d.fromSetId = before.setId();
+                d.fromSet = before.setId() == null ? null : label(before.setId(), labels);
+            });
+        } catch (TargetNotFoundException gone) {
+            // the observer's step says it left
+        }
+    }
+
+    /** A set's name as hawkBit gives it ({@code set <id>} when hawkBit no longer knows it), asked once per photograph. */
+    private String label(long setId, Map<Long, String> labels) {
+        String known = labels.get(setId); // no call to hawkBit inside the map's lock
+        if (known == null) {
+            known = hawkbit.knownDistributionSet(setId).map(DistributionSetRef::label).orElse("set " + setId);
+            labels.put(setId, known);
+        }
+        return known;
+    }
+
+    private static LostWork.Action lostWork(HawkbitAction a) {
+        return new LostWork.Action(a.id(), a.createdBy(), a.createdAt(), a.distributionSetId(), a.status(), a.open());
     }
 
     /** The system type's health queries by component type (components without one are left out). */

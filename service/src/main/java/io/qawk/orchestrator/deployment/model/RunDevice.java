@@ -11,6 +11,7 @@ import jakarta.persistence.PreRemove;
 import jakarta.persistence.PreUpdate;
 import jakarta.persistence.IdClass;
 import jakarta.persistence.Table;
+import jakarta.persistence.Transient;
 
 import java.io.Serializable;
 import java.time.Instant;
@@ -28,6 +29,13 @@ public class RunDevice extends PanacheEntityBase {
     @Id
     @Column(name = "run_id")
     public long runId;
+
+    /**
+     * Set by the photograph only, never stored: the action of Qawk's lost work whose set the device ran when it was
+     * photographed (its "before" was rebuilt from hawkBit's action history); null for an ordinary photograph.
+     */
+    @Transient
+    public Long rebuiltFromAction;
 
     @Id
     @Column(name = "controller_id")

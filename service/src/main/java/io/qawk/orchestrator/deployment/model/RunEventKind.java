@@ -71,5 +71,10 @@ public enum RunEventKind {
     /** Qawk's records are behind hawkBit: actions contradict them (names the actions and what hawkBit shows). */
     DIVERGED,
     /** A person adopted what hawkBit shows for a divergent run: it took the state hawkBit's actions prove. */
-    ADOPTED
+    ADOPTED,
+    /**
+     * A device's photograph was rebuilt from hawkBit's action history: Qawk's own lost work (a restore, a standby
+     * promoted) had already given it its set, so its "before" is the set it finished before that action.
+     */
+    PHOTOGRAPH_REBUILT
 }

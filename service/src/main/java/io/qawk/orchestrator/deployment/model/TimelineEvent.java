@@ -104,6 +104,24 @@ public sealed interface TimelineEvent {
         }
     }
 
+    /**
+     * A device hawkBit showed on its destination {@code set} already, given it by {@code actionId} of Qawk's user after
+     * the deployment started, with no record of it (Qawk's own lost work): its photograph is the set it finished
+     * before that action ({@code before}; null when hawkBit's history shows none), not the destination.
+     */
+    record PhotographRebuilt(String controllerId, long actionId, String set, String before) implements TimelineEvent {
+        public RunEventKind kind() {
+            return RunEventKind.PHOTOGRAPH_REBUILT;
+        }
+
+        public String message() {
+            return "photograph of " + controllerId + " rebuilt from hawkBit's action history: it runs " + set
+                    + " since action " + actionId + ", sent by Qawk's user after this deployment started and in no"
+                    + " record (Qawk's records of it were lost); before that it ran "
+                    + (before == null ? "nothing" : before);
+        }
+    }
+
     record OrderSent(int order, List<String> devices) implements TimelineEvent {
         public RunEventKind kind() {
             return RunEventKind.ORDER_SENT;

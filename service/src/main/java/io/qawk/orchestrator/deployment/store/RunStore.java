@@ -289,6 +289,12 @@ public class RunStore {
         timeline.record(run.id, now, new TimelineEvent.Snapshot(photo.stream()
                 .map(d -> new TimelineEvent.Photo(d.controllerId, d.componentType, d.order, d.fromSet, d.toSet))
                 .toList()), null);
+        for (RunDevice d : photo) {
+            if (d.rebuiltFromAction != null) {
+                timeline.record(run.id, now, new TimelineEvent.PhotographRebuilt(d.controllerId, d.rebuiltFromAction,
+                        d.toSet, d.fromSet), null);
+            }
+        }
         return true;
     }
 

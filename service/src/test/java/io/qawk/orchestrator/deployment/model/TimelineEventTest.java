@@ -123,6 +123,14 @@ class TimelineEventTest {
                 row(new TimelineEvent.Adopted(RunState.ROLLED_BACK, "hawkBit shows lane app 1.0 finished (action 105)"),
                         RunEventKind.ADOPTED, "adopted what hawkBit shows: ROLLED_BACK (hawkBit shows lane app 1.0"
                                 + " finished (action 105))"),
+                row(new PhotographRebuilt("s1-lane", 105L, "app 2.0", "app 1.0"), RunEventKind.PHOTOGRAPH_REBUILT,
+                        "photograph of s1-lane rebuilt from hawkBit's action history: it runs app 2.0 since action 105,"
+                                + " sent by Qawk's user after this deployment started and in no record (Qawk's records"
+                                + " of it were lost); before that it ran app 1.0"),
+                row(new PhotographRebuilt("s1-lane", 105L, "app 2.0", null), RunEventKind.PHOTOGRAPH_REBUILT,
+                        "photograph of s1-lane rebuilt from hawkBit's action history: it runs app 2.0 since action 105,"
+                                + " sent by Qawk's user after this deployment started and in no record (Qawk's records"
+                                + " of it were lost); before that it ran nothing"),
                 row(new Paused(), RunEventKind.PAUSED,
                         "deployment paused: nothing new is sent; devices already sent a set finish it"),
                 row(new Resumed(), RunEventKind.RESUMED, "deployment resumed"),
