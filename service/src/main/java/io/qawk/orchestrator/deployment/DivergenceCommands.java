@@ -18,8 +18,9 @@ import java.util.Map;
 
 /**
  * A person's choice for runs whose records are behind hawkBit: adopt what hawkBit shows. hawkBit's actions are read
- * again when asked, each run's end state decided by {@link Ledger#adopt} (pure), and all of them stored in one
- * transaction, or none: one run hawkBit does not prove a state for refuses the command, saying what hawkBit shows.
+ * again when asked, each run's state decided by {@link Ledger#adopt} (pure: an end state, or part-way the records the
+ * engine goes on from), and all of them stored in one transaction, or none: one run hawkBit does not prove a state
+ * for refuses the command, saying what hawkBit shows.
  */
 @ApplicationScoped
 public class DivergenceCommands {
@@ -55,7 +56,7 @@ public class DivergenceCommands {
         Map<Long, Ledger.Adoption> decided = new LinkedHashMap<>();
         List<String> refused = new ArrayList<>();
         for (DivergenceStore.Recorded run : diverged) {
-            Ledger.Adoption a = Ledger.adopt(LedgerCheck.recorded(run.devices()), ledger.actions(run, true));
+            Ledger.Adoption a = Ledger.adopt(run.state(), LedgerCheck.recorded(run.devices()), ledger.actions(run, true));
             if (a.refused()) {
                 refused.add("run " + run.runId() + ": " + a.refusal());
             } else if (run.state() != a.state() && Ledger.path(run.state(), a.state()).isEmpty()) {

@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
 
 import java.util.ArrayDeque;
@@ -151,10 +152,13 @@ public final class Ledger {
 
     /**
      * What a run becomes when a person adopts what hawkBit shows: its end state and each device's, or why not
-     * ({@code refusal}, with the other fields empty).
+     * ({@code refusal}, with the other fields empty). {@code underWay}: the run keeps its state and the engine goes on
+     * from the adopted records ({@code devices} then holds only the devices whose record changes); {@code cause} set
+     * when hawkBit shows the system going back, which the engine then finishes.
      */
     public record Adoption(RunState state, boolean failed, Map<String, DeviceState> devices,
-                           Map<String, Long> actionIds, String words, String refusal) {
+                           Map<String, Long> actionIds, String words, String refusal, boolean underWay,
+                           RollbackCause cause) {
 
         public boolean refused() {
             return refusal != null;
@@ -162,18 +166,28 @@ public final class Ledger {
     }
 
     /**
-     * The state hawkBit's actions prove for a run ({@code actions} as for {@link #check}): every device's newest action
-     * finished on its destination → SUCCEEDED; every device back on its photograph (or never sent) → ROLLED_BACK
-     * ({@code failed} when hawkBit shows a device's destination failed). Anything else is refused, saying what
-     * hawkBit shows: an action still open, a device failed and not sent back, a mix of old and new.
+     * The state hawkBit's actions prove for a run in {@code state} ({@code actions} as for {@link #check}): every
+     * device's newest action finished on its destination → SUCCEEDED; every device back on its photograph (or never
+     * sent) → ROLLED_BACK ({@code failed} when hawkBit shows a device's destination failed). A run going forward
+     * (RUNNING) that is part-way takes hawkBit's actions as its records and goes on ({@link Adoption#underWay}): an
+     * action on a device's new set, open or ended, is recorded as sent (the engine observes and verifies it as if its
+     * commit had not been lost); a device back on its photograph is rolled back, and the system goes on back. Refused,
+     * saying what hawkBit shows: an open action while the system goes back, a set that is neither the device's new one
+     * nor its photograph, a mix of old and new in a run not going forward.
      */
-    public static Adoption adopt(List<Recorded> devices, Map<String, List<Action>> actions) {
+    public static Adoption adopt(RunState state, List<Recorded> devices, Map<String, List<Action>> actions) {
         Long floor = floor(devices);
         Map<String, DeviceState> states = new LinkedHashMap<>();
         Map<String, Long> ids = new LinkedHashMap<>();
+        Map<String, DeviceState> partWay = new LinkedHashMap<>();
+        Map<String, Long> partWayIds = new LinkedHashMap<>();
+        boolean forward = state == RunState.RUNNING;
         boolean allOn = true;
         boolean allBack = true;
         boolean anyFailed = false;
+        boolean anyBack = false;
+        String open = null;
+        String foreign = null;
         List<String> shows = new ArrayList<>();
         for (Recorded d : devices) {
             List<Action> all = actions.getOrDefault(d.controllerId(), List.of()).stream()
@@ -182,10 +196,6 @@ public final class Ledger {
             anyFailed |= all.stream().anyMatch(a -> Objects.equals(a.setId(), d.toSetId()) && !a.open()
                     && "error".equalsIgnoreCase(a.status()));
             Optional<Action> newest = all.isEmpty() ? Optional.empty() : Optional.of(all.get(all.size() - 1));
-            if (newest.isPresent() && newest.get().open()) {
-                return refused("action " + newest.get().id() + " on " + d.controllerId() + " (" + d.nameOf(
-                        newest.get().setId()) + ") is still open; adopt once hawkBit's actions have ended");
-            }
             boolean on;
             boolean back;
             if (newest.isEmpty()) {
@@ -195,28 +205,62 @@ public final class Ledger {
                 shows.add(d.controllerId() + " " + (on ? "on " + d.toSet() : "not sent"));
             } else {
                 Action a = newest.get();
-                on = a.finished() && Objects.equals(a.setId(), d.toSetId());
-                back = a.finished() && Objects.equals(a.setId(), d.fromSetId());
+                boolean toNew = Objects.equals(a.setId(), d.toSetId());
+                boolean toOld = !toNew && Objects.equals(a.setId(), d.fromSetId());
+                on = a.finished() && toNew;
+                back = a.finished() && toOld;
+                anyBack |= back;
+                if (a.open() && open == null && !(forward && toNew)) {
+                    open = "action " + a.id() + " on " + d.controllerId() + " (" + d.nameOf(a.setId())
+                            + ") is still open; adopt once hawkBit's actions have ended";
+                }
+                if (foreign == null && !toNew && !toOld) {
+                    foreign = d.controllerId() + " is on a set that is neither its new one nor its photograph";
+                } else if (foreign == null && toOld && !a.open() && !back) {
+                    foreign = d.controllerId() + " failed to go back to its photograph";
+                }
                 states.put(d.controllerId(), on ? DeviceState.SUCCEEDED : DeviceState.ROLLED_BACK);
                 ids.put(d.controllerId(), a.id());
-                shows.add(d.controllerId() + " " + d.nameOf(a.setId()) + " " + a.status() + " (action " + a.id() + ")");
+                if (!Objects.equals(a.id(), d.actionId())) { // the record names an older action, or none: hawkBit's is newer
+                    partWay.put(d.controllerId(), back ? DeviceState.ROLLED_BACK : DeviceState.ASSIGNED);
+                    partWayIds.put(d.controllerId(), a.id());
+                }
+                shows.add(d.controllerId() + " " + d.nameOf(a.setId()) + " " + (a.open() ? "open (" + a.status() + ")"
+                        : a.status()) + " (action " + a.id() + ")");
             }
             allOn &= on;
             allBack &= back;
         }
+        if (open != null) {
+            return refused(open);
+        }
         String words = "hawkBit shows " + String.join(", ", shows);
         if (allOn) {
-            return new Adoption(RunState.SUCCEEDED, false, states, ids, words, null);
+            return new Adoption(RunState.SUCCEEDED, false, states, ids, words, null, false, null);
         }
         if (allBack) {
-            return new Adoption(RunState.ROLLED_BACK, anyFailed, states, ids, words, null);
+            return new Adoption(RunState.ROLLED_BACK, anyFailed, states, ids, words, null, false, null);
         }
-        return refused(words + ": neither every device on its new set nor every one back on its photograph;"
-                + " roll the system back, or put it right in hawkBit first");
+        if (forward && foreign == null) {
+            Map<String, DeviceState> recorded = new LinkedHashMap<>();
+            devices.forEach(d -> recorded.put(d.controllerId(), d.state()));
+            for (Map.Entry<String, DeviceState> e : partWay.entrySet()) {
+                if (path(recorded.get(e.getKey()), e.getValue()).isEmpty()) {
+                    return refused(words + ": " + e.getKey() + " is recorded " + recorded.get(e.getKey())
+                            + " and cannot be recorded " + e.getValue() + "; put the system right in hawkBit first,"
+                            + " or abort the deployment");
+                }
+            }
+            RollbackCause cause = !anyBack ? null : anyFailed ? RollbackCause.FAILURE : RollbackCause.MANUAL;
+            return new Adoption(state, anyFailed, partWay, partWayIds, words, null, true, cause);
+        }
+        return refused(words + ": " + (foreign != null ? foreign
+                : "neither every device on its new set nor every one back on its photograph")
+                + "; put the system right in hawkBit first (then adopt again), or abort the deployment");
     }
 
     private static Adoption refused(String why) {
-        return new Adoption(null, false, Map.of(), Map.of(), null, why);
+        return new Adoption(null, false, Map.of(), Map.of(), null, why, false, null);
     }
 
     /**

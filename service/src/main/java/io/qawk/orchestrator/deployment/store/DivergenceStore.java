@@ -33,6 +33,9 @@ public class DivergenceStore {
     /** Longest words stored ({@code run_divergence.words}, {@code run_event.message}), with room for the timeline's tail. */
     static final int WORDS = 3800;
 
+    /** Longest rollback reason stored ({@code system_run.rollback_reason}). */
+    static final int REASON = 1000;
+
     @Inject
     EntityManager em;
 
@@ -102,7 +105,8 @@ public class DivergenceStore {
 
     /**
      * Stores each adoption ({@code adoptions} by run): the run and its devices take the states hawkBit's actions
-     * prove, each move through the guard, its divergence cleared, with its timeline entry. Runs no longer diverged
+     * prove, each move through the guard (part-way, the run keeps its state and the devices hawkBit's actions, which
+     * the engine then observes), its divergence cleared, with its timeline entry. Runs no longer diverged
      * (another adopted them meanwhile) are left as they are; returns how many were adopted.
      */
     @Transactional(Transactional.TxType.MANDATORY)
@@ -128,15 +132,28 @@ public class DivergenceStore {
                 if (action != null) {
                     d.actionId = action;
                 }
-                d.finishedAt = now;
+                if (to == DeviceState.ASSIGNED) { // sent, as the lost commit would have said: the engine observes it
+                    d.assignedAt = now;
+                    d.finishedAt = null;
+                } else {
+                    d.finishedAt = now;
+                }
                 deviceWriter.changed(d);
             }
-            run.moveThrough(Ledger.path(run.state, a.state()));
-            run.endedAt = now;
-            run.reason = cut("adopted what hawkBit shows: " + a.words());
-            if (a.state() == RunState.ROLLED_BACK) {
+            if (a.underWay()) { // part-way: the engine goes on from the adopted records (and back, if hawkBit was)
+                run.reason = cut("adopted what hawkBit shows: " + a.words());
+                if (a.cause() != null && run.rollbackCause == null) {
+                    run.rollbackCause = a.cause();
+                    run.rollbackReason = cut("hawkBit shows the system going back: " + a.words(), REASON);
+                }
+            } else {
+                run.moveThrough(Ledger.path(run.state, a.state()));
+                run.endedAt = now;
+                run.reason = cut("adopted what hawkBit shows: " + a.words());
+            }
+            if (!a.underWay() && a.state() == RunState.ROLLED_BACK) {
                 run.rollbackCause = a.failed() ? RollbackCause.FAILURE : RollbackCause.MANUAL;
-                run.rollbackReason = run.reason;
+                run.rollbackReason = cut(run.reason, REASON);
             }
             em.createNativeQuery("delete from run_divergence where run_id = :r").setParameter("r", run.id)
                     .executeUpdate();
@@ -174,6 +191,10 @@ public class DivergenceStore {
     }
 
     private static String cut(String words) {
-        return words.length() <= WORDS ? words : words.substring(0, WORDS - 1) + "…";
+        return cut(words, WORDS);
+    }
+
+    private static String cut(String words, int max) {
+        return words.length() <= max ? words : words.substring(0, max - 1) + "…";
     }
 }

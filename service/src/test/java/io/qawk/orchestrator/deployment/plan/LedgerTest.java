@@ -1,6 +1,7 @@
 package io.qawk.orchestrator.deployment.plan;
 
 import io.qawk.orchestrator.deployment.model.DeviceState;
+import io.qawk.orchestrator.deployment.model.RollbackCause;
 import io.qawk.orchestrator.deployment.model.RunState;
 import org.junit.jupiter.api.Test;
 
@@ -83,7 +84,7 @@ class LedgerTest {
 
     @Test
     void adoptingEveryDeviceFinishedOnItsNewSetSucceeds() {
-        Ledger.Adoption a = Ledger.adopt(List.of(term(DeviceState.ASSIGNED, 100L), lane(DeviceState.WAITING, null)),
+        Ledger.Adoption a = Ledger.adopt(RunState.RUNNING, List.of(term(DeviceState.ASSIGNED, 100L), lane(DeviceState.WAITING, null)),
                 Map.of("term", List.of(done(100, QAWK, NEW_TERM)), "lane", List.of(done(104, QAWK, NEW_APP))));
         assertThat(a.refused()).isFalse();
         assertThat(a.state()).isEqualTo(RunState.SUCCEEDED);
@@ -93,7 +94,7 @@ class LedgerTest {
 
     @Test
     void adoptingEveryDeviceBackOnItsPhotographRollsBackAFailure() {
-        Ledger.Adoption a = Ledger.adopt(List.of(term(DeviceState.ASSIGNED, 100L), lane(DeviceState.WAITING, null)),
+        Ledger.Adoption a = Ledger.adopt(RunState.RUNNING, List.of(term(DeviceState.ASSIGNED, 100L), lane(DeviceState.WAITING, null)),
                 Map.of("term", List.of(done(100, QAWK, NEW_TERM), done(107, QAWK, OLD_TERM)),
                         "lane", List.of(new Ledger.Action(104, QAWK, NEW_APP, "error", false), done(105, QAWK, OLD_APP))));
         assertThat(a.state()).isEqualTo(RunState.ROLLED_BACK);
@@ -103,15 +104,64 @@ class LedgerTest {
     }
 
     @Test
-    void adoptingAnOpenActionOrAMixIsRefusedSayingWhatHawkbitShows() {
-        Ledger.Adoption open = Ledger.adopt(List.of(term(DeviceState.ASSIGNED, 100L)),
-                Map.of("term", List.of(new Ledger.Action(100, QAWK, NEW_TERM, "running", true))));
-        assertThat(open.refusal()).isEqualTo("action 100 on term (term 2.0) is still open; adopt once hawkBit's"
+    void goingBackAnOpenActionOrAMixIsRefusedSayingWhatHawkbitShows() {
+        Ledger.Adoption going = Ledger.adopt(RunState.ROLLING_BACK, List.of(term(DeviceState.ROLLBACK_WAITING, 100L),
+                        lane(DeviceState.ROLLBACK_WAITING, 104L)),
+                Map.of("term", List.of(done(100, QAWK, NEW_TERM), new Ledger.Action(107, QAWK, OLD_TERM, "running", true)),
+                        "lane", List.of(done(104, QAWK, NEW_APP))));
+        assertThat(going.refusal()).isEqualTo("action 107 on term (term 1.0) is still open; adopt once hawkBit's"
                 + " actions have ended");
-        Ledger.Adoption mix = Ledger.adopt(List.of(term(DeviceState.ASSIGNED, 100L), lane(DeviceState.WAITING, null)),
+        // going back, a mix is not a state the records can take: the refusal names no command that is refused too
+        Ledger.Adoption mix = Ledger.adopt(RunState.ROLLING_BACK, List.of(term(DeviceState.ROLLBACK_WAITING, 100L),
+                        lane(DeviceState.ROLLBACK_WAITING, 104L)),
+                Map.of("term", List.of(done(100, QAWK, NEW_TERM), done(107, QAWK, OLD_TERM)),
+                        "lane", List.of(done(104, QAWK, NEW_APP))));
+        assertThat(mix.refusal()).startsWith("hawkBit shows term term 1.0 finished (action 107), lane app 2.0 finished"
+                + " (action 104):").contains("put the system right in hawkBit").doesNotContain("roll the system back");
+    }
+
+    @Test
+    void adoptingASystemPartWayTakesQawksLostSendsAsSentAndTheEngineGoesOnFromThere() {
+        // order 1's "sent" was lost: hawkBit finished the terminal's action; the lane's order was not reached
+        Ledger.Adoption a = Ledger.adopt(RunState.RUNNING, List.of(term(DeviceState.WAITING, null),
+                        lane(DeviceState.WAITING, null)),
                 Map.of("term", List.of(done(100, QAWK, NEW_TERM))));
-        assertThat(mix.refusal()).startsWith("hawkBit shows term term 2.0 finished (action 100), lane not sent:")
-                .contains("roll the system back");
+        assertThat(a.refused()).isFalse();
+        assertThat(a.underWay()).isTrue();
+        assertThat(a.state()).isEqualTo(RunState.RUNNING);
+        assertThat(a.cause()).isNull();
+        // the terminal is recorded as sent with hawkBit's action: the engine observes it finished (and verifies it)
+        assertThat(a.devices()).containsExactly(Map.entry("term", DeviceState.ASSIGNED));
+        assertThat(a.actionIds()).containsExactly(Map.entry("term", 100L));
+        assertThat(a.words()).isEqualTo("hawkBit shows term term 2.0 finished (action 100), lane not sent");
+
+        // an action still open on the new set is a send the engine waits for, as it would have
+        Ledger.Adoption open = Ledger.adopt(RunState.RUNNING, List.of(term(DeviceState.SUCCEEDED, 100L),
+                        lane(DeviceState.WAITING, null)),
+                Map.of("term", List.of(done(100, QAWK, NEW_TERM)),
+                        "lane", List.of(new Ledger.Action(104, QAWK, NEW_APP, "running", true))));
+        assertThat(open.underWay()).isTrue();
+        assertThat(open.devices()).containsExactly(Map.entry("lane", DeviceState.ASSIGNED));
+        assertThat(open.actionIds()).containsExactly(Map.entry("lane", 104L));
+    }
+
+    @Test
+    void adoptingASystemThatHawkbitShowsGoingBackPartWayGoesOnBack() {
+        // the lane failed app 2.0 and was already back; the terminal is still on its new set: the rest goes back
+        Ledger.Adoption a = Ledger.adopt(RunState.RUNNING, List.of(term(DeviceState.ASSIGNED, 100L),
+                        lane(DeviceState.WAITING, null)),
+                Map.of("term", List.of(done(100, QAWK, NEW_TERM)),
+                        "lane", List.of(new Ledger.Action(104, QAWK, NEW_APP, "error", false), done(105, QAWK, OLD_APP))));
+        assertThat(a.underWay()).isTrue();
+        assertThat(a.cause()).isEqualTo(RollbackCause.FAILURE);
+        assertThat(a.devices()).containsExactly(Map.entry("lane", DeviceState.ROLLED_BACK));
+        assertThat(a.actionIds()).containsExactly(Map.entry("lane", 105L));
+
+        // someone else's set on a device is not a state the run can take: put right in hawkBit first
+        Ledger.Adoption other = Ledger.adopt(RunState.RUNNING, List.of(term(DeviceState.ASSIGNED, 100L),
+                        lane(DeviceState.WAITING, null)),
+                Map.of("term", List.of(done(100, QAWK, NEW_TERM)), "lane", List.of(done(130, "alice", 99))));
+        assertThat(other.refusal()).contains("lane set 99 finished (action 130)").contains("put the system right in hawkBit");
     }
 
     @Test
