@@ -3,6 +3,8 @@ package io.qawk.orchestrator.deployment;
 import io.qawk.orchestrator.common.ConflictException;
 import io.qawk.orchestrator.deployment.engine.EngineWake;
 import io.qawk.orchestrator.deployment.engine.LedgerCheck;
+import io.qawk.orchestrator.deployment.model.Command;
+import io.qawk.orchestrator.deployment.model.SystemRun;
 import io.qawk.orchestrator.deployment.plan.Ledger;
 import io.qawk.orchestrator.deployment.store.DivergenceStore;
 import io.qawk.orchestrator.deployment.store.RunStore;
@@ -38,17 +40,25 @@ public class DivergenceCommands {
     DeploymentReads reads;
 
     @Inject
+    DeploymentService service;
+
+    @Inject
     Event<EngineWake> wakes;
 
     /** Adopts what hawkBit shows for one diverged run of the deployment ({@code runId}), or for all ({@code null}). */
     public void adopt(long deploymentId, Long runId, String actor) {
-        if (runId == null) {
-            reads.brief(deploymentId); // 404 when there is no such deployment
-        } else {
+        if (runId != null) {
             reads.run(deploymentId, runId); // 404 when the run is not the deployment's
         }
+        QuarkusTransaction.requiringNew().run(() -> { // the states say whether adopt is asked of what allows it
+            service.get(deploymentId).check(Command.ADOPT);
+            SystemRun run = runId == null ? null : SystemRun.findById(runId);
+            if (run != null && !run.allows(Command.ADOPT)) {
+                throw new ConflictException(run.refusal(Command.ADOPT));
+            }
+        });
         List<DivergenceStore.Recorded> diverged = store.diverged(deploymentId, runId);
-        if (diverged.isEmpty()) {
+        if (diverged.isEmpty()) { // none of its runs is behind (or the one asked was adopted meanwhile)
             throw new ConflictException(runId == null
                     ? "deployment " + deploymentId + " has no system whose records are behind hawkBit: nothing to adopt"
                     : "run " + runId + "'s records agree with hawkBit: nothing to adopt");

@@ -13,7 +13,9 @@ public enum Command {
     REJECT("reject", "rejected"),
     EDIT("edit", "edited"),
     TAKE_AGAIN("take again", "taken again"),
-    ROLL_BACK("roll back", "rolled back by hand");
+    ROLL_BACK("roll back", "rolled back by hand"),
+    /** Take what hawkBit's actions prove for a system whose records are behind hawkBit (one run, or all of them). */
+    ADOPT("adopt", "adopted");
 
     private final String verb;
     private final String done;

@@ -56,6 +56,7 @@ public enum DeploymentPhase {
             case EDIT -> beforeStart();
             case TAKE_AGAIN -> this == RUNNING || this == PAUSED || this == FINISHED || this == FAILED;
             case ROLL_BACK -> !beforeStart() && this != REJECTED;
+            case ADOPT -> active(); // only runs under way are checked against hawkBit
         };
     }
 
@@ -91,6 +92,8 @@ public enum DeploymentPhase {
                     ? "deployment " + id + " was aborted; start a new deployment instead"
                     : is + " and has not started: it has no system to take again";
             case ROLL_BACK -> is + " and has not started: it has no system to roll back";
+            case ADOPT -> is + "; only a RUNNING, PAUSED or ABORTING deployment has systems whose records can be behind"
+                    + " hawkBit";
         };
     }
 

@@ -106,7 +106,7 @@ public enum RunState {
      * Whether a run in this state, with its rollback {@code cause} (null: none asked nor decided), may be asked
      * {@code command}: the state it reads ({@link #seen}) answers. Start and abort are the deployment's commands as
      * they reach one run: the engine starts a PENDING run, an abort skips a PENDING run. Roll back by hand: RUNNING,
-     * VERIFYING, SUCCEEDED not going back already; take again: ROLLED_BACK, ROLLBACK_FAILED. Pause, resume, approve,
+     * VERIFYING, SUCCEEDED not going back already; take again: ROLLED_BACK, ROLLBACK_FAILED; adopt: under way. Pause, resume, approve,
      * reject and edit are asked of a whole deployment, never of one run.
      */
     public boolean allows(Command command, RollbackCause cause) {
@@ -115,6 +115,7 @@ public enum RunState {
             case START, ABORT -> seen == PENDING;
             case ROLL_BACK -> seen == RUNNING || seen == VERIFYING || seen == SUCCEEDED;
             case TAKE_AGAIN -> seen.wentBack();
+            case ADOPT -> seen.underWay();
             case PAUSE, RESUME, APPROVE, REJECT, EDIT -> false;
         };
     }
@@ -133,6 +134,8 @@ public enum RunState {
                     ? "system '" + system + "' is already going back (" + cause.name().toLowerCase() + ")"
                     : is + "; only a RUNNING, VERIFYING or SUCCEEDED system can be rolled back by hand";
             case TAKE_AGAIN -> is + "; only a ROLLED_BACK or ROLLBACK_FAILED system can be taken again";
+            case ADOPT -> is + "; only a system under way (RUNNING, VERIFYING or ROLLING_BACK) can have records behind"
+                    + " hawkBit";
             case PAUSE, RESUME, APPROVE, REJECT, EDIT -> command.verb() + " is asked of a whole deployment, not of"
                     + " system '" + system + "'";
         };

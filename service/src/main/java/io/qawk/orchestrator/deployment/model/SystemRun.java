@@ -97,7 +97,7 @@ public class SystemRun extends PanacheEntityBase {
 
     /** Whether this run, as it reads now (its state and rollback cause), may be asked {@code command}. */
     public boolean allows(Command command) {
-        if (command == Command.ROLL_BACK && divergence != null) {
+        if (command == Command.ROLL_BACK && divergence != null || command == Command.ADOPT && divergence == null) {
             return false;
         }
         return state.allows(command, rollbackCause);
@@ -111,6 +111,9 @@ public class SystemRun extends PanacheEntityBase {
             return "run " + id + "'s records are behind hawkBit, and a rollback would be planned from them: adopt what"
                     + " hawkBit shows first (POST …/runs/" + id + "/adopt), or abort the deployment and settle the"
                     + " system by hand";
+        }
+        if (command == Command.ADOPT && divergence == null && state.allows(command, rollbackCause)) {
+            return "run " + id + "'s records agree with hawkBit: nothing to adopt";
         }
         return state.refusal(command, system, rollbackCause);
     }

@@ -31,6 +31,7 @@ class CommandsTest {
             EDIT       | AWAITING_APPROVAL DRAFT                       | deployment 7 is %s; only a deployment not yet started (DRAFT or AWAITING_APPROVAL) can be edited
             TAKE_AGAIN | RUNNING PAUSED FINISHED FAILED                | deployment 7 is %s and has not started: it has no system to take again
             ROLL_BACK  | RUNNING PAUSED ABORTING ABORTED FINISHED FAILED | deployment 7 is %s and has not started: it has no system to roll back
+            ADOPT      | RUNNING PAUSED ABORTING                       | deployment 7 is %s; only a RUNNING, PAUSED or ABORTING deployment has systems whose records can be behind hawkBit
             """)
     void eachPhaseAllowsOrRefusesEachCommand(Command command, String allowedIn, String refusal) {
         Set<DeploymentPhase> allowed = phases(allowedIn);
@@ -88,6 +89,7 @@ class CommandsTest {
             APPROVE    |                               | approve is asked of a whole deployment, not of system 'lane-1'
             REJECT     |                               | reject is asked of a whole deployment, not of system 'lane-1'
             EDIT       |                               | edit is asked of a whole deployment, not of system 'lane-1'
+            ADOPT      | RUNNING VERIFYING ROLLING_BACK | system 'lane-1' is %s; only a system under way (RUNNING, VERIFYING or ROLLING_BACK) can have records behind hawkBit
             """)
     void eachRunStateAllowsOrRefusesEachCommand(Command command, String allowedIn, String refusal) {
         Set<RunState> allowed = runStates(allowedIn);
@@ -115,7 +117,7 @@ class CommandsTest {
                         + " (or ROLLBACK_FAILED)");
     }
 
-    /** A run whose records hawkBit contradicts is not rolled back from them: adopt first; other commands as its state says. */
+    /** A run whose records hawkBit contradicts is not rolled back from them: adopt first (only such a run); other commands as its state says. */
     @Test
     void aRunWhoseRecordsAreBehindIsNotRolledBack() {
         SystemRun run = new SystemRun();
@@ -123,11 +125,14 @@ class CommandsTest {
         run.system = "lane-1";
         run.state = RunState.RUNNING;
         assertThat(run.allows(Command.ROLL_BACK)).isTrue();
+        assertThat(run.allows(Command.ADOPT)).isFalse();
+        assertThat(run.refusal(Command.ADOPT)).isEqualTo("run 7's records agree with hawkBit: nothing to adopt");
         run.divergence = "records behind hawkBit: lane-1: action 24 sent by Qawk's user, in no record";
         assertThat(run.allows(Command.ROLL_BACK)).isFalse();
         assertThat(run.refusal(Command.ROLL_BACK)).startsWith("run 7's records are behind hawkBit")
                 .contains("POST …/runs/7/adopt");
         assertThat(run.allows(Command.TAKE_AGAIN)).isEqualTo(RunState.RUNNING.allows(Command.TAKE_AGAIN, null));
+        assertThat(run.allows(Command.ADOPT)).isTrue();
     }
 
     private static Set<DeploymentPhase> phases(String names) {
