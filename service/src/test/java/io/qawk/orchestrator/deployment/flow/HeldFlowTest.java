@@ -21,8 +21,8 @@ import io.restassured.path.json.JsonPath;
 
 /**
  * A system whose way to the manifest breaks a compatibility rule, as a flow: it is held (pending, assigned nothing,
- * its reason {@code held: …}), counted as held, while the deployment updates the others and stays running; it starts
- * by itself once what it runs keeps the rule.
+ * {@code held: …} in its reason, plan and preview), counted as held, while the deployment updates the others and
+ * stays running; it starts by itself once what it runs keeps the rule.
  */
 @QuarkusTest
 @TestProfile(FlowProfile.class)
@@ -65,9 +65,14 @@ class HeldFlowTest {
         appTwoNeedsTermTwo(f);
         f.hawkbit.preinstall(f.set("term:2"), List.of(f.id("lane-02", "term-a"), f.id("lane-02", "term-b")));
         f.discovered(2);
-        int d = f.deploy(appAndDisplayOnly(f), "\"maxParallel\": 2");
+        int manifest = appAndDisplayOnly(f);
         String held = "held: lane-01 would run " + f.prefix + "app:2 with " + f.id("lane-01", "term-a") + " on "
                 + f.prefix + "term:1 at order 2 (rules[0] needs terminal on " + f.prefix + "term:[2,)) — " + WHY;
+        JsonPath preview = Api.admin().body("{\"name\": \"" + f.prefix + "preview\", \"manifestId\": " + manifest + "}")
+                .post("/qawk/v1/systemdeployments/plan").then().statusCode(200).extract().jsonPath();
+        assertThat(preview.getString("systems.find { it.system == 'lane-01' }.waiting")).isEqualTo(held);
+        assertThat(preview.getBoolean("systems.find { it.system == 'lane-02' }.held")).isFalse();
+        int d = f.deploy(manifest, "\"maxParallel\": 2");
 
         tickUntil(8, "lane-02 updated", () -> "SUCCEEDED".equals(run(d, "lane-02", "state")));
         tick(3);
@@ -82,6 +87,7 @@ class HeldFlowTest {
         JsonPath plan = Api.viewer().get("/qawk/v1/systemdeployments/" + d + "/plan").then().statusCode(200)
                 .extract().jsonPath();
         assertThat(plan.getBoolean("systems.find { it.system == 'lane-01' }.held")).isTrue();
+        assertThat(plan.getString("systems.find { it.system == 'lane-01' }.waiting")).isEqualTo(held);
         assertThat(plan.getBoolean("systems.find { it.system == 'lane-02' }.held")).isFalse();
         JsonPath words = deployment(d);
         assertThat(words.getString("state")).isEqualTo("RUNNING");

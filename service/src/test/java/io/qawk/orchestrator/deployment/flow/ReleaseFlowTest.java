@@ -156,8 +156,8 @@ class ReleaseFlowTest {
 
     /** lane-02 under way in {@code old} (its display silent, on 2), {@code fresh} going to 1: superseding waits. */
     private static void waitsForTheOldRunThenGoes(Flow f, int old, int fresh) {
-        tickUntil(3, "the new run waits", () -> String.valueOf(run(fresh, "lane-02", "reason"))
-                .equals("waiting for deployment \"" + deployment(old).getString("name") + "\" (#" + old + ") to finish with this system"));
+        String waiting = StartRules.waitingFor(deployment(old).getString("name"), old);
+        tickUntil(3, "the new run waits", () -> waiting.equals(run(fresh, "lane-02", "reason")));
         tick(3);
         assertThat(state(old)).as("aborted, its run under way").isEqualTo("ABORTING");
         assertThat(run(old, "lane-02", "state")).isEqualTo("RUNNING");
