@@ -137,6 +137,16 @@ public final class Flow {
         return this;
     }
 
+    /**
+     * A standalone device {@code <prefix><name>} in the channel: it matches no component of the type, so it forms no
+     * system and takes a release's set, not its manifest.
+     */
+    public Flow standalone(String name, String channel) {
+        hawkbit.addTarget(prefix + name, Map.of("device_type", prefix + "solo", "channel", prefix + channel));
+        devices.add(prefix + name);
+        return this;
+    }
+
     /** The inventory synced once (the test's, as nothing syncs on its own), and the type has {@code systems}. */
     public Flow discovered(int systems) {
         sync();
@@ -183,6 +193,17 @@ public final class Flow {
     /** How {@code role} of {@code system} answers assignments from now on. */
     public void behave(String system, String role, Behaviour b) {
         BEHAVIOUR.put(id(system, role), b);
+    }
+
+    /** How the standalone device {@code <prefix><name>} answers assignments from now on. */
+    public void behave(String name, Behaviour b) {
+        BEHAVIOUR.put(prefix + name, b);
+    }
+
+    /** A silent standalone device reports now on its open action. */
+    public void report(String name, Outcome outcome) {
+        BEHAVIOUR.remove(prefix + name);
+        hawkbit.report(prefix + name, outcome);
     }
 
     /** A silent device reports now on its open action: installed ({@code SUCCESS}) or failed ({@code FAILURE}). */

@@ -9,6 +9,7 @@ import static io.qawk.orchestrator.deployment.flow.Flow.runId;
 import static io.qawk.orchestrator.deployment.flow.Flow.state;
 import static io.qawk.orchestrator.deployment.flow.Flow.tick;
 import static io.qawk.orchestrator.deployment.flow.Flow.tickUntil;
+import static io.qawk.orchestrator.deployment.flow.Flow.types;
 import static io.qawk.orchestrator.deployment.flow.Flow.watch;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -33,7 +34,8 @@ import io.quarkus.test.junit.TestProfile;
 /**
  * Time that counts only while watched, as a flow: the clock is moved and the engine passes, no test waits. A device
  * that never reports while hawkBit answers times out on time; time paused, hawkBit unreachable, or no pass at all
- * (Qawk stopped or frozen) does not count toward a device's order timeout, and the timeline says so.
+ * (Qawk stopped or frozen) does not count toward a device's order timeout, its verify timeout or a system's soak, and
+ * the timeline says so.
  */
 @QuarkusTest
 @TestProfile(FlowProfile.class)
@@ -148,6 +150,80 @@ class WatchedTimeFlowTest {
             assertThat(m.group(1)).isEqualTo("hawkBit unreachable");
             assertThat(seconds(m)).isGreaterThanOrEqualTo(ORDER_TIMEOUT_SECONDS);
         });
+    }
+
+    /**
+     * Moved from EngineFaultsEndToEndTest: the lane computer finished and waits to report its new version when hawkBit
+     * goes away for longer than its verify timeout. It does not fail; its verify timeout counts on after the outage,
+     * and it verifies once it reports.
+     */
+    @Test
+    void hawkbitUnreachableLongerThanTheVerifyTimeoutFailsNoDevice() {
+        Flow f = new Flow("fw-verify-");
+        f.withSetsAndType().system("lane-01", "c01").discovered(1);
+        int d = f.deploy(verifiedLane(f), "\"verifyTimeoutSeconds\": 60");
+        tickUntil(8, "the lane computer verifying", () -> "VERIFYING".equals(f.deviceState(d, "lane-01", "lane")));
+        f.hawkbit.unavailable(true);
+        watch(Duration.ofSeconds(90), STEP);
+        f.hawkbit.unavailable(false);
+        tick();
+        assertThat(f.deviceState(d, "lane-01", "lane")).as("90 s away, 60 s to verify: not failed").isEqualTo("VERIFYING");
+        assertThat(types(d, "lane-01")).contains("TIMEOUTS_EXTENDED").doesNotContain("DEVICE_NOT_VERIFIED");
+        watch(Duration.ofSeconds(30), STEP);
+        assertThat(f.deviceState(d, "lane-01", "lane")).as("watched 30 s of 60 since").isEqualTo("VERIFYING");
+
+        f.hawkbit.setAttribute(f.id("lane-01", "lane"), "app_version", "2");
+        tickUntil(8, "finished", () -> "FINISHED".equals(state(d)));
+        assertThat(deployment(d).getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
+        assertThat(types(d, "lane-01")).doesNotContain("DEVICE_NOT_VERIFIED", "ROLLBACK_STARTED");
+    }
+
+    /**
+     * Moved from EngineFaultsEndToEndTest: hawkBit away during a system's soak, for longer than the soak, does not let
+     * the soak end on time nobody could look at the system: it is extended by the outage, and says so.
+     */
+    @Test
+    void hawkbitUnreachableDuringTheSoakExtendsIt() {
+        Flow f = new Flow("fw-soak-");
+        f.withSetsAndType().system("lane-01", "c01");
+        // the lane computer is healthy while it reports it is scoring: the soak asks hawkBit
+        Api.admin().contentType("application/merge-patch+json").body("""
+                {"components": [
+                  {"componentType": "lane", "match": "attribute.device_type==fw-soak-lane",
+                   "health": "attribute.lane_state==scoring"},
+                  {"componentType": "terminal", "match": "attribute.device_type==fw-soak-terminal"},
+                  {"componentType": "display", "match": "attribute.device_type==fw-soak-display"}]}
+                """).patch("/qawk/v1/systemtypes/" + f.typeId).then().statusCode(200);
+        f.hawkbit.setAttribute(f.id("lane-01", "lane"), "lane_state", "scoring");
+        f.discovered(1);
+        int d = f.deploy(f.manifest("2.0", "2"), "\"soakSeconds\": 60");
+        tickUntil(8, "soaking", () -> "VERIFYING".equals(run(d, "lane-01", "state")));
+        Instant soakEnds = Instant.parse(run(d, "lane-01", "soakEndsAt"));
+        f.hawkbit.unavailable(true);
+        watch(Duration.ofSeconds(90), STEP);
+        f.hawkbit.unavailable(false);
+        tick();
+        assertThat(run(d, "lane-01", "state")).as("the soak's end passed while hawkBit was away").isEqualTo("VERIFYING");
+        assertThat(types(d, "lane-01")).contains("SOAK_EXTENDED");
+        assertThat(Instant.parse(run(d, "lane-01", "soakEndsAt"))).isAfterOrEqualTo(soakEnds.plusSeconds(80));
+        assertThat(messages(d, "lane-01")).anySatisfy(m -> assertThat(m).matches("not observed \\d\\d:\\d\\d:\\d\\d–"
+                + "\\d\\d:\\d\\d:\\d\\d UTC \\(hawkBit unreachable\\); the soak extended by \\d+ s, to"
+                + " \\d\\d:\\d\\d:\\d\\d UTC"));
+
+        watch(Duration.ofSeconds(90), STEP);
+        tickUntil(4, "finished", () -> "FINISHED".equals(state(d)));
+        assertThat(deployment(d).getString("summary")).isEqualTo("1 of 1 updated, 0 rolled back");
+    }
+
+    /** A manifest whose lane computer verifies by reporting {@code app_version=2}. */
+    private static int verifiedLane(Flow f) {
+        return Api.admin().body("""
+                {"name": "%s", "systemTypeId": %d, "components": [
+                  {"componentType": "terminal", "distributionSetId": %d, "order": 1},
+                  {"componentType": "display", "distributionSetId": %d, "order": 1},
+                  {"componentType": "lane", "distributionSetId": %d, "order": 2, "verify": "attribute.app_version==2"}]}
+                """.formatted(f.id("verified", "2.0"), f.typeId, f.set("term:2"), f.set("disp:2"), f.set("app:2")))
+                .post("/qawk/v1/manifests").then().statusCode(201).extract().path("id");
     }
 
     /**
