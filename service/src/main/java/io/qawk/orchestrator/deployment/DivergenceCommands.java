@@ -66,7 +66,8 @@ public class DivergenceCommands {
         Map<Long, Ledger.Adoption> decided = new LinkedHashMap<>();
         List<String> refused = new ArrayList<>();
         for (DivergenceStore.Recorded run : diverged) {
-            Ledger.Adoption a = Ledger.adopt(run.state(), LedgerCheck.recorded(run.devices()), ledger.actions(run, true));
+            Ledger.Adoption a = Ledger.adopt(run.state(), LedgerCheck.recorded(run.devices()),
+                    ledger.actions(run, true));
             if (a.refused()) {
                 refused.add("run " + run.runId() + ": " + a.refusal());
             } else if (run.state() != a.state() && Ledger.path(run.state(), a.state()).isEmpty()) {

@@ -106,8 +106,9 @@ public enum RunState {
      * Whether a run in this state, with its rollback {@code cause} (null: none asked nor decided), may be asked
      * {@code command}: the state it reads ({@link #seen}) answers. Start and abort are the deployment's commands as
      * they reach one run: the engine starts a PENDING run, an abort skips a PENDING run. Roll back by hand: RUNNING,
-     * VERIFYING, SUCCEEDED not going back already; take again: ROLLED_BACK, ROLLBACK_FAILED; adopt: under way. Pause, resume, approve,
-     * reject and edit are asked of a whole deployment, never of one run.
+     * VERIFYING, SUCCEEDED not going back already; take again: ROLLED_BACK, ROLLBACK_FAILED; adopt: under way (and
+     * only when its records are behind: {@code SystemRun#allows}). Pause, resume, approve, reject and edit are asked of
+     * a whole deployment, never of one run.
      */
     public boolean allows(Command command, RollbackCause cause) {
         RunState seen = seen(cause);

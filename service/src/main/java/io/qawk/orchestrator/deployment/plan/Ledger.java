@@ -221,7 +221,7 @@ public final class Ledger {
                 }
                 states.put(d.controllerId(), on ? DeviceState.SUCCEEDED : DeviceState.ROLLED_BACK);
                 ids.put(d.controllerId(), a.id());
-                if (!Objects.equals(a.id(), d.actionId())) { // the record names an older action, or none: hawkBit's is newer
+                if (!Objects.equals(a.id(), d.actionId())) { // the record names an older action or none
                     partWay.put(d.controllerId(), back ? DeviceState.ROLLED_BACK : DeviceState.ASSIGNED);
                     partWayIds.put(d.controllerId(), a.id());
                 }
@@ -245,8 +245,9 @@ public final class Ledger {
             Map<String, DeviceState> recorded = new LinkedHashMap<>();
             devices.forEach(d -> recorded.put(d.controllerId(), d.state()));
             for (Map.Entry<String, DeviceState> e : partWay.entrySet()) {
-                if (path(recorded.get(e.getKey()), e.getValue()).isEmpty()) {
-                    return refused(words + ": " + e.getKey() + " is recorded " + recorded.get(e.getKey())
+                DeviceState was = recorded.get(e.getKey());
+                if (was != e.getValue() && path(was, e.getValue()).isEmpty()) { // the same state: only its action
+                    return refused(words + ": " + e.getKey() + " is recorded " + was
                             + " and cannot be recorded " + e.getValue() + "; put the system right in hawkBit first,"
                             + " or abort the deployment");
                 }

@@ -124,11 +124,11 @@ public class DivergenceStore {
             }
             for (RunDevice d : devices.getOrDefault(run.id, List.of())) {
                 DeviceState to = a.devices().get(d.controllerId);
-                if (to == null || to == d.state) {
-                    continue;
+                Long action = a.actionIds().get(d.controllerId);
+                if (to == null || to == d.state && (action == null || action.equals(d.actionId))) {
+                    continue; // as hawkBit shows it already (a state recorded with no action names it now)
                 }
                 Ledger.path(d.state, to).forEach(d::moveTo);
-                Long action = a.actionIds().get(d.controllerId);
                 if (action != null) {
                     d.actionId = action;
                 }

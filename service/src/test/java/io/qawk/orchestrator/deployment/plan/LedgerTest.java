@@ -143,6 +143,15 @@ class LedgerTest {
         assertThat(open.underWay()).isTrue();
         assertThat(open.devices()).containsExactly(Map.entry("lane", DeviceState.ASSIGNED));
         assertThat(open.actionIds()).containsExactly(Map.entry("lane", 104L));
+
+        // the assignment was decided (ASSIGNED) but hawkBit's answer, its action id, was lost: the action is named now
+        Ledger.Adoption named = Ledger.adopt(RunState.RUNNING, List.of(term(DeviceState.SUCCEEDED, 100L),
+                        lane(DeviceState.ASSIGNED, null)),
+                Map.of("term", List.of(done(100, QAWK, NEW_TERM)),
+                        "lane", List.of(new Ledger.Action(104, QAWK, NEW_APP, "running", true))));
+        assertThat(named.refused()).as(named.refusal()).isFalse();
+        assertThat(named.devices()).containsExactly(Map.entry("lane", DeviceState.ASSIGNED));
+        assertThat(named.actionIds()).containsExactly(Map.entry("lane", 104L));
     }
 
     @Test
