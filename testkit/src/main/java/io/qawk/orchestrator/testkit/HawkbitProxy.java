@@ -63,6 +63,9 @@ public final class HawkbitProxy {
             config = configClass.getMethod("containerThreads", Integer.class).invoke(config, 40);
             config = configClass.getMethod("asynchronousResponseEnabled", boolean.class).invoke(config, true);
             config = configClass.getMethod("asynchronousResponseThreads", int.class).invoke(config, 20);
+            // nothing asks what it served: a journal of every request and answer of a whole suite only costs memory
+            // and CPU (its forwarding took 62 s of one test JVM's CPU)
+            config = configClass.getMethod("disableRequestJournal").invoke(config);
             Class<?> options = Class.forName("com.github.tomakehurst.wiremock.core.Options", true, system);
             Class<?> serverClass = Class.forName("com.github.tomakehurst.wiremock.WireMockServer", true, system);
             Object server = serverClass.getConstructor(options).newInstance(config);
