@@ -7,8 +7,8 @@ import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
 /**
- * The deployment room's tests named A to M and the hostile cases: one of the four suites the README's test JVMs run,
- * one at a time each ({@link Suites} says how they are split).
+ * The deployment room's tests named A to M, the hostile cases and the evidence record: one of the four suites the
+ * README's test JVMs run, one at a time each ({@link Suites} says how they are split).
  *
  * <p>Why suites: surefire hands a JVM one class at a time when it runs several JVMs, and JUnit closes Quarkus after
  * each hand-over, so every {@code @QuarkusTest} class built and started the application anew (69 starts summing 880 s

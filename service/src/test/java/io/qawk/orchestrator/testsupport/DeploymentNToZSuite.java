@@ -6,7 +6,7 @@ import org.junit.platform.suite.api.IncludeClassNamePatterns;
 import org.junit.platform.suite.api.SelectPackages;
 import org.junit.platform.suite.api.Suite;
 
-/** The deployment room's tests named N to Z, the guard's and the evidence record's (see {@link DeploymentAToMSuite}). */
+/** The deployment room's tests named N to Z, and the guard's (see {@link DeploymentAToMSuite}). */
 @Suite
 @ExcludeTags(Suites.FLOW_TAG)
 @SelectPackages(Suites.ROOT)
