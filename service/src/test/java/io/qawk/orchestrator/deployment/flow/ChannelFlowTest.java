@@ -27,12 +27,6 @@ import io.quarkus.test.junit.TestProfile;
 @ExtendWith(FlowTiming.class)
 class ChannelFlowTest {
 
-    private static int channel(Flow f, String name, String extraJson) {
-        return Api.admin().body("{\"name\": \"" + f.prefix + name + "\", \"match\": \"attribute.channel==" + f.prefix
-                        + name + "\"" + (extraJson.isEmpty() ? "" : ", " + extraJson) + "}")
-                .post("/qawk/v1/fleets").then().statusCode(201).extract().path("id");
-    }
-
     /** Moves devices of a system (some roles, or all) to another channel: they report it, and the inventory syncs. */
     private static void move(Flow f, String system, String channel, String... roles) {
         for (String role : roles.length == 0 ? Flow.ROLES.toArray(String[]::new) : roles) {
@@ -47,8 +41,8 @@ class ChannelFlowTest {
      */
     private static int releaseToProdWhileASecondSystemWaits(Flow f, String centre) {
         f.withSetsAndType().system("lane-01", "c01", "prod").system("lane-02", centre, "prod");
-        int prod = channel(f, "prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
-        channel(f, "beta", "");
+        int prod = f.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 0}");
+        f.channel("beta", "");
         f.discovered(2);
         f.behave("lane-01", "lane", Flow.Behaviour.silent());
         Api.admin().body("{\"manifestId\": " + f.manifest("2.0", "2") + "}").put("/qawk/v1/fleets/" + prod).then()

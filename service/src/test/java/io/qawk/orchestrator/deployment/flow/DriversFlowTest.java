@@ -28,19 +28,6 @@ import io.quarkus.test.junit.TestProfile;
 @ExtendWith(FlowTiming.class)
 class DriversFlowTest {
 
-    private static void assertNoCancel(Flow f, String system) {
-        for (String role : Flow.ROLES) {
-            assertThat(f.hawkbit.actions(f.id(system, role))).as(role).noneMatch(a -> "canceled".equals(a.state()));
-        }
-    }
-
-    private static void assertWholeOn(Flow f, String system, String version) {
-        assertThat(f.installed(system, "lane")).isEqualTo("app:" + version);
-        assertThat(f.installed(system, "term-a")).isEqualTo("term:" + version);
-        assertThat(f.installed(system, "term-b")).isEqualTo("term:" + version);
-        assertThat(f.installed(system, "display")).isEqualTo("disp:" + version);
-    }
-
     /**
      * Moved from OneDriverEndToEndTest: a second deployment of a system under way waits, with a reason, until the
      * first is done with it; it photographs the system afresh; going back to the first one's photograph is refused.
@@ -67,8 +54,8 @@ class DriversFlowTest {
         tickUntil(15, "both finished", () -> "FINISHED".equals(state(first)) && "FINISHED".equals(state(second)));
         assertThat(run(first, "lane-01", "state")).isEqualTo("SUCCEEDED");
         assertThat(run(second, "lane-01", "state")).isEqualTo("SUCCEEDED");
-        assertNoCancel(f, "lane-01");
-        assertWholeOn(f, "lane-01", "1");
+        f.assertNoCancel("lane-01");
+        f.assertWholeOn("lane-01", "1");
         // the second photographed the system afresh: it went back from 2, not from what it ran before the first
         assertThat(Api.viewer().get("/qawk/v1/systemdeployments/" + second + "/plan").then().extract().jsonPath()
                 .getString("systems[0].devices.find { it.controllerId.endsWith('-lane') }.runs"))
@@ -111,8 +98,8 @@ class DriversFlowTest {
                 && "FINISHED".equals(state(centre)));
         assertThat(run(laneDeployment, "lane-01", "state")).isEqualTo("SUCCEEDED");
         assertThat(run(centre, "c01", "state")).isEqualTo("SUCCEEDED");
-        assertNoCancel(f, "lane-01");
-        assertWholeOn(f, "lane-01", "2");
+        f.assertNoCancel("lane-01");
+        f.assertWholeOn("lane-01", "2");
         assertThat(f.assignedSets("lane-01", "lane")).as("one app:2, after its terminals").containsExactly("app:2");
         assertThat(runs(centre).getString("[0].reason")).contains("1 device(s) already were");
     }
@@ -130,7 +117,7 @@ class DriversFlowTest {
         f.report("lane-01", "term-a", Outcome.SUCCESS);
         tickUntil(10, "aborted", () -> "ABORTED".equals(state(d)));
         assertThat(run(d, "lane-01", "state")).isEqualTo("SUCCEEDED");
-        assertWholeOn(f, "lane-01", "2");
+        f.assertWholeOn("lane-01", "2");
         assertThat(run(d, "lane-02", "state")).isEqualTo("SKIPPED");
         for (String role : Flow.ROLES) {
             assertThat(f.assignedSets("lane-02", role)).as(role).isEmpty();
@@ -151,6 +138,6 @@ class DriversFlowTest {
 
         Api.admin().post("/qawk/v1/systemdeployments/" + d + "/resume").then().statusCode(200);
         tickUntil(10, "finished", () -> "FINISHED".equals(state(d)));
-        assertWholeOn(f, "lane-01", "2");
+        f.assertWholeOn("lane-01", "2");
     }
 }

@@ -172,6 +172,13 @@ public final class Flow {
         return this;
     }
 
+    /** A channel of this flow, {@code <prefix><name>}, of the devices that report it ({@code extraJson}: its settings). */
+    public int channel(String name, String extraJson) {
+        return Api.admin().body("{\"name\": \"" + prefix + name + "\", \"match\": \"attribute.channel==" + prefix
+                        + name + "\"" + (extraJson.isEmpty() ? "" : ", " + extraJson) + "}")
+                .post("/qawk/v1/fleets").then().statusCode(201).extract().path("id");
+    }
+
     /** The inventory synced once (the test's, as nothing syncs on its own), and the type has {@code systems}. */
     public Flow discovered(int systems) {
         sync();
@@ -247,6 +254,21 @@ public final class Flow {
         Map<Long, String> labels = new HashMap<>();
         sets.forEach((label, id) -> labels.put(id, label));
         return hawkbit.actions(id(system, role)).stream().map(a -> labels.get(a.setId())).toList();
+    }
+
+    /** hawkBit cancelled no action of the system's devices. */
+    public void assertNoCancel(String system) {
+        for (String role : ROLES) {
+            assertThat(hawkbit.actions(id(system, role))).as(role).noneMatch(a -> "canceled".equals(a.state()));
+        }
+    }
+
+    /** Every device of the system runs {@code version} of its set. */
+    public void assertWholeOn(String system, String version) {
+        assertThat(installed(system, "lane")).isEqualTo("app:" + version);
+        assertThat(installed(system, "term-a")).isEqualTo("term:" + version);
+        assertThat(installed(system, "term-b")).isEqualTo("term:" + version);
+        assertThat(installed(system, "display")).isEqualTo("disp:" + version);
     }
 
     // ------------------------------------------------------------------------------------------------ time

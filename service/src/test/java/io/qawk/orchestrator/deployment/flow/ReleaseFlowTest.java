@@ -31,12 +31,6 @@ import io.restassured.path.json.JsonPath;
 @ExtendWith(FlowTiming.class)
 class ReleaseFlowTest {
 
-    private static int channel(Flow f, String name, String extraJson) {
-        return Api.admin().body("{\"name\": \"" + f.prefix + name + "\", \"match\": \"attribute.channel==" + f.prefix
-                        + name + "\"" + (extraJson.isEmpty() ? "" : ", " + extraJson) + "}")
-                .post("/qawk/v1/fleets").then().statusCode(201).extract().path("id");
-    }
-
     private static JsonPath channelView(int id) {
         return Api.viewer().get("/qawk/v1/fleets/" + id).then().statusCode(200).extract().jsonPath();
     }
@@ -45,19 +39,6 @@ class ReleaseFlowTest {
     private static int release(int channel, String body) {
         Api.admin().body(body).put("/qawk/v1/fleets/" + channel).then().statusCode(200);
         return channelView(channel).getInt("release.deploymentId");
-    }
-
-    private static void assertNoCancel(Flow f, String system) {
-        for (String role : Flow.ROLES) {
-            assertThat(f.hawkbit.actions(f.id(system, role))).as(role).noneMatch(a -> "canceled".equals(a.state()));
-        }
-    }
-
-    private static void assertWholeOn(Flow f, String system, String version) {
-        assertThat(f.installed(system, "lane")).isEqualTo("app:" + version);
-        assertThat(f.installed(system, "term-a")).isEqualTo("term:" + version);
-        assertThat(f.installed(system, "term-b")).isEqualTo("term:" + version);
-        assertThat(f.installed(system, "display")).isEqualTo("disp:" + version);
     }
 
     /**
@@ -70,7 +51,7 @@ class ReleaseFlowTest {
     void aHaltedReleaseStartsNothingNewUntilResumedWhileWhatIsUnderWayFinishes() {
         Flow f = new Flow("fr-halt-").withSetsAndType().system("lane-01", "c01", "prod")
                 .system("lane-02", "c01", "prod").standalone("kiosk-1", "prod").standalone("kiosk-2", "prod");
-        int prod = channel(f, "prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1},"
+        int prod = f.channel("prod", "\"orchestrator\": {\"maxParallel\": 1, \"maxFailed\": 1},"
                 + " \"devices\": {\"maxFailed\": 0, \"batchSize\": 1}");
         f.discovered(2);
         f.behave("kiosk-1", Flow.Behaviour.silent());
@@ -109,7 +90,7 @@ class ReleaseFlowTest {
         tickUntil(12, "complete", () -> "COMPLETE".equals(channelView(prod).getString("release.state")));
         assertThat(state(d)).isEqualTo("FINISHED");
         assertThat(run(d, "lane-02", "state")).isEqualTo("SUCCEEDED");
-        assertWholeOn(f, "lane-02", "2");
+        f.assertWholeOn("lane-02", "2");
         assertThat(f.hawkbit.installed(f.prefix + "kiosk-2")).map(SetInfo::label).contains(f.prefix + "solo:2");
     }
 
@@ -122,8 +103,8 @@ class ReleaseFlowTest {
     void aPromotionWhileTheChannelsDeploymentIsUnderWayLetsItFinishFirst() {
         Flow f = new Flow("fr-promo-").withSetsAndType().system("lane-01", "c01", "dev")
                 .system("lane-02", "c01", "beta");
-        int beta = channel(f, "beta", "");
-        int dev = channel(f, "dev", "\"promotesTo\": " + beta);
+        int beta = f.channel("beta", "");
+        int dev = f.channel("dev", "\"promotesTo\": " + beta);
         f.discovered(2);
         f.behave("lane-02", "display", Flow.Behaviour.silent());
         int to2 = f.manifest("2.0", "2");
@@ -143,7 +124,7 @@ class ReleaseFlowTest {
     @Test
     void aNewReleaseWhileTheChannelsDeploymentIsUnderWayLetsItFinishFirst() {
         Flow f = new Flow("fr-new-").withSetsAndType().system("lane-02", "c01", "beta");
-        int beta = channel(f, "beta", "");
+        int beta = f.channel("beta", "");
         f.discovered(1);
         f.behave("lane-02", "display", Flow.Behaviour.silent());
         int old = release(beta, "{\"manifestId\": " + f.manifest("2.0", "2") + "}");
@@ -172,7 +153,7 @@ class ReleaseFlowTest {
         assertThat(run(fresh, "lane-02", "state")).isEqualTo("SUCCEEDED");
         assertThat(f.assignedSets("lane-02", "display")).containsExactly("disp:2", "disp:1");
         assertThat(f.assignedSets("lane-02", "lane")).containsExactly("app:2", "app:1");
-        assertNoCancel(f, "lane-02");
-        assertWholeOn(f, "lane-02", "1");
+        f.assertNoCancel("lane-02");
+        f.assertWholeOn("lane-02", "1");
     }
 }
